@@ -1,0 +1,43 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+// The import direction of STYLE.md, enforced: core/ is pure, ui/ never does I/O itself.
+const effects = ['node:fs', 'node:fs/promises', 'node:child_process', 'fs', 'child_process', 'execa', 'node-pty', 'react', 'ink'];
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: effects.map((name) => ({ name, message: 'src/core is pure: pass values in, return values out.' })),
+        patterns: [{ group: ['**/adapters/*', '**/runtime/*', '**/ui/*', '**/commands/*'], message: 'src/core imports nothing with effects.' }],
+      }],
+      'no-restricted-globals': ['error', { name: 'process', message: 'src/core reads no environment or clock: pass it in.' }],
+      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'pass `now` into the core.' }],
+    },
+  },
+  {
+    files: ['src/ui/**/*.ts', 'src/ui/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: ['node:fs', 'node:fs/promises', 'fs', 'execa', 'node-pty', 'node:child_process'].map((name) => ({ name, message: 'ui/ never does I/O: the engine hands it a store.' })),
+      }],
+      'no-console': 'error',
+    },
+  },
+  {
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/cli.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'exit', message: 'only src/cli.ts exits the process.' }],
+    },
+  },
+);

@@ -1,0 +1,64 @@
+/**
+ * Typed errors. Each carries the exit code of SPEC section 8 and, where there is one, a hint that
+ * says what to do. Only src/cli.ts prints them and exits.
+ */
+export type ExitCode = 0 | 1 | 2 | 3 | 4;
+
+export class SwarmError extends Error {
+  readonly exitCode: ExitCode;
+  readonly hint: string | undefined;
+
+  constructor(message: string, options: { exitCode?: ExitCode; hint?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.exitCode = options.exitCode ?? 1;
+    this.hint = options.hint;
+  }
+}
+
+/** Bad input: usage, flags, environment values, configuration. Exit 2. */
+export class UsageError extends SwarmError {
+  constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, { ...options, exitCode: 2 });
+  }
+}
+
+/** A config file with problems; each is already `FILE:LINE:COL: message`. Exit 2. */
+export class ConfigError extends SwarmError {
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(problems.join('\n'), { exitCode: 2 });
+    this.problems = problems;
+  }
+}
+
+/** A packet or record that does not match (packet checks, lead fencing, lock held). Exit 3. */
+export class MismatchError extends SwarmError {
+  readonly reasons: readonly string[];
+
+  constructor(message: string, reasons: readonly string[] = [], options: { hint?: string; cause?: unknown } = {}) {
+    super(message, { ...options, exitCode: 3 });
+    this.reasons = reasons;
+  }
+}
+
+/** A missing dependency (tmux, node-pty, git), with the fix in the hint. Exit 4. */
+export class DependencyError extends SwarmError {
+  constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, { ...options, exitCode: 4 });
+  }
+}
+
+/** The plan stopped short (section 7). Exit 1. */
+export class StoppedShortError extends SwarmError {
+  constructor(message: string, options: { hint?: string } = {}) {
+    super(message, { ...options, exitCode: 1 });
+  }
+}
+
+/** Cut a received value to a length that fits in one line of an error message. */
+export function excerpt(value: string, max = 80): string {
+  const flat = value.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
