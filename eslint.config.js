@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 // The import direction of STYLE.md, enforced: core/ is pure, ui/ never does I/O itself.
 const effects = ['node:fs', 'node:fs/promises', 'node:child_process', 'fs', 'child_process', 'execa', 'node-pty', 'react', 'ink'];
@@ -9,8 +10,16 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    languageOptions: { globals: globals.node },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/cli.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'exit', message: 'only src/cli.ts exits the process.' }],
     },
   },
   {
@@ -21,7 +30,9 @@ export default tseslint.config(
         patterns: [{ group: ['**/adapters/*', '**/runtime/*', '**/ui/*', '**/commands/*'], message: 'src/core imports nothing with effects.' }],
       }],
       'no-restricted-globals': ['error', { name: 'process', message: 'src/core reads no environment or clock: pass it in.' }],
-      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'pass `now` into the core.' }],
+      'no-restricted-properties': ['error',
+        { object: 'Date', property: 'now', message: 'pass `now` into the core.' },
+        { object: 'process', property: 'exit', message: 'only src/cli.ts exits the process.' }],
     },
   },
   {
@@ -31,13 +42,6 @@ export default tseslint.config(
         paths: ['node:fs', 'node:fs/promises', 'fs', 'execa', 'node-pty', 'node:child_process'].map((name) => ({ name, message: 'ui/ never does I/O: the engine hands it a store.' })),
       }],
       'no-console': 'error',
-    },
-  },
-  {
-    files: ['src/**/*.ts', 'src/**/*.tsx'],
-    ignores: ['src/cli.ts'],
-    rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'exit', message: 'only src/cli.ts exits the process.' }],
     },
   },
 );

@@ -1,2 +1,93 @@
 #!/usr/bin/env node
-console.log('swarm');
+/**
+ * argv → command. The only place that prints errors and exits the process. Commands are loaded
+ * lazily, so `swarm notify` and `swarm capacity` load neither YAML nor React.
+ */
+import { ConfigError, SwarmError } from './errors.js';
+import type { Command, CommandIO } from './commands/io.js';
+
+type Loader = () => Promise<Command>;
+
+const COMMANDS: Record<string, { load: Loader; summary: string }> = {
+  up: { load: async () => (await import('./commands/up.js')).up, summary: 'start or re-adopt the swarm' },
+  validate: { load: async () => (await import('./commands/validate.js')).validateCommand, summary: 'check swarm.yaml and the kinds it names' },
+  notify: { load: async () => (await import('./commands/notify.js')).notify, summary: 'send a message: swarm notify <lane|lead|all> <text>' },
+  capacity: { load: async () => (await import('./commands/capacity.js')).capacity, summary: 'headroom and decision: swarm capacity --self --json' },
+  packet: { load: async () => (await import('./commands/packetWrite.js')).packetWrite, summary: 'write a handoff packet: swarm packet write …' },
+  accept: { load: async () => (await import('./commands/accept.js')).accept, summary: 'accept a handoff packet: swarm accept <packet>' },
+  lead: { load: async () => (await import('./commands/lead.js')).lead, summary: 'the lead record: claim | handover | takeover | release | show' },
+  journal: { load: async () => (await import('./commands/journal.js')).journal, summary: 'the record: swarm journal [file] [--follow]' },
+};
+
+const LATER = ['down', 'status', 'attach', 'doctor', 'statusline', 'hook', 'answer', 'lane', 'logs', 'report', 'drill'];
+
+function help(): string {
+  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  return [
+    'swarm — keep a lead and lane coding agents moving overnight',
+    '',
+    'usage: swarm <command> [args]',
+    '',
+    ...rows,
+    '',
+    `not in this build yet: ${LATER.join(', ')}`,
+    'exit codes: 0 ok, 1 plan stopped short, 2 bad input, 3 packet/record mismatch, 4 missing dependency',
+    '',
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  const io: CommandIO = {
+    args,
+    cwd: process.cwd(),
+    env: process.env,
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+  };
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    io.stdout(help());
+    return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-V') {
+    io.stdout('swarm 0.1.0\n');
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    const later = LATER.includes(name);
+    io.stderr(
+      later
+        ? `swarm: "${name}" is part of the SPEC but not in this build yet\n`
+        : `swarm: unknown command "${name}"\n  run \`swarm help\` for the list\n`,
+    );
+    return 2;
+  }
+  return (await command.load())(io);
+}
+
+function report(error: unknown): number {
+  const color = process.stderr.isTTY && !process.env.NO_COLOR;
+  const red = (s: string) => (color ? `\u001b[31m${s}\u001b[39m` : s);
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.problems.map(red).join('\n')}\n`);
+    return error.exitCode;
+  }
+  if (error instanceof SwarmError) {
+    process.stderr.write(`${red(error.message.startsWith('swarm') ? error.message : `swarm: ${error.message}`)}\n`);
+    if (error.hint) process.stderr.write(`  ${error.hint.replace(/\n/g, '\n  ')}\n`);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`${red('swarm: internal error')}\n${message}\n`);
+  return 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.exit(report(error));
+  },
+);

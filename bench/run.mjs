@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// npm run bench — start-up cost of the commands agents run at every work boundary, measured side
+// by side with bare `node -e 0` in one run (interleaved, so machine noise hits all alike).
+// Figures are medians and p90 of wall time over N runs; the ratio is what we track (target ≤ 1.5×).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const CLI = join(ROOT, 'dist', 'cli.js');
+const N = Number(process.env.BENCH_RUNS ?? 30);
+
+const dir = mkdtempSync(join(tmpdir(), 'swarm-bench-'));
+const plan = join(dir, 'plans', 'bench');
+mkdirSync(plan, { recursive: true });
+writeFileSync(join(plan, 'PLAN.md'), '---\ncontract: bench\n---\n# bench\n');
+const env = {
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  SWARM_PLAN: plan,
+  SWARM_LANE: 'lane-a',
+  SWARM_ROLE: 'lane',
+  SWARM_ACCOUNT: 'work1',
+  SWARM_GENERATION: '1',
+  SWARM_EPOCH: '1',
+};
+
+const cases = [
+  ['node -e 0', ['-e', '0']],
+  ['swarm notify lead', [CLI, 'notify', 'lead', 'plan ready\ncapacity=ok 64% @work1']],
+  ['swarm capacity --self --json', [CLI, 'capacity', '--self', '--json']],
+];
+
+// Warm the file cache once.
+for (const [, args] of cases) spawnSync(process.execPath, args, { env, cwd: dir });
+
+const times = new Map(cases.map(([name]) => [name, []]));
+for (let i = 0; i < N; i += 1) {
+  for (const [name, args] of cases) {
+    const start = process.hrtime.bigint();
+    const run = spawnSync(process.execPath, args, { env, cwd: dir });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (run.status !== 0) throw new Error(`${name} failed: ${run.stderr}`);
+    times.get(name).push(ms);
+  }
+}
+
+const stat = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { p50: at(0.5), p90: at(0.9) };
+};
+const base = stat(times.get('node -e 0'));
+console.log(`cold start, ${N} runs each, interleaved (node ${process.version}, ${execFileSync('nproc').toString().trim()} cores)`);
+console.log(`${'command'.padEnd(32)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)} ${'p50 ×node'.padStart(10)}`);
+for (const [name] of cases) {
+  const s = stat(times.get(name));
+  console.log(`${name.padEnd(32)} ${s.p50.toFixed(1).padStart(8)} ${s.p90.toFixed(1).padStart(8)} ${(s.p50 / base.p50).toFixed(2).padStart(10)}`);
+}
+rmSync(dir, { recursive: true, force: true });

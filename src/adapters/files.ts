@@ -1,0 +1,54 @@
+/** Small, boring file operations with the guarantees the engine relies on. */
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync, chmodSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** Write to a temporary file beside the target, then rename: readers see the old or the new file, never half. */
+export function writeFileAtomic(path: string, data: string, mode = 0o644): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const fd = openSync(temp, 'wx', mode);
+  try {
+    writeAll(fd, Buffer.from(data));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  chmodSync(temp, mode);
+  renameSync(temp, path);
+}
+
+/**
+ * Append one line in a single write(2) on an O_APPEND descriptor, so concurrent writers never
+ * interleave inside a line.
+ */
+export function appendLine(path: string, line: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const fd = openSync(path, 'a', 0o644);
+  try {
+    const bytes = Buffer.from(line);
+    const written = writeSync(fd, bytes);
+    if (written !== bytes.length) throw new Error(`short append to ${path}: ${written} of ${bytes.length} bytes`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function readTextIfExists(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/** A folder with the given mode (created or tightened). */
+export function ensureDir(path: string, mode: number): void {
+  mkdirSync(path, { recursive: true, mode });
+  chmodSync(path, mode);
+}
+
+function writeAll(fd: number, bytes: Buffer): void {
+  let offset = 0;
+  while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+}

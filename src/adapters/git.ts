@@ -1,0 +1,58 @@
+/** The checkout's git state, as a packet records it and `swarm accept` re-checks it. */
+import { execFileSync } from 'node:child_process';
+import { relative, resolve, sep } from 'node:path';
+
+export interface GitState {
+  repo: string | null;
+  branch: string | null;
+  head: string | null;
+  pushed: boolean | null;
+  /** `git status --porcelain` paths (relative to the repository), less the plan's own runtime folders. */
+  uncommitted: string[];
+}
+
+function git(cwd: string, args: string[]): string | null {
+  try {
+    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Read branch, head, upstream and uncommitted paths. Outside a repository every field is null/[]
+ * (the lead's checkout need not be a repo). `planDir` paths `.swarm/` and `analysis_results/` are
+ * left out of the uncommitted list (SPEC 5.1).
+ */
+export function gitState(checkout: string, planDir: string | null): GitState {
+  const top = git(checkout, ['rev-parse', '--show-toplevel'])?.trim();
+  if (!top) return { repo: null, branch: null, head: null, pushed: null, uncommitted: [] };
+  const branch = git(top, ['symbolic-ref', '--quiet', '--short', 'HEAD'])?.trim() || null;
+  const head = git(top, ['rev-parse', '--verify', '--quiet', 'HEAD'])?.trim() || null;
+  const upstream = git(top, ['rev-parse', '--verify', '--quiet', '@{upstream}'])?.trim() || null;
+  const pushed = head && upstream ? git(top, ['merge-base', '--is-ancestor', head, upstream]) !== null : upstream ? false : null;
+  const status = git(top, ['status', '--porcelain=v1', '-z', '--untracked-files=all']) ?? '';
+  const skip = planDir ? excludedPrefixes(top, planDir) : [];
+  return { repo: top, branch, head, pushed, uncommitted: parsePorcelainZ(status).filter((p) => !skip.some((s) => p === s.slice(0, -1) || p.startsWith(s))) };
+}
+
+function excludedPrefixes(top: string, planDir: string): string[] {
+  const rel = relative(top, resolve(planDir));
+  if (rel.startsWith('..')) return [];
+  const base = rel === '' ? '' : `${rel.split(sep).join('/')}/`;
+  return [`${base}.swarm/`, `${base}analysis_results/`];
+}
+
+/** `XY path\0` entries; renames carry a second path (the source), which is skipped. */
+export function parsePorcelainZ(text: string): string[] {
+  const parts = text.split('\0');
+  const paths: string[] = [];
+  for (let i = 0; i < parts.length; i += 1) {
+    const entry = parts[i];
+    if (!entry || entry.length < 4) continue;
+    const code = entry.slice(0, 2);
+    paths.push(entry.slice(3));
+    if (code.includes('R') || code.includes('C')) i += 1;
+  }
+  return [...new Set(paths)].sort();
+}

@@ -1,0 +1,108 @@
+/**
+ * Exclusive lock files (O_EXCL) naming their holder (pid and host). A lock whose holder is dead on
+ * this host is taken over. Used for the plan lock of `swarm up` and short read-modify-write
+ * sections (the lead record's compare-and-swap).
+ */
+import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { hostname } from 'node:os';
+
+export interface LockHolder {
+  pid: number;
+  host: string;
+  since: string;
+  purpose: string;
+}
+
+export type LockResult = { ok: true; release: () => void } | { ok: false; holder: LockHolder | null };
+
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function readHolder(path: string): LockHolder | null {
+  try {
+    const value = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockHolder>;
+    if (typeof value.pid !== 'number' || typeof value.host !== 'string') return null;
+    return { pid: value.pid, host: value.host, since: String(value.since ?? ''), purpose: String(value.purpose ?? '') };
+  } catch {
+    return null;
+  }
+}
+
+function isStale(holder: LockHolder | null): boolean {
+  return holder !== null && holder.host === hostname() && !pidAlive(holder.pid);
+}
+
+/** Try once; take over a dead holder's lock. */
+export function tryLock(path: string, purpose: string): LockResult {
+  mkdirSync(dirname(path), { recursive: true });
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const me: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), purpose };
+    try {
+      const fd = openSync(path, 'wx', 0o644);
+      try {
+        writeSync(fd, JSON.stringify(me));
+      } finally {
+        closeSync(fd);
+      }
+      return { ok: true, release: () => releaseIfMine(path) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = readHolder(path);
+    if (!isStale(holder)) return { ok: false, holder };
+    // Move the dead holder's file aside; if what we moved was not the one we judged dead
+    // (someone else took over in between), put it back.
+    const aside = `${path}.stale.${process.pid}`;
+    try {
+      renameSync(path, aside);
+    } catch {
+      continue;
+    }
+    const moved = readHolder(aside);
+    if (moved && holder && moved.pid === holder.pid && moved.since === holder.since) unlinkSync(aside);
+    else renameSync(aside, path);
+  }
+  return { ok: false, holder: readHolder(path) };
+}
+
+function releaseIfMine(path: string): void {
+  const holder = readHolder(path);
+  if (holder && holder.pid === process.pid && holder.host === hostname()) {
+    try {
+      unlinkSync(path);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Run `fn` holding the lock, waiting up to `timeoutMs` for a live holder to finish. */
+export function withLock<T>(path: string, purpose: string, fn: () => T, timeoutMs = 5000): T {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const result = tryLock(path, purpose);
+    if (result.ok) {
+      try {
+        return fn();
+      } finally {
+        result.release();
+      }
+    }
+    if (Date.now() >= deadline) {
+      const who = result.holder ? `pid ${result.holder.pid} on ${result.holder.host} (${result.holder.purpose})` : 'an unknown holder';
+      throw new Error(`${path} is locked by ${who}`);
+    }
+    sleepSync(5 + Math.random() * 10);
+  }
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}

@@ -1,0 +1,50 @@
+/**
+ * The resolved settings an agent's `swarm capacity` needs (thresholds, context window), written by
+ * `swarm up` to `.swarm/settings.json` so the check at every work boundary parses no YAML. Without
+ * that file (no swarm running), swarm.yaml is read, and without that, the kit defaults.
+ */
+import { join } from 'node:path';
+import { planPaths } from '../core/paths.js';
+import { DEFAULT_THRESHOLDS, resolveCapacityThresholds, type CapacityThresholds } from '../core/thresholds.js';
+import { readTextIfExists, writeFileAtomic } from './files.js';
+
+export interface AgentSettings {
+  capacity: CapacityThresholds;
+  contextPressure: number;
+  window: number | 'auto';
+  headroom: number;
+}
+
+export function settingsPath(plan: string): string {
+  return join(planPaths(plan).swarmDir, 'settings.json');
+}
+
+export function writeSettings(plan: string, settings: AgentSettings): void {
+  writeFileAtomic(settingsPath(plan), `${JSON.stringify(settings, null, 2)}\n`);
+}
+
+export async function readSettings(plan: string, configFile: string | null, env: NodeJS.ProcessEnv): Promise<AgentSettings> {
+  const text = readTextIfExists(settingsPath(plan));
+  if (text !== null) {
+    try {
+      const saved = JSON.parse(text) as AgentSettings;
+      // The environment still overrides, as it would for `ak`.
+      return { ...saved, capacity: resolveCapacityThresholds(saved.capacity, env) };
+    } catch {
+      // fall through to the config
+    }
+  }
+  const t = DEFAULT_THRESHOLDS;
+  if (configFile) {
+    const { loadConfig } = await import('./configFile.js');
+    const config = loadConfig(configFile, { env });
+    const c = config.thresholds;
+    return { capacity: resolveCapacityThresholds({ low: c.capacityLow, critical: c.capacityCritical }, env), contextPressure: c.contextPressure, window: c.window, headroom: c.headroom };
+  }
+  return {
+    capacity: resolveCapacityThresholds({ low: t.capacityLow, critical: t.capacityCritical }, env),
+    contextPressure: t.contextPressure,
+    window: t.window,
+    headroom: t.headroom,
+  };
+}

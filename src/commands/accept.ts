@@ -1,0 +1,90 @@
+/**
+ * `swarm accept <packet>` (SPEC 5.1): the successor's first act. Re-checks plan, contract, branch,
+ * head and uncommitted paths; on a mismatch prints every one, writes nothing, exits 3; else writes
+ * `<packet>.accepted.json` (once per packet), tells swarm through the inbox, prints the resume brief.
+ */
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { agentContext } from '../core/agentContext.js';
+import { checkoutMismatches, parsePacket } from '../core/packet.js';
+import { resumeBrief } from '../core/brief.js';
+import { planContract } from '../core/plan.js';
+import { planPaths } from '../core/paths.js';
+import { MismatchError, UsageError } from '../errors.js';
+import { readTextIfExists } from '../adapters/files.js';
+import { gitState } from '../adapters/git.js';
+import { appendInbox } from '../adapters/inbox.js';
+import { readPacketFile } from '../adapters/packetFile.js';
+import type { CommandIO } from './io.js';
+
+export async function accept(io: CommandIO): Promise<number> {
+  const ctx = agentContext(io.env, 'accept');
+  const given = io.args[0] ?? ctx.packet;
+  if (!given || io.args.length > 1) throw new UsageError('usage: swarm accept <packet> (default: $SWARM_PACKET)');
+  const plan = resolve(ctx.plan);
+  const path = resolve(io.cwd, given);
+  const { facts, text } = readPacketFile(plan, path);
+  if (!facts.exists) throw new MismatchError(`swarm accept: no packet at ${path}`, [], { hint: 'pass the path from $SWARM_PACKET' });
+  if (facts.isSymlink) throw new MismatchError(`swarm accept: ${path} is a symlink; a packet must be a plain file`);
+  const parsed = parsePacket(text);
+  if (!parsed.ok) throw mismatch(path, parsed.reasons);
+
+  const packet = parsed.packet;
+  const planText = readTextIfExists(planPaths(plan).planFile) ?? '';
+  const contract = planContract(planText);
+  const git = gitState(io.cwd, plan);
+  const reasons = checkoutMismatches(packet, { plan: basename(plan), contract, branch: git.branch, head: git.head, uncommitted: git.uncommitted });
+  if (reasons.length > 0) throw mismatch(path, reasons);
+
+  const record = {
+    packet: path,
+    accepted_at: new Date().toISOString(),
+    by: { lane: ctx.lane, account: ctx.account, generation: ctx.generation },
+    epoch: ctx.epoch,
+    from: packet.author,
+    degraded: packet.degraded,
+  };
+  const written = writeOnce(`${path}.accepted.json`, `${JSON.stringify(record, null, 2)}\n`);
+  if (!written.ok) {
+    const previous = JSON.parse(written.existing) as { by?: { lane?: string; generation?: number } };
+    if (previous.by?.lane !== ctx.lane || previous.by?.generation !== ctx.generation) {
+      throw new MismatchError(`swarm accept: ${basename(path)} was already accepted by ${previous.by?.lane ?? '?'} g${previous.by?.generation ?? '?'}`, [], {
+        hint: 'a packet is accepted at most once; ask the lead which generation holds this lane',
+      });
+    }
+  }
+  appendInbox(plan, {
+    kind: 'accept',
+    ts: record.accepted_at,
+    from: ctx.lane,
+    role: ctx.role,
+    account: ctx.account,
+    generation: ctx.generation,
+    epoch: ctx.epoch,
+    packet: path,
+  });
+  io.stdout(resumeBrief(packet, { name: basename(plan), planFile: planPaths(plan).planFile, contract }));
+  return 0;
+}
+
+function mismatch(path: string, reasons: string[]): MismatchError {
+  return new MismatchError(`swarm accept: ${basename(path)} does not match:\n  ${reasons.join('\n  ')}`, reasons, {
+    hint: 'nothing was written; report `blocked decision <what differs>` to the lead if the checkout moved on',
+  });
+}
+
+/** Create the file only if absent (O_EXCL): an acceptance record exists at most once per packet. */
+function writeOnce(path: string, text: string): { ok: true } | { ok: false; existing: string } {
+  try {
+    const fd = openSync(path, 'wx', 0o600);
+    try {
+      writeSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    return { ok: true };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return { ok: false, existing: readTextIfExists(path) ?? '{}' };
+  }
+}

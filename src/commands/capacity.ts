@@ -1,0 +1,79 @@
+/**
+ * `swarm capacity --self --json` (SPEC 5): the agent's headroom and what to do about it, from
+ * ak, the kind's probe, or the lane's last capacity line — never `ok` without a reading.
+ * Run at every work boundary: it reads a few small files and loads no UI.
+ */
+import { agentContext } from '../core/agentContext.js';
+import { assess, type RawReading } from '../core/capacity.js';
+import { formatCapacityLine } from '../core/protocol.js';
+import { parseCaps, resolveWindow } from '../core/thresholds.js';
+import { UsageError } from '../errors.js';
+import { akReading } from '../adapters/ak.js';
+import { readCachedReading, saveReading, type CachedReading, type CapacitySource } from '../adapters/capacityCache.js';
+import { appendInbox } from '../adapters/inbox.js';
+import { readSettings } from '../adapters/settings.js';
+import type { CommandIO } from './io.js';
+
+export const CACHE_MS = 300_000;
+
+export async function capacity(io: CommandIO): Promise<number> {
+  const flags = new Set(io.args);
+  for (const flag of flags) {
+    if (flag !== '--self' && flag !== '--json') throw new UsageError(`swarm capacity: unknown option ${flag}`, { hint: 'usage: swarm capacity --self [--json]' });
+  }
+  const ctx = agentContext(io.env, 'capacity');
+  const settings = await readSettings(ctx.plan, ctx.config, io.env);
+  const caps = parseCaps(io.env.AGENTKIT_CAPACITY_CAP);
+  const now = new Date();
+
+  const { reading, source, cached } = currentReading(ctx.plan, ctx.account, io.env, now);
+  const window = resolveWindow(settings.window, null, io.env);
+  const verdict = assess(ctx.account, reading, caps, settings.capacity, {
+    contextPressure: settings.contextPressure,
+    window,
+    headroom: settings.headroom,
+  });
+
+  appendInbox(ctx.plan, {
+    kind: 'capacity',
+    ts: now.toISOString(),
+    from: ctx.lane,
+    role: ctx.role,
+    account: ctx.account,
+    generation: ctx.generation,
+    epoch: ctx.epoch,
+    state: verdict.state,
+    remaining_pct: verdict.remaining_pct,
+    context_pct: verdict.context_pct,
+    resets_at: verdict.resets_at,
+    decision: verdict.decision,
+    source,
+  });
+
+  if (flags.has('--json')) {
+    io.stdout(`${JSON.stringify({ account: ctx.account, ...verdict, source, cached, decision: verdict.decision })}\n`);
+  } else {
+    const line = formatCapacityLine({ state: verdict.state, pct: verdict.remaining_pct, account: ctx.account, contextPct: verdict.context_pct });
+    io.stdout(`${line}\ndecision=${verdict.decision} source=${source}${cached ? ' (cached)' : ''}\n`);
+  }
+  return 0;
+}
+
+/** Sources in order: ak (cached 300 s), the kind's probe (none yet), the lane's last capacity line. */
+function currentReading(plan: string, account: string, env: NodeJS.ProcessEnv, now: Date): { reading: RawReading | null; source: CapacitySource; cached: boolean } {
+  const saved = readCachedReading(plan, account);
+  if (saved && saved.source !== 'report' && now.getTime() - Date.parse(saved.at) < CACHE_MS) {
+    return { reading: fromCache(saved), source: saved.source, cached: true };
+  }
+  const fresh = akReading(env);
+  if (fresh) {
+    saveReading(plan, { account, state: fresh.state, remaining_pct: fresh.remainingPct, context_pct: fresh.contextPct, resets_at: fresh.resetsAt, source: 'ak', at: now.toISOString() });
+    return { reading: fresh, source: 'ak', cached: false };
+  }
+  if (saved && saved.source === 'report') return { reading: fromCache(saved), source: 'report', cached: true };
+  return { reading: null, source: 'none', cached: false };
+}
+
+function fromCache(saved: CachedReading): RawReading {
+  return { state: saved.state, remainingPct: saved.remaining_pct, contextPct: saved.context_pct, resetsAt: saved.resets_at };
+}

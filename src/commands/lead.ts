@@ -1,0 +1,118 @@
+/**
+ * `swarm lead claim|handover|takeover|release` (SPEC 6): change lead.json by compare-and-swap,
+ * epoch-checked, journal it, and tell the engine through the inbox. Works with no engine running.
+ */
+import { parseArgs } from 'node:util';
+import { basename, resolve } from 'node:path';
+import { agentContext, wholeNumber, type AgentContext } from '../core/agentContext.js';
+import { claim, handover, release, takeover, type LeadOutcome, type LeadRecord } from '../core/epochs.js';
+import { MismatchError, UsageError } from '../errors.js';
+import { appendInbox } from '../adapters/inbox.js';
+import { appendJournal } from '../adapters/journal.js';
+import { readLeadRecord, updateLeadRecord } from '../adapters/leadStore.js';
+import type { CommandIO } from './io.js';
+
+const USAGE = [
+  'usage: swarm lead claim [--succession a,b]',
+  '       swarm lead handover <successor> --packet <path>',
+  '       swarm lead takeover [--epoch N]',
+  '       swarm lead release',
+  '       swarm lead show',
+].join('\n');
+
+type Action = 'claim' | 'handover' | 'takeover' | 'release';
+
+export async function lead(io: CommandIO): Promise<number> {
+  const [action, ...rest] = io.args;
+  if (action === 'show') return show(io);
+  if (action !== 'claim' && action !== 'handover' && action !== 'takeover' && action !== 'release') {
+    throw new UsageError(`swarm lead: unknown action "${action ?? ''}"`, { hint: USAGE });
+  }
+  const { values, positionals } = parse(rest);
+  const ctx = agentContext(io.env, `lead ${action}`);
+  const plan = resolve(ctx.plan);
+  const epoch = values.epoch !== undefined ? wholeNumber(values.epoch, '--epoch', 1) : (ctx.epoch ?? 0);
+  const now = new Date().toISOString();
+  let to: string | null = null;
+  let packet: string | null = null;
+
+  const outcome = updateLeadRecord(plan, (current): LeadOutcome => {
+    switch (action) {
+      case 'claim': {
+        const succession = (values.succession ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+        return claim(current, { plan: basename(plan), lead: ctx.lane, account: ctx.account, succession, now });
+      }
+      case 'handover': {
+        to = positionals[0] ?? null;
+        if (!to || positionals.length > 1) throw new UsageError('swarm lead handover needs one successor', { hint: USAGE });
+        if (!values.packet) throw new UsageError('swarm lead handover needs --packet <path> (the lead packet)', { hint: USAGE });
+        packet = resolve(io.cwd, values.packet);
+        return handover(current, { caller: ctx.lane, epoch, to, now });
+      }
+      case 'takeover':
+        return takeover(current, { by: ctx.lane, epoch, now });
+      case 'release':
+        return release(current, { caller: ctx.lane, epoch, now });
+    }
+  });
+
+  if (!outcome.ok) return refuse(plan, ctx, action, epoch, outcome);
+  const record = outcome.record;
+  appendJournal(plan, {
+    type: 'observation',
+    event: action === 'claim' ? 'lead_claimed' : action === 'release' ? 'lead_released' : `lead_${action}`,
+    lane: record.lead ?? ctx.lane,
+    epoch: record.epoch,
+    by: ctx.lane,
+    ...(to ? { to } : {}),
+    ...(packet ? { packet } : {}),
+  });
+  appendInbox(plan, {
+    kind: 'lead',
+    ts: now,
+    from: ctx.lane,
+    role: ctx.role,
+    account: ctx.account,
+    generation: ctx.generation,
+    epoch,
+    action,
+    to,
+    packet,
+    new_epoch: record.epoch,
+  });
+  io.stdout(`${describe(record)}\n`);
+  return 0;
+}
+
+function refuse(plan: string, ctx: AgentContext, action: Action, epoch: number, outcome: Extract<LeadOutcome, { ok: false }>): never {
+  if (outcome.code === 'fenced' || outcome.code === 'no_record') {
+    appendJournal(plan, { type: 'intervention', event: 'fenced', lane: ctx.lane, epoch, command: `lead ${action}`, reason: outcome.message });
+  }
+  throw new MismatchError(`swarm lead ${action}: ${outcome.message}`, [outcome.message]);
+}
+
+function show(io: CommandIO): number {
+  const planDir = io.env.SWARM_PLAN;
+  if (!planDir) throw new UsageError('swarm lead show needs SWARM_PLAN (or use `swarm status`)');
+  const record = readLeadRecord(resolve(planDir));
+  io.stdout(record ? `${describe(record)}\n` : 'no lead record\n');
+  return 0;
+}
+
+function describe(record: LeadRecord): string {
+  const state = record.released ? 'released' : `lead ${record.lead ?? '-'}@${record.epoch}`;
+  return `${record.plan}: ${state} (revision ${record.revision}; succession ${record.succession.join(', ') || '-'}; lanes ${record.lanes.join(', ') || '-'})`;
+}
+
+function parse(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      strict: true,
+      allowPositionals: true,
+      options: { succession: { type: 'string' }, packet: { type: 'string' }, epoch: { type: 'string' } },
+    });
+  } catch (error) {
+    throw new UsageError(`swarm lead: ${(error as Error).message}`, { hint: USAGE });
+  }
+}

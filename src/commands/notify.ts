@@ -1,0 +1,90 @@
+/**
+ * `swarm notify <lane|lead|all> <text>` — the one transport (SPEC 4.2). Appends one line to the
+ * plan's inbox in a single write; lead commands are fenced against lead.json first.
+ * Kept light: no config parsing, no React, no child processes.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { agentContext, wholeNumber } from '../core/agentContext.js';
+import { parseReport } from '../core/protocol.js';
+import { fence } from '../core/epochs.js';
+import { MismatchError, UsageError } from '../errors.js';
+import { appendInbox } from '../adapters/inbox.js';
+import { appendJournal } from '../adapters/journal.js';
+import { readLeadRecord } from '../adapters/leadStore.js';
+import { saveReportedCapacity } from '../adapters/capacityCache.js';
+import type { CommandIO } from './io.js';
+
+const ADDRESS = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const USAGE = 'usage: swarm notify <lane|lead|all> <text> [--epoch N]';
+
+export async function notify(io: CommandIO): Promise<number> {
+  const { to, text, epochFlag } = parseNotifyArgs(io.args);
+  const ctx = agentContext(io.env, 'notify');
+  const epoch = epochFlag ?? ctx.epoch;
+  const now = new Date();
+
+  if (to === 'all' || ctx.role === 'lead') fenceLeadCommand(ctx.plan, ctx.lane, epoch, to, to === 'all');
+
+  let body = text;
+  if (ctx.role === 'lane' && to === 'lead') {
+    const parsed = parseReport(text);
+    if (!parsed.ok) throw new UsageError(`swarm notify: ${parsed.error}`);
+    const { event, capacity } = parsed.report;
+    if (event.kind === 'handoff' && !isAbsolute(event.path)) body = absolutePacket(text, event.path, io.cwd);
+    if (capacity.raw !== '') saveReportedCapacity(ctx.plan, capacity.account ?? ctx.account, capacity, now);
+  }
+
+  appendInbox(ctx.plan, {
+    kind: 'message',
+    ts: now.toISOString(),
+    from: ctx.lane,
+    role: ctx.role,
+    account: ctx.account,
+    generation: ctx.generation,
+    epoch,
+    to,
+    text: body,
+    cwd: io.cwd,
+  });
+  io.stdout(`swarm: queued for ${to}\n`);
+  return 0;
+}
+
+function parseNotifyArgs(args: string[]): { to: string; text: string; epochFlag: number | null } {
+  const rest = [...args];
+  let epochFlag: number | null = null;
+  const at = rest.indexOf('--epoch');
+  if (at !== -1) {
+    const value = rest[at + 1];
+    if (value === undefined) throw new UsageError('--epoch needs a number', { hint: USAGE });
+    epochFlag = wholeNumber(value, '--epoch', 1);
+    rest.splice(at, 2);
+  }
+  const [to, ...words] = rest;
+  if (!to || words.length === 0) throw new UsageError('swarm notify needs an address and a message', { hint: USAGE });
+  if (!ADDRESS.test(to)) throw new UsageError(`not an address: "${to}" (a lane name, lead or all)`, { hint: USAGE });
+  const text = words.join(' ');
+  if (text.trim() === '') throw new UsageError('swarm notify: the message is empty', { hint: USAGE });
+  return { to, text, epochFlag };
+}
+
+/** Lead notices and `notify all` act only for the current lead at the current epoch (SPEC 6). */
+function fenceLeadCommand(plan: string, caller: string, epoch: number | null, to: string, mustHaveRecord: boolean): void {
+  const record = readLeadRecord(plan);
+  if (record === null && !mustHaveRecord) return;
+  const verdict = fence(record, { caller, epoch: epoch ?? 0 });
+  if (verdict.ok) return;
+  appendJournal(plan, { type: 'intervention', event: 'fenced', lane: caller, epoch, command: `notify ${to}`, reason: verdict.message });
+  throw new MismatchError(`fenced: ${verdict.message}`, [verdict.message], {
+    hint: 'nothing was queued; a lead that sees a higher epoch stands down',
+  });
+}
+
+/** Rewrite the handoff path on the first line to its absolute form, resolved against the sender's folder. */
+function absolutePacket(text: string, path: string, cwd: string): string {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const index = lines.findIndex((line) => line.includes(path));
+  if (index === -1) return text;
+  lines[index] = lines[index]!.replace(path, resolve(cwd, path));
+  return lines.join('\n');
+}

@@ -1,0 +1,144 @@
+/**
+ * `swarm packet write --reason R --doing TEXT --next STEP … ` (SPEC 5.1): assemble a packet from
+ * the calling lane's environment and its checkout's git state, write it 0600 into the plan's
+ * handoff folder, print its absolute path.
+ */
+import { parseArgs } from 'node:util';
+import { basename, resolve } from 'node:path';
+import { agentContext } from '../core/agentContext.js';
+import { PACKET_REASONS, PACKET_SCHEMA, serializePacket, type Packet, type PacketReason } from '../core/packet.js';
+import { findSecrets } from '../core/secrets.js';
+import { planContract } from '../core/plan.js';
+import { planPaths } from '../core/paths.js';
+import { UsageError } from '../errors.js';
+import { readTextIfExists } from '../adapters/files.js';
+import { gitState } from '../adapters/git.js';
+import { readLeadRecord } from '../adapters/leadStore.js';
+import { packetFileName, writePacketFile } from '../adapters/packetFile.js';
+import type { CommandIO } from './io.js';
+
+const USAGE =
+  'usage: swarm packet write --reason R --doing TEXT --next STEP [--next STEP…] [--done X…] [--deadend X…] [--decision X…] [--verified WHAT=EVIDENCE…] [--unverified WHAT=GATE…] [--ask X…] [--task T] [--step S]';
+
+export async function packetWrite(io: CommandIO): Promise<number> {
+  const [sub, ...rest] = io.args;
+  if (sub !== 'write') throw new UsageError(`swarm packet: unknown subcommand "${sub ?? ''}"`, { hint: USAGE });
+  const flags = parseFlags(rest);
+  const ctx = agentContext(io.env, 'packet write');
+  const plan = resolve(ctx.plan);
+  const git = gitState(io.cwd, plan);
+  const lead = readLeadRecord(plan);
+
+  const packet: Packet = {
+    schema: PACKET_SCHEMA,
+    plan: basename(plan),
+    contract: planContract(readTextIfExists(planPaths(plan).planFile) ?? ''),
+    task: flags.task ?? (await laneTask(ctx.config, ctx.lane, io.env)),
+    step: flags.step,
+    reason: flags.reason,
+    doing: flags.doing,
+    where: { repo: git.repo, checkout: io.cwd, branch: git.branch, head: git.head, pushed: git.pushed, uncommitted: git.uncommitted },
+    done: flags.done,
+    verified: flags.verified.map(([what, evidence]) => ({ what, evidence })),
+    unverified: flags.unverified.map(([what, gate]) => ({ what, gate })),
+    next: flags.next,
+    deadends: flags.deadend,
+    asks: flags.ask,
+    decisions: flags.decision,
+    lead: lead?.lead ?? null,
+    epoch: lead?.epoch ?? ctx.epoch,
+    author: { lane: ctx.lane, account: ctx.account, generation: ctx.generation },
+    degraded: false,
+  };
+  const secrets = findSecrets(packet, io.env);
+  if (secrets.length > 0) {
+    throw new UsageError(`swarm packet write: refusing to write secret values into a packet:\n  ${secrets.join('\n  ')}`, {
+      hint: 'a packet is data; name where a secret lives (an env variable, a file path), never its value',
+    });
+  }
+  const path = writePacketFile(plan, packetFileName(ctx.lane, ctx.generation, new Date()), serializePacket(packet));
+  io.stdout(`${path}\n`);
+  return 0;
+}
+
+interface Flags {
+  reason: PacketReason;
+  doing: string;
+  next: string[];
+  done: string[];
+  deadend: string[];
+  decision: string[];
+  ask: string[];
+  verified: [string, string][];
+  unverified: [string, string][];
+  task: string | undefined;
+  step: string | number | null;
+}
+
+function parseFlags(args: string[]): Flags {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        reason: { type: 'string' },
+        doing: { type: 'string' },
+        next: { type: 'string', multiple: true },
+        done: { type: 'string', multiple: true },
+        deadend: { type: 'string', multiple: true },
+        decision: { type: 'string', multiple: true },
+        verified: { type: 'string', multiple: true },
+        unverified: { type: 'string', multiple: true },
+        ask: { type: 'string', multiple: true },
+        task: { type: 'string' },
+        step: { type: 'string' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(`swarm packet write: ${(error as Error).message}`, { hint: USAGE });
+  }
+  const reason = values.reason;
+  if (!reason || !(PACKET_REASONS as readonly string[]).includes(reason)) {
+    throw new UsageError(`swarm packet write: --reason must be one of ${PACKET_REASONS.join(', ')}; got "${reason ?? ''}"`, { hint: USAGE });
+  }
+  const doing = values.doing?.trim();
+  if (!doing) throw new UsageError('swarm packet write: --doing is required (what you were in the middle of)', { hint: USAGE });
+  const next = (values.next ?? []).map((s) => s.trim()).filter(Boolean);
+  if (next.length === 0) throw new UsageError('swarm packet write: at least one --next is required (the ordered next steps)', { hint: USAGE });
+  const step = values.step === undefined ? null : /^\d+$/.test(values.step) ? Number(values.step) : values.step;
+  return {
+    reason: reason as PacketReason,
+    doing,
+    next,
+    done: values.done ?? [],
+    deadend: values.deadend ?? [],
+    decision: values.decision ?? [],
+    ask: values.ask ?? [],
+    verified: pairs(values.verified ?? [], '--verified', 'WHAT=EVIDENCE'),
+    unverified: pairs(values.unverified ?? [], '--unverified', 'WHAT=GATE'),
+    task: values.task,
+    step,
+  };
+}
+
+function pairs(items: string[], flag: string, shape: string): [string, string][] {
+  return items.map((item) => {
+    const at = item.indexOf('=');
+    if (at <= 0 || at === item.length - 1) throw new UsageError(`swarm packet write: ${flag} takes ${shape}, got "${item}"`, { hint: USAGE });
+    return [item.slice(0, at).trim(), item.slice(at + 1).trim()];
+  });
+}
+
+/** The lane's task from swarm.yaml, when the config is known and readable; '' otherwise. */
+async function laneTask(configFile: string | null, lane: string, env: NodeJS.ProcessEnv): Promise<string> {
+  if (!configFile) return '';
+  try {
+    const { loadConfig } = await import('../adapters/configFile.js');
+    const config = loadConfig(configFile, { env });
+    return config.lanes.find((l) => l.name === lane)?.task ?? (config.lead.name === lane ? 'Lead the plan (the orchestrator plan)' : '');
+  } catch {
+    return '';
+  }
+}

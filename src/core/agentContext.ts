@@ -1,0 +1,61 @@
+/**
+ * The context an agent's `swarm` commands run in, read from the SWARM_* environment of its pane
+ * (SPEC 4.1). Pure: the environment is passed in.
+ */
+import { UsageError } from '../errors.js';
+
+export type Role = 'lead' | 'lane';
+
+export interface AgentContext {
+  plan: string;
+  lane: string;
+  role: Role;
+  account: string;
+  generation: number;
+  epoch: number | null;
+  config: string | null;
+  kind: string | null;
+  mailbox: string | null;
+  packet: string | null;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const REQUIRED = ['SWARM_PLAN', 'SWARM_LANE', 'SWARM_ROLE', 'SWARM_ACCOUNT', 'SWARM_GENERATION'] as const;
+
+/** Read the agent context; every missing or malformed variable is named in one error. */
+export function agentContext(env: Env, command: string): AgentContext {
+  const missing = REQUIRED.filter((name) => !env[name]?.trim());
+  if (missing.length > 0) {
+    throw new UsageError(`swarm ${command} runs inside a swarm pane: ${missing.join(', ')} not set`, {
+      hint: 'agents get these from `swarm up`; to try it by hand, export SWARM_PLAN=<plan dir> SWARM_LANE=<name> SWARM_ROLE=lane SWARM_ACCOUNT=<id> SWARM_GENERATION=1',
+    });
+  }
+  const role = env.SWARM_ROLE!.trim();
+  if (role !== 'lead' && role !== 'lane') {
+    throw new UsageError(`SWARM_ROLE must be "lead" or "lane", got "${role}"`);
+  }
+  const generation = wholeNumber(env.SWARM_GENERATION!, 'SWARM_GENERATION', 1);
+  const epochText = env.SWARM_EPOCH?.trim();
+  const epoch = epochText ? wholeNumber(epochText, 'SWARM_EPOCH', 0) : null;
+  return {
+    plan: env.SWARM_PLAN!.trim(),
+    lane: env.SWARM_LANE!.trim(),
+    role,
+    account: env.SWARM_ACCOUNT!.trim(),
+    generation,
+    epoch,
+    config: env.SWARM_CONFIG?.trim() || null,
+    kind: env.SWARM_KIND?.trim() || null,
+    mailbox: env.SWARM_MAILBOX?.trim() || null,
+    packet: env.SWARM_PACKET?.trim() || null,
+  };
+}
+
+export function wholeNumber(text: string, name: string, min: number): number {
+  const value = text.trim();
+  if (!/^\d+$/.test(value) || Number(value) < min) {
+    throw new UsageError(`${name} must be a whole number ≥ ${min}, got "${value}"`);
+  }
+  return Number(value);
+}

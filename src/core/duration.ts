@@ -1,0 +1,47 @@
+/**
+ * Durations as swarm.yaml writes them: `<n>ms`, `<n>s`, `<n>m`, `<n>h`, or a bare number of seconds.
+ * Pure.
+ */
+import { excerpt } from '../errors.js';
+
+export type DurationResult = { ok: true; ms: number } | { ok: false; error: string };
+
+const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION = /^(\d+(?:\.\d+)?|\.\d+)(ms|s|m|h)?$/;
+
+/**
+ * Read a duration: a string such as `10m`, `30s`, `1.5h`, `250ms` or `45` (seconds), or a number
+ * (seconds). Refuses empty, negative, unknown or upper-case units, inner spaces and compounds
+ * (`10 m`, `1h30m`).
+ */
+export function parseDuration(value: unknown): DurationResult {
+  if (typeof value === 'number') {
+    return Number.isFinite(value) && value >= 0 ? { ok: true, ms: Math.round(value * 1000) } : bad(value);
+  }
+  if (typeof value !== 'string') return bad(value);
+  const match = DURATION.exec(value.trim());
+  if (match === null) return bad(value);
+  const amount = Number(match[1]);
+  const factor = UNIT_MS[match[2] ?? 's'] ?? 1000;
+  return { ok: true, ms: Math.round(amount * factor) };
+}
+
+/** Format milliseconds the way a person writes them in swarm.yaml (`10m`, `90s`, `250ms`). */
+export function formatDuration(ms: number): string {
+  if (ms >= 3_600_000 && ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000}m`;
+  if (ms >= 1000 && ms % 1000 === 0) return `${ms / 1000}s`;
+  return `${ms}ms`;
+}
+
+function bad(value: unknown): DurationResult {
+  return { ok: false, error: `bad duration ${show(value)}: use <n>ms, <n>s, <n>m or <n>h (a bare number is seconds)` };
+}
+
+function show(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(excerpt(value, 40));
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'a list';
+  if (value !== null && typeof value === 'object') return 'a mapping';
+  return String(value);
+}

@@ -1,0 +1,46 @@
+/** Where a plan keeps its files (SPEC 2). Pure path arithmetic. */
+import { join } from 'node:path';
+
+export interface PlanPaths {
+  plan: string;
+  planFile: string;
+  journal: string;
+  leadRecord: string;
+  handoffDir: string;
+  swarmDir: string;
+  inbox: string;
+  inboxOffset: string;
+  state: string;
+  lock: string;
+  leasesDir: string;
+  promptsDir: string;
+  logsDir: string;
+  mailboxDir: string;
+  capacityDir: string;
+}
+
+export function planPaths(planDir: string): PlanPaths {
+  const swarmDir = join(planDir, '.swarm');
+  return {
+    plan: planDir,
+    planFile: join(planDir, 'PLAN.md'),
+    journal: join(planDir, 'journal.jsonl'),
+    leadRecord: join(planDir, 'lead.json'),
+    handoffDir: join(planDir, 'analysis_results', 'handoff'),
+    swarmDir,
+    inbox: join(swarmDir, 'inbox.jsonl'),
+    inboxOffset: join(swarmDir, 'inbox.offset'),
+    state: join(swarmDir, 'state.json'),
+    lock: join(swarmDir, 'lock'),
+    leasesDir: join(swarmDir, 'leases'),
+    promptsDir: join(swarmDir, 'prompts'),
+    logsDir: join(swarmDir, 'logs'),
+    mailboxDir: join(swarmDir, 'mailbox'),
+    capacityDir: join(swarmDir, 'capacity'),
+  };
+}
+
+/** The mailbox file of one agent (lane or lead name). */
+export function mailboxPath(planDir: string, name: string): string {
+  return join(planPaths(planDir).mailboxDir, `${name}.md`);
+}

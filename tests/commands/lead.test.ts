@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { swarm, testPlan, type TestPlan } from '../helpers/swarm.js';
+
+let t: TestPlan;
+beforeEach(() => {
+  t = testPlan();
+});
+afterEach(() => t.cleanup());
+
+const record = () => JSON.parse(readFileSync(join(t.plan, 'lead.json'), 'utf8')) as Record<string, unknown>;
+const journal = () => readFileSync(join(t.plan, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe('swarm lead', () => {
+  it('claims epoch 1, then hands over to epoch 2 and fences the old lead', async () => {
+    const claim = await swarm(['lead', 'claim', '--succession', 'lead-b,lane-a'], { env: t.agentEnv('lead') });
+    expect(claim.code).toBe(0);
+    expect(record()).toMatchObject({ plan: 'p1', lead: 'lead', epoch: 1, succession: ['lead-b', 'lane-a'], revision: 1 });
+
+    const handover = await swarm(['lead', 'handover', 'lead-b', '--packet', 'x.yaml'], { cwd: t.root, env: t.agentEnv('lead') });
+    expect(handover.code).toBe(0);
+    expect(record()).toMatchObject({ lead: 'lead-b', epoch: 2, revision: 2 });
+    expect(journal().map((e) => e.event)).toEqual(['lead_claimed', 'lead_handover']);
+    expect(journal()[1]).toMatchObject({ epoch: 2, to: 'lead-b', packet: join(t.root, 'x.yaml') });
+
+    // The old lead, still at epoch 1, is refused and the refusal journaled.
+    const stale = await swarm(['lead', 'release'], { env: t.agentEnv('lead') });
+    expect(stale.code).toBe(3);
+    expect(journal().at(-1)).toMatchObject({ event: 'fenced', lane: 'lead' });
+
+    const release = await swarm(['lead', 'release'], { env: t.agentEnv('lead-b', { SWARM_ROLE: 'lead', SWARM_EPOCH: '2' }) });
+    expect(release.code).toBe(0);
+    expect(record()).toMatchObject({ released: true, epoch: 2 });
+  });
+
+  it('a succession entry takes over with epoch + 1; one acting on a stale epoch is fenced', async () => {
+    await swarm(['lead', 'claim', '--succession', 'lane-a'], { env: t.agentEnv('lead') });
+    const take = await swarm(['lead', 'takeover'], { env: t.agentEnv('lane-a') });
+    expect(take.code).toBe(0);
+    expect(record()).toMatchObject({ lead: 'lane-a', epoch: 2 });
+    const again = await swarm(['lead', 'takeover'], { env: t.agentEnv('lane-b') });
+    expect(again.code).toBe(3);
+  });
+
+  it('a lane promoted in place passes the epoch it learned with --epoch', async () => {
+    await swarm(['lead', 'claim', '--succession', 'lane-a'], { env: t.agentEnv('lead') });
+    await swarm(['lead', 'takeover'], { env: t.agentEnv('lane-a') });
+    const run = await swarm(['notify', 'all', 'I lead now', '--epoch', '2'], { env: t.agentEnv('lane-a') });
+    expect(run.code).toBe(0);
+  });
+
+  it('a second claim by another lead is refused while the first holds the record', async () => {
+    await swarm(['lead', 'claim'], { env: t.agentEnv('lead') });
+    const run = await swarm(['lead', 'claim'], { env: t.agentEnv('lead-x') });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('lead');
+  });
+
+  it('concurrent claims: exactly one wins', async () => {
+    const runs = await Promise.all(['lead-1', 'lead-2', 'lead-3', 'lead-4'].map((name) => swarm(['lead', 'claim'], { env: t.agentEnv(name) })));
+    expect(runs.filter((r) => r.code === 0)).toHaveLength(1);
+    expect(runs.filter((r) => r.code === 3)).toHaveLength(3);
+    expect(record()).toMatchObject({ epoch: 1, revision: 1 });
+  });
+
+  it.each([
+    [['lead'], 'unknown action ""'],
+    [['lead', 'crown'], 'unknown action "crown"'],
+    [['lead', 'handover'], 'needs one successor'],
+    [['lead', 'handover', 'lead-b'], 'needs --packet'],
+    [['lead', 'claim', '--bogus'], "Unknown option '--bogus'"],
+  ])('refuses %j with exit 2', async (args, message) => {
+    await swarm(['lead', 'claim'], { env: t.agentEnv('lead') });
+    const run = await swarm(args, { env: t.agentEnv('lead') });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+  });
+});

@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { swarm, testPlan, type TestPlan } from '../helpers/swarm.js';
+
+let t: TestPlan;
+beforeEach(() => {
+  t = testPlan();
+});
+afterEach(() => t.cleanup());
+
+const inbox = () =>
+  readFileSync(join(t.plan, '.swarm', 'inbox.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe('swarm notify', () => {
+  it('queues a lane report for the lead with no lead record yet, exit 0', async () => {
+    const run = await swarm(['notify', 'lead', 'plan ready\ncapacity=ok 64% @acct-lane-a'], { env: t.agentEnv('lane-a') });
+    expect(run).toMatchObject({ code: 0, stdout: 'swarm: queued for lead' });
+    expect(inbox()).toMatchObject([{ kind: 'message', from: 'lane-a', to: 'lead', role: 'lane', generation: 1, text: 'plan ready\ncapacity=ok 64% @acct-lane-a' }]);
+  });
+
+  it('records a relative handoff path as absolute, resolved against the sender', async () => {
+    const run = await swarm(['notify', 'lead', 'handoff plans/p1/analysis_results/handoff/x.yaml capacity=critical 8% @a'], { cwd: t.root, env: t.agentEnv('lane-a') });
+    expect(run.code).toBe(0);
+    expect(inbox()[0]!.text).toBe(`handoff ${join(t.root, 'plans/p1/analysis_results/handoff/x.yaml')} capacity=critical 8% @a`);
+  });
+
+  it('keeps the reported capacity as the account reading for `swarm capacity`', async () => {
+    await swarm(['notify', 'lead', 'done\ncapacity=low 20% @acct-lane-a context=33%'], { env: t.agentEnv('lane-a') });
+    const cached = JSON.parse(readFileSync(join(t.plan, '.swarm', 'capacity', 'acct-lane-a.json'), 'utf8'));
+    expect(cached).toMatchObject({ state: 'low', remaining_pct: 20, context_pct: 33, source: 'report' });
+  });
+
+  it.each([
+    [['notify'], 'swarm notify needs an address and a message'],
+    [['notify', 'lead'], 'swarm notify needs an address and a message'],
+    [['notify', 'lead', '   '], 'swarm notify: the message is empty'],
+    [['notify', 'a b', 'hi'], 'not an address: "a b" (a lane name, lead or all)'],
+    [['notify', 'lead', 'done\ncapacity=ok 140% @w'], 'swarm notify:'],
+    [['notify', 'lead', 'hi', '--epoch', 'x'], '--epoch must be a whole number ≥ 1, got "x"'],
+  ])('refuses %j with exit 2', async (args, message) => {
+    const run = await swarm(args, { env: t.agentEnv('lane-a') });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+  });
+
+  it('names every missing SWARM_* variable, exit 2', async () => {
+    const run = await swarm(['notify', 'lead', 'done'], { env: {} });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('swarm notify runs inside a swarm pane: SWARM_PLAN, SWARM_LANE, SWARM_ROLE, SWARM_ACCOUNT, SWARM_GENERATION not set');
+  });
+
+  it('fences `notify all` from a caller that is not the current lead: nothing queued, journal fenced, exit 3', async () => {
+    expect((await swarm(['lead', 'claim'], { env: t.agentEnv('lead') })).code).toBe(0);
+    const run = await swarm(['notify', 'all', 'stop everything'], { env: t.agentEnv('lane-a') });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('fenced');
+    const journal = readFileSync(join(t.plan, 'journal.jsonl'), 'utf8');
+    expect(journal).toContain('"event":"fenced"');
+    expect(inbox().filter((r) => r.kind === 'message')).toEqual([]);
+  });
+
+  it('fences a lead notice carrying an older epoch, and lets the current epoch through', async () => {
+    await swarm(['lead', 'claim'], { env: t.agentEnv('lead') });
+    const stale = await swarm(['notify', 'lane-a', 'carry on'], { env: t.agentEnv('lead', { SWARM_EPOCH: '0' }) });
+    expect(stale.code).toBe(3);
+    const fresh = await swarm(['notify', 'all', 'carry on'], { env: t.agentEnv('lead') });
+    expect(fresh.code).toBe(0);
+  });
+
+  it('`notify all` with no lead record is refused (it is the current lead’s alone)', async () => {
+    const run = await swarm(['notify', 'all', 'hello'], { env: t.agentEnv('lead') });
+    expect(run.code).toBe(3);
+  });
+
+  it('50 concurrent writers never interleave: every line is whole JSON', async () => {
+    const text = `note ${'x'.repeat(3000)}`;
+    const runs = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => swarm(['notify', 'lead', `${text} ${i}`], { env: t.agentEnv(`lane-${i}`) })),
+    );
+    expect(runs.every((r) => r.code === 0)).toBe(true);
+    const records = inbox();
+    expect(records).toHaveLength(50);
+    expect(new Set(records.map((r) => r.from)).size).toBe(50);
+    for (const r of records) expect(String(r.text)).toMatch(/^note x{3000} \d+$/);
+  });
+});

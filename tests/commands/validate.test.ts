@@ -1,0 +1,89 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { validate } from '../../src/commands/validate.js';
+import { ConfigError, UsageError } from '../../src/errors.js';
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const dirs: string[] = [];
+
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function run(args: string[], cwd = ROOT): Promise<{ code: number; out: string }> {
+  let out = '';
+  const code = await validate(args, { stdout: (s) => void (out += s), cwd, env: {} });
+  return { code, out };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('swarm validate', () => {
+  it('prints one line for the shipped demo and returns 0', async () => {
+    expect(await run([])).toEqual({
+      code: 0,
+      out: 'swarm.yaml: ok — swarm "demo", plan plans/demo, lead lead@sim-a1, 3 lanes, 6 accounts (2 vendors), backend auto\n',
+    });
+  });
+
+  it('takes the file as given', async () => {
+    expect((await run(['../swarm.yaml'], join(ROOT, 'plans'))).out).toMatch(/^\.\.\/swarm\.yaml: ok — swarm "demo", plan plans\/demo,/);
+  });
+
+  it('says one lane, one account, one vendor', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'swarm-validate-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'p'));
+    writeFileSync(join(dir, 'swarm.yaml'), 'version: 1\nname: one\nplan: p\naccounts: [{ id: a1, kind: sim }]\nlead: { account: a1 }\nlanes: [{ name: l, task: t }]\nbackend: pty\n');
+    expect((await run([], dir)).out).toBe('swarm.yaml: ok — swarm "one", plan p, lead lead@a1, 1 lane, 1 account (1 vendor), backend pty\n');
+  });
+
+  it.each([
+    [['--strict'], 'unknown flag "--strict" for validate — usage: swarm validate [file]'],
+    [['-x', 'swarm.yaml'], 'unknown flag "-x" for validate — usage: swarm validate [file]'],
+    [['a.yaml', 'b.yaml'], 'validate takes one file, got 2 — usage: swarm validate [file]'],
+  ])('%j is a usage error', async (args, message) => {
+    const error = await rejection(run(args));
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe(message);
+  });
+
+  it('throws the config problems (exit 2)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'swarm-validate-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'bad.yaml'), 'version: 1\nnmae: x\n');
+    const error = await rejection(run(['bad.yaml'], dir));
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      'bad.yaml:1:1: missing "name": name the swarm, e.g. name: demo (its tmux session is swarm-<name>)',
+      'bad.yaml:1:1: missing "plan": give the plan directory, e.g. plan: plans/demo',
+      'bad.yaml:1:1: missing "accounts": declare the pool, e.g. accounts: [{ id: work1, kind: claude, vendor: anthropic }]',
+      'bad.yaml:1:1: missing "lead": add the lead, e.g. lead: { account: work1 }',
+      'bad.yaml:2:1: unknown key "nmae"; did you mean "name"?',
+    ]);
+  });
+
+  it('checks that the kind files it names are YAML', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'swarm-validate-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'p'));
+    mkdirSync(join(dir, 'panes'));
+    writeFileSync(join(dir, 'panes', 'mine.yaml'), 'kind: mine\nscreens: [unclosed\n');
+    writeFileSync(join(dir, 'swarm.yaml'), 'version: 1\nname: one\nplan: p\naccounts: [{ id: a1, kind: mine }]\nlead: { account: a1 }\n');
+    const error = await rejection(run([], dir));
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      'panes/mine.yaml:3:1: YAML syntax error in kind "mine": Flow sequence in block collection must be sufficiently indented and end with a ]',
+    ]);
+  });
+});
