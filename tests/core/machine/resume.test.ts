@@ -1,0 +1,136 @@
+/** `resume` after a crash: only what is provably missing is emitted again, with the same ids. */
+import { describe, expect, it } from 'vitest';
+import { reduceLane, type Effect, type LaneEvent, type LaneState } from '../../../src/core/machine.js';
+import {
+  MIN, PACKET, T0, accepted, attentionLane, ctx, degradedLane, doneLane, drive, leased, picking, report, reported, spawned, stoppedLane,
+  types, waitingLane, working, writing,
+} from './build.js';
+
+const LATER = T0 + 9 * MIN;
+type Pane = { generation: number; paneId: string; dead: boolean };
+const resume = (lane: LaneState, panes: Pane[]) => reduceLane(lane, { type: 'resume', panes } as LaneEvent, ctx(LATER));
+const live = (generation: number, paneId: string): Pane => ({ generation, paneId, dead: false });
+const dead = (generation: number, paneId: string): Pane => ({ generation, paneId, dead: true });
+/** The effect of `type` the lane emitted when it entered its phase. */
+function original(build: () => { effects: Effect[] }, type: Effect['type']): Effect | undefined {
+  return build().effects.find((e) => e.type === type);
+}
+
+describe('resume', () => {
+  it('spawning without a pane: spawn again, with the same id', () => {
+    const first = original(() => drive(picking(), [[{ type: 'lease', account: 'work3', resetsAt: null, why: 'ok' }, T0 + 5 * MIN]]), 'spawn');
+    const step = resume(leased(), [live(1, '%1')]);
+    expect(types(step.effects)).toEqual(['spawn', 'set_timer']);
+    expect(step.effects[0]).toEqual(first);
+    expect(step.effects[0]).toMatchObject({ id: 'lane-a/g2/spawn/work3', generation: 2, account: 'work3', packet: PACKET });
+    expect(step.lane.handoff?.successor?.deadline).toBe(LATER + 10 * MIN);
+  });
+
+  it('spawning with the successor\'s pane alive but unrecorded: adopt it, no spawn', () => {
+    const step = resume(leased(), [live(1, '%1'), live(2, '%4')]);
+    expect(types(step.effects)).toEqual(['journal', 'set_timer']);
+    expect(step.effects[0]).toMatchObject({ event: 'successor_spawned', data: { paneId: '%4', adopted: true } });
+    expect(step.lane.handoff?.successor).toMatchObject({ paneId: '%4', spawnedAt: LATER });
+  });
+
+  it('spawning with the recorded successor alive: only the accept deadline is re-armed', () => {
+    const step = resume(spawned(), [live(1, '%1'), live(2, '%2')]);
+    expect(step).toEqual({ lane: spawned(), effects: [{ type: 'set_timer', id: `lane-a/g1/timer/accept/${T0 + 15 * MIN}`, timer: 'accept', at: T0 + 15 * MIN }] });
+  });
+
+  it('spawning with the successor\'s pane dead: remove it and try the next account', () => {
+    const step = resume(spawned(), [live(1, '%1'), dead(2, '%2')]);
+    expect(types(step.effects)).toEqual(['clear_timer', 'kill_pane', 'release_lease', 'journal', 'pick_account']);
+    expect(step.lane.handoff?.tried).toEqual(['work3']);
+  });
+
+  it('spawning with the successor\'s pane gone: release and try the next account', () => {
+    const step = resume(spawned(), [live(1, '%1')]);
+    expect(types(step.effects)).toEqual(['clear_timer', 'release_lease', 'journal', 'pick_account']);
+  });
+
+  it('spawning while the account pick was in flight: the same pick again', () => {
+    const first = original(() => drive(reported(), [[{ type: 'packet_checked', packet: PACKET, reasons: [] }, T0 + 4 * MIN]]), 'pick_account');
+    const lane = picking();
+    const step = resume(lane, [live(1, '%1')]);
+    expect(step).toEqual({ lane, effects: [first] });
+    expect(first).toMatchObject({ id: 'lane-a/g2/pick/1' });
+  });
+
+  it('reported: validate the packet again, same id', () => {
+    const first = original(() => drive(writing(), [[report(`handoff ${PACKET}\ncapacity=critical 8% @work2`), T0 + 3 * MIN]]), 'validate_packet');
+    const step = resume(reported(), [live(1, '%1')]);
+    expect(types(step.effects)).toEqual(['validate_packet']);
+    expect(step.effects[0]).toEqual(first);
+  });
+
+  it('degraded before the packet was written: write it again, same id', () => {
+    const step = resume(degradedLane(), [live(1, '%1')]);
+    expect(step.effects).toEqual([{ type: 'write_degraded', id: `lane-a/g1/degraded/${T0 + MIN}`, reason: 'usage_limit', generation: 1 }]);
+  });
+
+  it('accepted with the spent pane still open: close it, same id', () => {
+    const step = resume(accepted(), [live(1, '%1'), live(2, '%2')]);
+    expect(types(step.effects)).toEqual(['close_pane', 'set_timer']);
+    expect(step.effects[0]).toEqual({ type: 'close_pane', id: 'lane-a/g1/close', paneId: '%1' });
+  });
+
+  it('accepted with the spent pane dead but kept (remain-on-exit): close it', () => {
+    expect(types(resume(accepted(), [dead(1, '%1'), live(2, '%2')]).effects)).toEqual(['close_pane', 'set_timer']);
+  });
+
+  it('accepted with the spent pane gone: nothing to close', () => {
+    expect(resume(accepted(), [live(2, '%2')])).toEqual({
+      lane: accepted(), effects: [{ type: 'set_timer', id: `lane-a/g2/timer/stall/${T0 + 37 * MIN}`, timer: 'stall', at: T0 + 37 * MIN }],
+    });
+  });
+
+  it('writing: the packet deadline is re-armed where it was', () => {
+    const step = resume(writing(), [live(1, '%1')]);
+    expect(step.effects[0]).toEqual({ type: 'set_timer', id: `lane-a/g1/timer/packet/${T0 + 12 * MIN}`, timer: 'packet', at: T0 + 12 * MIN });
+  });
+
+  it('waiting: the reset timer is re-armed', () => {
+    expect(resume(waitingLane(), [live(1, '%1')]).effects).toEqual([
+      { type: 'set_timer', id: `lane-a/g1/timer/reset/${T0 + 20 * MIN}`, timer: 'reset', at: T0 + 20 * MIN },
+    ]);
+  });
+
+  it('working with its pane alive: only the stall timer', () => {
+    expect(resume(working(), [live(1, '%1')])).toEqual({
+      lane: working(), effects: [{ type: 'set_timer', id: `lane-a/g1/timer/stall/${T0 + 30_000 + 30 * MIN}`, timer: 'stall', at: T0 + 30_000 + 30 * MIN }],
+    });
+  });
+
+  it.each([
+    ['gone', [] as Pane[]],
+    ['dead', [dead(1, '%1')]],
+  ])('working with its pane %s: the lane was lost, degraded handoff', (_how, panes) => {
+    const step = resume(working(), panes);
+    expect(step.lane).toMatchObject({ state: 'lost', phase: 'degraded', handoff: { reason: 'lane_lost' } });
+    expect(types(step.effects)).toEqual(['clear_timer', 'journal', 'write_degraded']);
+  });
+
+  it('a lane whose start was not recorded adopts its live pane', () => {
+    const lane = { ...working(), paneId: null };
+    expect(resume(lane, [live(1, '%3')]).lane.paneId).toBe('%3');
+  });
+
+  it.each([
+    ['done', doneLane], ['stopped', stoppedLane],
+  ])('%s: nothing', (_name, build) => {
+    const lane = build();
+    expect(resume(lane, [])).toEqual({ lane, effects: [] });
+  });
+
+  it('attention: nothing is retried', () => {
+    const lane = attentionLane();
+    expect(resume(lane, [live(1, '%1')])).toEqual({ lane, effects: [] });
+  });
+
+  it('twice in a row gives the same effects (ids included)', () => {
+    const once = resume(leased(), [live(1, '%1')]);
+    const twice = resume(leased(), [live(1, '%1')]);
+    expect(twice).toEqual(once);
+  });
+});
