@@ -1,0 +1,61 @@
+/**
+ * Where agents run: a tmux server on a private socket, or embedded pseudo-terminals. The engine
+ * sees only this interface; both hosts pass the same scenario tests.
+ */
+
+/** What the engine asks a host to start: one agent, launched directly as the pane's command. */
+export interface PaneSpec {
+  lane: string;
+  generation: number;
+  account: string;
+  role: 'lead' | 'lane';
+  cwd: string;
+  /** argv of the agent; never typed into a shell. */
+  argv: string[];
+  /** The pane's whole environment additions (SWARM_*, the account's profile env, PATH). */
+  env: Record<string, string>;
+  /** `<lane> g<generation> @<account>`: border and title. */
+  title: string;
+}
+
+export interface PaneInfo {
+  paneId: string;
+  lane: string;
+  generation: number;
+  account: string;
+  dead: boolean;
+  /** Exit status once dead (null while alive, or when unknown). */
+  deadStatus: number | null;
+  pid: number | null;
+}
+
+export type HostEvent =
+  /** The pane printed something: treat as "this pane changed", read the screen on demand. */
+  | { type: 'output'; paneId: string }
+  /** The agent's process ended; the pane stays (remain-on-exit) until closed. */
+  | { type: 'exited'; paneId: string; status: number | null }
+  /** The host connection was lost (tmux server gone). */
+  | { type: 'lost'; reason: string };
+
+export interface PaneHost {
+  readonly kind: 'tmux' | 'pty';
+  /** Create or join the session; idempotent. */
+  start(): Promise<void>;
+  spawn(spec: PaneSpec): Promise<PaneInfo>;
+  /** Every pane carrying swarm identity, live or dead (for re-adoption after a restart). */
+  list(): Promise<PaneInfo[]>;
+  /** The pane's visible screen plus up to `history` lines of scrollback, as plain text (no escapes). */
+  capture(paneId: string, history?: number): Promise<string>;
+  /**
+   * Type one line and press Enter as a separate step, confirming the Enter landed (retrying once or
+   * twice). Resolves false when the pane is gone or the line never landed.
+   */
+  typeLine(paneId: string, line: string): Promise<boolean>;
+  /** End the pane's process and remove the pane. */
+  kill(paneId: string): Promise<void>;
+  onEvent(listener: (event: HostEvent) => void): () => void;
+  /** Stop listening; panes keep running where the host allows it (tmux). */
+  detach(): Promise<void>;
+  /** End every pane and the session (swarm down). */
+  destroy(): Promise<void>;
+}
