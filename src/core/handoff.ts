@@ -1,0 +1,177 @@
+/**
+ * The handoff transitions of the lane machine (docs/engine.md): a `handoff` report, the packet
+ * checked, an account leased, the successor spawned (or not) and accepted, a degraded packet written,
+ * and the packet, accept and reset deadlines. `reduceLane` dispatches to them; pure.
+ */
+import {
+  attention, clearTimer, degrade, effectId, failSuccessor, freshHandoff, ignored, journal, minutes, notices, setTimer,
+  spawnEffect, startPick, stop, waiting, type LaneState, type MachineContext, type Step, type TimerName,
+} from './machineTypes.js';
+import { andThen, isLive, type Ev } from './laneStep.js';
+
+/** Why a `handoff <path>` report changes nothing, or null when it starts (or restarts) the handoff. */
+export function handoffRefusal(lane: LaneState, path: string): string | null {
+  const inHand = lane.handoff?.packet ?? null;
+  if (lane.phase === 'spawning' || lane.phase === 'waiting' || lane.phase === 'attention' || lane.phase === 'reported') {
+    if (inHand === path) return `duplicate handoff for the packet in hand (${path})`;
+    if (lane.phase !== 'reported') return `a handoff is already in flight (phase ${lane.phase}, packet ${inHand ?? 'none'})`;
+  }
+  return null;
+}
+
+/** A `handoff <path>` report: check the packet (or, at max_generations, stop the lane). */
+export function onHandoff(lane: LaneState, path: string, ctx: MachineContext): Step {
+  const reason = lane.phase === 'writing' && lane.handoff !== null ? lane.handoff.reason
+    : lane.role === 'lead' ? 'lead_handover'
+      : lane.capacityState === 'critical' ? 'capacity_critical' : lane.capacityState === 'low' ? 'capacity_low' : 'context_pressure';
+  if (lane.generation >= ctx.maxGenerations) return stop(lane, path, reason, ctx);
+  const next: LaneState = { ...lane, phase: 'reported', phaseSince: ctx.now, handoff: { ...freshHandoff(lane, reason, false), packet: path } };
+  return {
+    lane: next,
+    effects: [
+      clearTimer(next, 'packet', ctx.now),
+      journal(next, 'handoff_reported', 'observation', { packet: path, reason }, ctx.now),
+      { type: 'validate_packet', id: effectId(next, next.generation, 'validate', ctx.now), packet: path },
+    ],
+  };
+}
+
+/** The reported packet was checked: pick an account, or tell the agent why it was rejected. */
+export function onPacketChecked(lane: LaneState, event: Ev<'packet_checked'>, ctx: MachineContext): Step {
+  const h = lane.handoff;
+  if (lane.phase !== 'reported' || h === null || h.packet !== event.packet) {
+    return ignored(lane, event, `no check of ${event.packet} is awaited (phase ${lane.phase ?? 'none'})`, ctx.now);
+  }
+  if (event.reasons.length === 0) return startPick(lane, h, ctx);
+  const next: LaneState = { ...lane, phase: 'rejected', phaseSince: ctx.now, handoff: { ...h, rejected: event.reasons } };
+  return {
+    lane: next,
+    effects: [
+      journal(next, 'packet_rejected', 'observation', { packet: event.packet, reasons: event.reasons }, ctx.now),
+      { type: 'notify', id: effectId(next, next.generation, 'rejected', ctx.now), text: notices.rejected(event.packet, event.reasons) },
+    ],
+  };
+}
+
+/** An account for the successor (spawn it), or none (wait for a reset, or hold the lane). */
+export function onLease(lane: LaneState, event: Ev<'lease'>, ctx: MachineContext): Step {
+  const h = lane.handoff;
+  if (lane.phase === 'spawning' && h !== null && h.successor === null) {
+    if (event.account === null) {
+      if (h.tried.length === 0) return waiting(lane, h, event.resetsAt, event.why, ctx);
+      const what = `no successor accepted ${h.packet ?? 'the packet'} in time on ${h.tried.join(', ')}, and no other account is free (${event.why})`;
+      return attention(lane, what, ctx);
+    }
+    const successor = { generation: h.from.generation + 1, account: event.account, paneId: null, deadline: ctx.now + ctx.timeouts.accept, spawnedAt: null };
+    const next: LaneState = { ...lane, handoff: { ...h, successor } };
+    return {
+      lane: next,
+      effects: [
+        journal(next, 'lease_acquired', 'observation', { account: event.account, why: event.why, for_generation: successor.generation }, ctx.now),
+        spawnEffect(next, h, successor),
+        setTimer(next, 'accept', successor.deadline),
+      ],
+    };
+  }
+  const stray = event.account !== null && event.account !== h?.successor?.account && event.account !== lane.account;
+  const base = ignored(lane, event, `no account was awaited (phase ${lane.phase ?? 'none'})${stray ? ': released' : ''}`, ctx.now);
+  if (!stray || event.account === null) return base;
+  return { lane, effects: [...base.effects, { type: 'release_lease', id: effectId(lane, lane.generation, 'release-stray', event.account, ctx.now), account: event.account }] };
+}
+
+/** The successor's pane is up: adopt it, or kill a pane nobody waits for. */
+export function onSpawned(lane: LaneState, event: Ev<'spawned'>, ctx: MachineContext): Step {
+  const h = lane.handoff;
+  const s = h?.successor ?? null;
+  const ours = h !== null && s !== null && s.generation === event.generation && s.account === event.account;
+  if (ours && (s.paneId === event.paneId || lane.paneId === event.paneId)) return ignored(lane, event, 'duplicate spawn report', ctx.now);
+  const adopt = ours && (lane.phase === 'spawning' || (lane.phase === 'accepted' && lane.generation === s.generation && lane.paneId === null));
+  if (ours && adopt) {
+    const successor = { ...s, paneId: event.paneId, spawnedAt: s.spawnedAt ?? ctx.now };
+    const next: LaneState = { ...lane, handoff: { ...h, successor }, ...(lane.phase === 'accepted' ? { paneId: event.paneId } : {}) };
+    const data = { account: event.account, paneId: event.paneId, for_generation: event.generation };
+    return { lane: next, effects: [journal(next, 'successor_spawned', 'observation', data, ctx.now)] };
+  }
+  // A pane nobody waits for (its successor was given up before the pane was seen): remove it.
+  const kill = { type: 'kill_pane' as const, id: effectId(lane, event.generation, 'kill', event.account), paneId: event.paneId };
+  return { lane, effects: [...ignored(lane, event, `pane ${event.paneId} is no awaited successor: killed`, ctx.now).effects, kill] };
+}
+
+/** The successor could not be spawned: try the next account. */
+export function onSpawnFailed(lane: LaneState, event: Ev<'spawn_failed'>, ctx: MachineContext): Step {
+  const h = lane.handoff;
+  const s = h?.successor ?? null;
+  if (lane.phase !== 'spawning' || s === null || s.generation !== event.generation || s.account !== event.account || s.paneId !== null) {
+    return ignored(lane, event, `no spawn of g${event.generation} on ${event.account} is awaited`, ctx.now);
+  }
+  return failSuccessor(lane, `spawn failed: ${event.error}`, null, ctx);
+}
+
+/** The successor accepted the packet: it becomes the lane; the spent pane and lease go. */
+export function onAccepted(lane: LaneState, event: Ev<'accepted'>, ctx: MachineContext): Step {
+  const h = lane.handoff;
+  const s = h?.successor ?? null;
+  if (lane.phase === 'accepted' && h?.packet === event.packet && lane.generation === event.generation) {
+    return ignored(lane, event, `duplicate acceptance of ${event.packet}`, ctx.now);
+  }
+  if (lane.phase !== 'spawning' || h === null || s === null || h.packet !== event.packet || s.generation !== event.generation) {
+    return ignored(lane, event, `an acceptance of ${event.packet} by g${event.generation} is not the handoff in hand`, ctx.now);
+  }
+  const next: LaneState = {
+    ...lane, generation: s.generation, account: s.account, paneId: s.paneId, state: 'working', phase: 'accepted',
+    phaseSince: ctx.now, blocked: null, capacity: null, capacityState: 'unknown', remainingPct: null, contextPct: null,
+    startedAt: s.spawnedAt ?? ctx.now, lastActivity: ctx.now, stallNudged: false, gatePending: false,
+  };
+  const { from } = h;
+  const effects: Step['effects'] = [clearTimer(lane, 'accept', ctx.now)];
+  if (from.account !== null && from.account !== s.account) {
+    effects.push({ type: 'release_lease', id: effectId(lane, from.generation, 'release', from.account), account: from.account });
+  }
+  if (from.paneId !== null) effects.push({ type: 'close_pane', id: effectId(lane, from.generation, 'close'), paneId: from.paneId });
+  effects.push(journal(next, 'packet_accepted', 'observation', { packet: event.packet, account: s.account, from_generation: from.generation }, ctx.now));
+  if (from.account !== null) effects.push(journal(next, 'lease_released', 'observation', { account: from.account }, ctx.now));
+  if (from.paneId !== null) effects.push(journal(next, 'pane_closed', 'observation', { paneId: from.paneId }, ctx.now));
+  if (lane.role === 'lead') {
+    effects.push(journal(next, h.degraded ? 'lead_takeover' : 'lead_handover', 'observation', { generation: s.generation, packet: event.packet }, ctx.now));
+  }
+  effects.push(setTimer(next, 'stall', ctx.now + ctx.timeouts.stall));
+  return { lane: next, effects };
+}
+
+/** swarm wrote the degraded packet: pick an account for the successor. */
+export function onDegradedWritten(lane: LaneState, event: Ev<'degraded_written'>, ctx: MachineContext): Step {
+  const h = lane.handoff;
+  if (lane.phase !== 'degraded' || h === null || h.packet !== null) {
+    return ignored(lane, event, `no degraded packet is awaited (phase ${lane.phase ?? 'none'})`, ctx.now);
+  }
+  const next: LaneState = { ...lane, handoff: { ...h, packet: event.packet } };
+  const reported = journal(next, 'handoff_reported', 'observation', { packet: event.packet, reason: h.reason, degraded: true }, ctx.now);
+  return andThen({ lane: next, effects: [reported] }, (l) => startPick(l, { ...h, packet: event.packet }, ctx));
+}
+
+/** A handoff deadline (packet, accept, reset) came due: re-arm it if early, else act on it. */
+export function onHandoffTimer(lane: LaneState, timer: Exclude<TimerName, 'stall'>, ctx: MachineContext): Step {
+  const h = lane.handoff;
+  const { now } = ctx;
+  switch (timer) {
+    case 'packet': {
+      if (lane.phase !== 'writing' || !isLive(lane)) return { lane, effects: [] };
+      const due = (lane.phaseSince ?? now) + ctx.timeouts.packet;
+      if (now < due) return { lane, effects: [setTimer(lane, 'packet', due)] };
+      // An agent on a permission screen cannot write: wait for the developer, then give it the full time.
+      if (lane.blocked?.source === 'screen') return { lane, effects: [setTimer(lane, 'packet', now + ctx.timeouts.packet)] };
+      return degrade(lane, h?.reason ?? 'capacity_critical', ctx, { why: `no packet within ${minutes(ctx.timeouts.packet)}` });
+    }
+    case 'accept': {
+      const s = h?.successor ?? null;
+      if (lane.phase !== 'spawning' || s === null) return { lane, effects: [] };
+      if (now < s.deadline) return { lane, effects: [setTimer(lane, 'accept', s.deadline)] };
+      return failSuccessor(lane, `no acceptance within ${minutes(ctx.timeouts.accept)}`, s.paneId, ctx);
+    }
+    case 'reset': {
+      if (lane.phase !== 'waiting' || h === null) return { lane, effects: [] };
+      if (h.retryAt !== null && now < h.retryAt) return { lane, effects: [setTimer(lane, 'reset', h.retryAt)] };
+      return startPick(lane, h, ctx);
+    }
+  }
+}

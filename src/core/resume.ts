@@ -1,0 +1,67 @@
+/**
+ * The lane machine after a restart (docs/engine.md): from the saved phase and the live panes, re-emit
+ * only what is provably missing and re-arm the deadlines. `reduceLane` dispatches to it; pure.
+ */
+import {
+  effectId, failSuccessor, handoffInFlight, journal, pickEffect, setTimer, spawnEffect, writeDegraded,
+  type LaneState, type MachineContext, type Step,
+} from './machineTypes.js';
+import { andThen, exitRecorded, isLive, stallWatched, type Ev } from './laneStep.js';
+
+/** How the machine handles an agent's exit (`reduceLane`'s own, passed in so this file needs no machine import). */
+export type OnExited = (lane: LaneState, event: Ev<'exited'>, ctx: MachineContext) => Step;
+
+/**
+ * After a restart: re-emit only what is provably missing, from the saved phase and the live panes
+ * (found by their `@swarm_generation`), and re-arm the deadlines.
+ */
+export function onResume(lane: LaneState, event: Ev<'resume'>, ctx: MachineContext, onExited: OnExited): Step {
+  if (!isLive(lane)) return { lane, effects: [] };
+  const pane = (generation: number) => event.panes.find((p) => p.generation === generation);
+  const h = lane.handoff;
+  let step: Step = { lane, effects: [] };
+  if (lane.phase === 'reported' && h?.packet) {
+    step.effects.push({ type: 'validate_packet', id: effectId(lane, lane.generation, 'validate', lane.phaseSince ?? ctx.now), packet: h.packet });
+  } else if (lane.phase === 'degraded' && h !== null && h.packet === null) {
+    step.effects.push(writeDegraded(lane, h.reason));
+  } else if (lane.phase === 'writing') {
+    step.effects.push(setTimer(lane, 'packet', (lane.phaseSince ?? ctx.now) + ctx.timeouts.packet));
+  } else if (lane.phase === 'waiting' && h?.retryAt != null) {
+    step.effects.push(setTimer(lane, 'reset', h.retryAt));
+  } else if (lane.phase === 'spawning' && h !== null) {
+    step = resumeSpawning(lane, pane, ctx);
+  } else if (lane.phase === 'accepted' && h !== null) {
+    const spent = pane(h.from.generation); // still open: close it (same id as the close at acceptance)
+    if (spent !== undefined) step.effects.push({ type: 'close_pane', id: effectId(lane, h.from.generation, 'close'), paneId: spent.paneId });
+  }
+  if (handoffInFlight(step.lane) && step.lane.phase !== 'rejected') return step;
+  const mine = pane(step.lane.generation);
+  if (mine !== undefined && !mine.dead && step.lane.paneId !== mine.paneId) step = { ...step, lane: { ...step.lane, paneId: mine.paneId } };
+  const paneId = step.lane.paneId;
+  if (paneId !== null && (mine === undefined || mine.dead) && !exitRecorded(step.lane)) return andThen(step, (l) => onExited(l, { type: 'exited', paneId, status: null }, ctx));
+  if (stallWatched(step.lane)) {
+    step.effects.push(setTimer(step.lane, 'stall', step.lane.lastActivity + ctx.timeouts.stall * (step.lane.stallNudged ? 2 : 1)));
+  }
+  return step;
+}
+
+/** Phase `spawning` after a restart: adopt the successor's live pane, fail a dead or vanished one, or spawn again. */
+function resumeSpawning(lane: LaneState, pane: (g: number) => { paneId: string; dead: boolean } | undefined, ctx: MachineContext): Step {
+  const h = lane.handoff;
+  if (h === null) return { lane, effects: [] };
+  const s = h.successor;
+  if (s === null) return { lane, effects: [pickEffect(lane, h)] };
+  const found = pane(s.generation);
+  if (found !== undefined && found.dead) return failSuccessor(lane, 'the successor pane died while swarm was down', found.paneId, ctx);
+  if (found !== undefined) {
+    if (s.paneId === found.paneId) return { lane, effects: [setTimer(lane, 'accept', s.deadline)] };
+    const successor = { ...s, paneId: found.paneId, spawnedAt: s.spawnedAt ?? ctx.now };
+    const next: LaneState = { ...lane, handoff: { ...h, successor } };
+    const data = { account: s.account, paneId: found.paneId, for_generation: s.generation, adopted: true };
+    return { lane: next, effects: [journal(next, 'successor_spawned', 'observation', data, ctx.now), setTimer(next, 'accept', s.deadline)] };
+  }
+  if (s.paneId !== null) return failSuccessor(lane, 'the successor pane is gone', null, ctx);
+  const successor = { ...s, deadline: ctx.now + ctx.timeouts.accept };
+  const next: LaneState = { ...lane, handoff: { ...h, successor } };
+  return { lane: next, effects: [spawnEffect(next, h, successor), setTimer(next, 'accept', successor.deadline)] };
+}
