@@ -31,7 +31,9 @@ export type InboxRecord =
   /** `swarm lead handover|takeover|release|claim` changed the record. */
   | (Sender & { kind: 'lead'; action: 'claim' | 'handover' | 'takeover' | 'release'; to: string | null; packet: string | null; new_epoch: number })
   /** `swarm answer <lane> <text>`: the developer's words, verbatim. */
-  | (Sender & { kind: 'answer'; to: string; text: string });
+  | (Sender & { kind: 'answer'; to: string; text: string })
+  /** `swarm lane add`: the current lead adds a lane at run time. */
+  | (Sender & { kind: 'lane'; action: 'add'; name: string; task: string; checkout: string; lane_kind: string | null });
 
 export type InboxKind = InboxRecord['kind'];
 
@@ -70,7 +72,7 @@ function parseRecord(line: string): InboxRecord | null {
     const value: unknown = JSON.parse(line);
     if (typeof value !== 'object' || value === null) return null;
     const kind = (value as { kind?: unknown }).kind;
-    const known: InboxKind[] = ['message', 'accept', 'capacity', 'lead', 'answer'];
+    const known: InboxKind[] = ['message', 'accept', 'capacity', 'lead', 'answer', 'lane'];
     return known.includes(kind as InboxKind) ? (value as InboxRecord) : null;
   } catch {
     return null;

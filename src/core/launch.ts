@@ -1,0 +1,105 @@
+/**
+ * Launching an agent of a kind (SPEC 4.3): its argv, how its first prompt arrives, and the
+ * environment that carries its account's profile. Pure: values in, argv and maps out.
+ *
+ * Decisions where SPEC 4.3 is silent:
+ * - Placeholders are expanded only in the kind's template, never in a lane's `command:` (a shell
+ *   string with the prompt spliced in would be an injection); such a command reads
+ *   $SWARM_PROMPT_FILE. For the same reason a kind whose prompt is an argument delivers it as a
+ *   file when a lane's command replaces the launch.
+ * - An argument longer than Linux's per-argument limit (128 KiB) is refused with a fix, rather
+ *   than failing later in exec with E2BIG.
+ * - An account env entry named like a secret (TOKEN, KEY, SECRET, PASSWORD) or whose value looks
+ *   like one is refused: only profile locations pass.
+ */
+import { UsageError } from '../errors.js';
+import type { Account, CommandSpec } from './config.js';
+import type { KindSpec, Placeholder, PromptDelivery } from './kind.js';
+import { findSecrets } from './secrets.js';
+
+export interface LaunchInput {
+  /** The lane's (or lead's) `command:`, which replaces the kind's launch; null for the kind's own. */
+  command: CommandSpec;
+  /** Absolute path of the prompt file. */
+  promptFile: string;
+  /** The prompt's text. */
+  prompt: string;
+  /** One line telling the agent to read the prompt file. */
+  brief: string;
+  /** This installation's swarm entry (a .js file run by `nodeBin`). */
+  swarmBin: string;
+  /** The Node binary running swarm. */
+  nodeBin: string;
+  /** Who is launched, for messages (a lane's or the lead's name). */
+  who?: string;
+}
+
+/** Linux's MAX_ARG_STRLEN less the terminating NUL: the longest single argument exec accepts. */
+export const MAX_ARG_BYTES = 131_071;
+
+const SECRET_NAME = /TOKEN|KEY|SECRET|PASSWORD/i;
+
+/**
+ * The argv that starts an agent: a `command:` string runs as `sh -c <command>`, a list is the argv
+ * itself; otherwise the kind's template with `{prompt_file}`, `{prompt}`, `{brief}`, `{swarm_bin}`
+ * and `{node}` expanded. Throws UsageError when there is neither (the `command` kind needs a
+ * `command:`) or an argument is too long for exec.
+ */
+export function launchArgv(kind: KindSpec, input: LaunchInput): string[] {
+  const { command } = input;
+  if (typeof command === 'string' && command.trim() !== '') return ['sh', '-c', command];
+  if (Array.isArray(command) && command.length > 0) return [...command];
+  const who = input.who === undefined ? 'the lane' : `"${input.who}"`;
+  if (kind.launch === null) {
+    throw new UsageError(`${who} needs a command: kind "${kind.kind}" has no launch of its own (launch: null in panes/${kind.kind}.yaml)`, {
+      hint: 'give the lane a command in swarm.yaml, e.g. command: "./agent.sh" (a string runs by sh -c, a list is argv)',
+    });
+  }
+  const values: Record<Placeholder, string> = {
+    prompt_file: input.promptFile,
+    prompt: input.prompt,
+    brief: input.brief,
+    swarm_bin: input.swarmBin,
+    node: input.nodeBin,
+  };
+  const argv = kind.launch.command.map((arg) =>
+    arg.replace(/\{([a-z_]+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? values[name as Placeholder] : whole)));
+  const encoder = new TextEncoder();
+  argv.forEach((arg, i) => {
+    const bytes = encoder.encode(arg).length;
+    if (bytes > MAX_ARG_BYTES) {
+      throw new UsageError(`argument ${i} of ${who}'s launch (kind "${kind.kind}") is ${bytes} bytes, over the ${MAX_ARG_BYTES} an argument may have`, {
+        hint: `pass the prompt as a file: use {prompt_file} or {brief} in panes/${kind.kind}.yaml instead of {prompt}`,
+      });
+    }
+  });
+  return argv;
+}
+
+/**
+ * How the first prompt reaches the agent. With a `command:` replacing the launch, a prompt the
+ * kind passes as an argument comes as a file ($SWARM_PROMPT_FILE) instead.
+ */
+export function promptDelivery(kind: KindSpec, command: CommandSpec = null): PromptDelivery {
+  const delivery = kind.launch?.prompt ?? 'file';
+  const replaced = (typeof command === 'string' && command.trim() !== '') || (Array.isArray(command) && command.length > 0);
+  return replaced && delivery === 'argument' ? 'file' : delivery;
+}
+
+/**
+ * The environment entries that carry an account's profile: its own `env` map (already expanded)
+ * and nothing else. Throws UsageError when an entry is named or looks like a secret.
+ */
+export function accountEnv(kind: KindSpec, account: Pick<Account, 'id' | 'env'>): Record<string, string> {
+  const bad = Object.entries(account.env).flatMap(([name, value]) => {
+    if (SECRET_NAME.test(name)) return [`env ${name} is named like a secret`];
+    return findSecrets(value, {}).length > 0 ? [`the value of env ${name} looks like a secret (not shown)`] : [];
+  });
+  if (bad.length > 0) {
+    const where = kind.accountEnv === null ? 'the profile folder' : `the profile folder ${kind.accountEnv} points to`;
+    throw new UsageError(`account "${account.id}": ${bad.join('; ')}: an account's env carries only its profile location, never a secret`, {
+      hint: `remove it from swarm.yaml and keep the credential in ${where}`,
+    });
+  }
+  return { ...account.env };
+}

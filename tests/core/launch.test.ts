@@ -1,0 +1,155 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import type { CommandSpec } from '../../src/core/config.js';
+import { parseKind, type KindSpec } from '../../src/core/kind.js';
+import { accountEnv, launchArgv, MAX_ARG_BYTES, promptDelivery, type LaunchInput } from '../../src/core/launch.js';
+
+function kindOf(text: string): KindSpec {
+  const result = parseKind(text);
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  return result.kind;
+}
+const shipped = (name: string): KindSpec => kindOf(readFileSync(new URL(`../../panes/${name}.yaml`, import.meta.url), 'utf8'));
+
+const PROMPT = 'Lane a, generation 1.\nSteps 1-3 of PLAN.md. Say "done" when\tthe gate passes; $HOME `x` stays as is.';
+const INPUT: LaunchInput = {
+  command: null,
+  promptFile: '/work/shop/plans/demo/.swarm/prompts/lane-a-g1.md',
+  prompt: PROMPT,
+  brief: 'Read /work/shop/plans/demo/.swarm/prompts/lane-a-g1.md and follow it.',
+  swarmBin: '/opt/swarm/dist/cli.js',
+  nodeBin: '/usr/local/bin/node',
+};
+const input = (over: Partial<LaunchInput>): LaunchInput => ({ ...INPUT, ...over });
+
+/** The error a call throws (fails when it throws none). */
+function thrown(fn: () => unknown): UsageError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof UsageError) return error;
+    throw error;
+  }
+  throw new Error('expected a UsageError');
+}
+
+describe('launchArgv: the shipped kinds', () => {
+  it.each([
+    ['claude', ['claude', '--append-system-prompt-file', INPUT.promptFile, INPUT.brief]],
+    ['codex', ['codex', PROMPT]],
+    ['gemini', ['gemini', '-i', PROMPT]],
+    ['sim', ['/usr/local/bin/node', '/opt/swarm/dist/cli.js', 'sim']],
+  ])('%s', (name, argv) => {
+    expect(launchArgv(shipped(name), INPUT)).toEqual(argv);
+  });
+});
+
+describe('launchArgv: a command that replaces the launch', () => {
+  it.each([
+    ['a string runs through sh -c', 'claude', './agent.sh --fast "{prompt}"', ['sh', '-c', './agent.sh --fast "{prompt}"']],
+    ['a string with a leading space is kept as written', 'codex', '  npm run agent', ['sh', '-c', '  npm run agent']],
+    ['a multi-line string', 'command', 'cd sub\n./agent.sh', ['sh', '-c', 'cd sub\n./agent.sh']],
+    ['a list is the argv, placeholders untouched', 'command', ['./agent.sh', '{prompt_file}'], ['./agent.sh', '{prompt_file}']],
+    ['on the sim kind', 'sim', ['node', 'fake-agent.mjs'], ['node', 'fake-agent.mjs']],
+  ])('%s (%s kind)', (_name, kindName, command, argv) => {
+    expect(launchArgv(shipped(kindName), input({ command }))).toEqual(argv);
+  });
+
+  it('returns a copy, never the config list', () => {
+    const command = ['./agent.sh'];
+    const argv = launchArgv(shipped('command'), input({ command }));
+    argv.push('changed');
+    expect(command).toEqual(['./agent.sh']);
+  });
+
+  it.each([
+    ['null', null, 'the lane'],
+    ['an empty string', '', 'the lane'],
+    ['whitespace only', ' \t\n', 'the lane'],
+    ['an empty list', [], 'the lane'],
+  ])('the command kind with %s throws UsageError saying the lane needs command:', (_name, command: CommandSpec, who) => {
+    const error = thrown(() => launchArgv(shipped('command'), input({ command })));
+    expect(error.message).toBe(`${who} needs a command: kind "command" has no launch of its own (launch: null in panes/command.yaml)`);
+    expect(error.hint).toBe('give the lane a command in swarm.yaml, e.g. command: "./agent.sh" (a string runs by sh -c, a list is argv)');
+    expect(error.exitCode).toBe(2);
+  });
+
+  it('names the lane when told who it is', () => {
+    expect(thrown(() => launchArgv(shipped('command'), input({ who: 'lane-b' }))).message)
+      .toBe('"lane-b" needs a command: kind "command" has no launch of its own (launch: null in panes/command.yaml)');
+  });
+});
+
+describe('launchArgv: expansion', () => {
+  const template = (command: string): KindSpec => kindOf(`kind: t\nlaunch:\n  command: ${command}\n  prompt: argument\n`);
+
+  it.each([
+    ['inside a longer argument', '[x, "--file={prompt_file}"]', ['x', `--file=${INPUT.promptFile}`]],
+    ['twice in one argument', '[x, "{node}:{node}", "{brief}"]', ['x', '/usr/local/bin/node:/usr/local/bin/node', INPUT.brief]],
+    ['every placeholder', '["{node}", "{swarm_bin}", "{prompt_file}", "{prompt}", "{brief}"]', [INPUT.nodeBin, INPUT.swarmBin, INPUT.promptFile, PROMPT, INPUT.brief]],
+    ['braces that are no placeholder stay', '[x, "--settings={\\"a\\":{}}", "{brief}"]', ['x', '--settings={"a":{}}', INPUT.brief]],
+    ['a value that looks like a placeholder is not expanded again', '[x, "{prompt}"]', ['x', '{brief} and {node}']],
+  ])('%s', (name, command, argv) => {
+    const values = name.startsWith('a value') ? input({ prompt: '{brief} and {node}' }) : INPUT;
+    expect(launchArgv(template(command), values)).toEqual(argv);
+  });
+
+  it('the prompt is one argument, with its quotes, newlines and $ as written', () => {
+    expect(launchArgv(shipped('codex'), INPUT)[1]).toBe(PROMPT);
+  });
+
+  it('an argument at the limit passes; one byte more throws with the fix', () => {
+    const kind = shipped('codex');
+    expect(launchArgv(kind, input({ prompt: 'x'.repeat(MAX_ARG_BYTES) }))[1]).toHaveLength(MAX_ARG_BYTES);
+    const error = thrown(() => launchArgv(kind, input({ prompt: `${'x'.repeat(MAX_ARG_BYTES - 1)}é`, who: 'lane-a' })));
+    expect(error.message).toBe('argument 1 of "lane-a"\'s launch (kind "codex") is 131072 bytes, over the 131071 an argument may have');
+    expect(error.hint).toBe('pass the prompt as a file: use {prompt_file} or {brief} in panes/codex.yaml instead of {prompt}');
+  });
+});
+
+describe('promptDelivery', () => {
+  it.each([
+    ['claude', null, 'argument'],
+    ['codex', null, 'argument'],
+    ['sim', null, 'file'],
+    ['command', null, 'file'],
+    ['command', './agent.sh', 'file'],
+    ['claude', './wrapped-claude.sh', 'file'],
+    ['claude', ['claude', '--model', 'opus'], 'file'],
+    ['claude', '', 'argument'],
+    ['claude', [], 'argument'],
+  ])('%s with command %j → %s', (name, command: CommandSpec, delivery) => {
+    expect(promptDelivery(shipped(name), command)).toBe(delivery);
+  });
+
+  it('paste stays paste under a command (the command is still a TUI to type into)', () => {
+    const kind = kindOf('kind: t\nlaunch:\n  command: [t]\n  prompt: paste\n');
+    expect(promptDelivery(kind)).toBe('paste');
+    expect(promptDelivery(kind, './t.sh')).toBe('paste');
+  });
+});
+
+describe('accountEnv', () => {
+  it.each([
+    ['a profile folder', { CLAUDE_CONFIG_DIR: '/home/dev/.claude-work1' }],
+    ['nothing', {}],
+    ['two locations', { CODEX_HOME: '/home/dev/.codex-work2', XDG_CONFIG_HOME: '/home/dev/.config-work2' }],
+  ])('%s passes as it is', (_name, env: Record<string, string>) => {
+    const out = accountEnv(shipped('claude'), { id: 'work1', env });
+    expect(out).toEqual(env);
+    expect(out).not.toBe(env);
+  });
+
+  it.each([
+    ['a name with KEY', 'claude', { ANTHROPIC_API_KEY: 'x' }, 'account "work1": env ANTHROPIC_API_KEY is named like a secret: an account\'s env carries only its profile location, never a secret', 'remove it from swarm.yaml and keep the credential in the profile folder CLAUDE_CONFIG_DIR points to'],
+    ['a lower-case name with token', 'codex', { gh_token: 'x' }, 'account "work1": env gh_token is named like a secret: an account\'s env carries only its profile location, never a secret', 'remove it from swarm.yaml and keep the credential in the profile folder CODEX_HOME points to'],
+    ['a value that looks like a key', 'sim', { CLAUDE_CONFIG_DIR: `sk-ant-api03-${'a'.repeat(40)}` }, 'account "work1": the value of env CLAUDE_CONFIG_DIR looks like a secret (not shown): an account\'s env carries only its profile location, never a secret', 'remove it from swarm.yaml and keep the credential in the profile folder'],
+    ['two at once', 'command', { DB_PASSWORD: 'x', MY_SECRET: 'y' }, 'account "work1": env DB_PASSWORD is named like a secret; env MY_SECRET is named like a secret: an account\'s env carries only its profile location, never a secret', 'remove it from swarm.yaml and keep the credential in the profile folder'],
+  ])('%s is refused', (_name, kindName, env: Record<string, string>, message, hint) => {
+    const error = thrown(() => accountEnv(shipped(kindName), { id: 'work1', env }));
+    expect(error.message).toBe(message);
+    expect(error.hint).toBe(hint);
+    expect(error.message).not.toContain('sk-ant');
+  });
+});
