@@ -1,5 +1,6 @@
 /** The checkout's git state, as a packet records it and `swarm accept` re-checks it. */
 import { execFileSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 
 export interface GitState {
@@ -33,14 +34,26 @@ export function gitState(checkout: string, planDir: string | null): GitState {
   const pushed = head && upstream ? git(top, ['merge-base', '--is-ancestor', head, upstream]) !== null : upstream ? false : null;
   const status = git(top, ['status', '--porcelain=v1', '-z', '--untracked-files=all']) ?? '';
   const skip = planDir ? excludedPrefixes(top, planDir) : [];
-  return { repo: top, branch, head, pushed, uncommitted: parsePorcelainZ(status).filter((p) => !skip.some((s) => p === s.slice(0, -1) || p.startsWith(s))) };
+  return { repo: top, branch, head, pushed, uncommitted: parsePorcelainZ(status).filter((p) => !skip.some((s) => (s.endsWith('/') ? p === s.slice(0, -1) || p.startsWith(s) : p === s))) };
 }
 
+/**
+ * The plan's runtime paths, relative to the repository. git reports the repository's real path, so
+ * the plan's path is made real too (a checkout reached through a symlink must still match).
+ */
 function excludedPrefixes(top: string, planDir: string): string[] {
-  const rel = relative(top, resolve(planDir));
+  const rel = relative(realOr(top), realOr(resolve(planDir)));
   if (rel.startsWith('..')) return [];
   const base = rel === '' ? '' : `${rel.split(sep).join('/')}/`;
-  return [`${base}.swarm/`, `${base}analysis_results/`];
+  return [`${base}.swarm/`, `${base}analysis_results/`, `${base}journal.jsonl`, `${base}lead.json`];
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** `XY path\0` entries; renames carry a second path (the source), which is skipped. */

@@ -3,7 +3,7 @@
  * this host is taken over. Used for the plan lock of `swarm up` and short read-modify-write
  * sections (the lead record's compare-and-swap).
  */
-import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { hostname } from 'node:os';
 
@@ -35,6 +35,16 @@ export function readHolder(path: string): LockHolder | null {
   }
 }
 
+const TORN_LOCK_MS = 10_000;
+
+function ageMs(path: string): number {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
 function isStale(holder: LockHolder | null): boolean {
   return holder !== null && holder.host === hostname() && !pidAlive(holder.pid);
 }
@@ -56,7 +66,9 @@ export function tryLock(path: string, purpose: string): LockResult {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const holder = readHolder(path);
-    if (!isStale(holder)) return { ok: false, holder };
+    // A holder killed between creating the file and writing it leaves it empty: stale after a while.
+    const torn = holder === null && ageMs(path) > TORN_LOCK_MS;
+    if (!isStale(holder) && !torn) return { ok: false, holder };
     // Move the dead holder's file aside; if what we moved was not the one we judged dead
     // (someone else took over in between), put it back.
     const aside = `${path}.stale.${process.pid}`;
@@ -66,7 +78,7 @@ export function tryLock(path: string, purpose: string): LockResult {
       continue;
     }
     const moved = readHolder(aside);
-    if (moved && holder && moved.pid === holder.pid && moved.since === holder.since) unlinkSync(aside);
+    if ((moved && holder && moved.pid === holder.pid && moved.since === holder.since) || (torn && moved === null)) unlinkSync(aside);
     else renameSync(aside, path);
   }
   return { ok: false, holder: readHolder(path) };

@@ -31,17 +31,17 @@ export function agentContext(env: Env, command: string): AgentContext {
       hint: 'agents get these from `swarm up`; to try it by hand, export SWARM_PLAN=<plan dir> SWARM_LANE=<name> SWARM_ROLE=lane SWARM_ACCOUNT=<id> SWARM_GENERATION=1',
     });
   }
+  const problems: string[] = [];
   const role = env.SWARM_ROLE!.trim();
-  if (role !== 'lead' && role !== 'lane') {
-    throw new UsageError(`SWARM_ROLE must be "lead" or "lane", got "${role}"`);
-  }
-  const generation = wholeNumber(env.SWARM_GENERATION!, 'SWARM_GENERATION', 1);
+  if (role !== 'lead' && role !== 'lane') problems.push(`SWARM_ROLE must be "lead" or "lane", got "${role}"`);
+  const generation = checkedNumber(env.SWARM_GENERATION!, 'SWARM_GENERATION', 1, problems);
   const epochText = env.SWARM_EPOCH?.trim();
-  const epoch = epochText ? wholeNumber(epochText, 'SWARM_EPOCH', 0) : null;
+  const epoch = epochText ? checkedNumber(epochText, 'SWARM_EPOCH', 0, problems) : null;
+  if (problems.length > 0) throw new UsageError(problems.join('; '), { hint: 'these come from `swarm up`; a pane whose environment was changed by hand cannot report' });
   return {
     plan: env.SWARM_PLAN!.trim(),
     lane: env.SWARM_LANE!.trim(),
-    role,
+    role: role as Role,
     account: env.SWARM_ACCOUNT!.trim(),
     generation,
     epoch,
@@ -50,6 +50,15 @@ export function agentContext(env: Env, command: string): AgentContext {
     mailbox: env.SWARM_MAILBOX?.trim() || null,
     packet: env.SWARM_PACKET?.trim() || null,
   };
+}
+
+function checkedNumber(text: string, name: string, min: number, problems: string[]): number {
+  try {
+    return wholeNumber(text, name, min);
+  } catch (error) {
+    problems.push((error as Error).message);
+    return min;
+  }
 }
 
 export function wholeNumber(text: string, name: string, min: number): number {

@@ -63,8 +63,16 @@ function rank(key: string): number {
 function show(value: unknown, relativeTo: string | undefined): string {
   let text = typeof value === 'string' ? value : JSON.stringify(value);
   if (relativeTo && text.startsWith(`${relativeTo}/`)) text = text.slice(relativeTo.length + 1);
-  // eslint-disable-next-line no-control-regex
-  text = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  /* eslint-disable no-control-regex -- escape codes are what this strips */
+  // Escape sequences go whole; any run of other control characters becomes one space.
+  text = text
+    .replace(/\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g, '')
+    .replace(/\u001b\[[0-?]*[ -/]*[@-~]/g, '')
+    .replace(/\u001b[@-_]/g, '')
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .trim();
+  /* eslint-enable no-control-regex */
   if (/\s/.test(text)) text = JSON.stringify(text);
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+  const chars = [...text];
+  return chars.length > 200 ? `${chars.slice(0, 199).join('')}…` : text;
 }

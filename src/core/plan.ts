@@ -2,15 +2,21 @@
 
 /** `contract:` in the front matter (`---` … `---` at the top); '' when the plan declares none. */
 export function planContract(text: string): string {
-  const body = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
-  if (!body.startsWith('---\n')) return '';
-  const end = body.indexOf('\n---', 4);
-  if (end === -1) return '';
-  for (const line of body.slice(4, end).split('\n')) {
-    const match = /^contract:\s*(.*?)\s*$/.exec(line);
-    if (match) return unquote(match[1] ?? '');
+  const lines = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
+  if (!/^---[ \t]*$/.test(lines[0] ?? '')) return '';
+  const close = lines.findIndex((line, i) => i > 0 && /^---[ \t]*$/.test(line));
+  if (close === -1) return '';
+  for (const line of lines.slice(1, close)) {
+    const match = /^contract:[ \t]*(.*?)[ \t]*$/.exec(line);
+    if (match) return unquote(stripComment(match[1] ?? ''));
   }
   return '';
+}
+
+/** `v1 # note` → `v1`, as YAML reads a plain scalar; a quoted value keeps its `#`. */
+function stripComment(value: string): string {
+  if (/^["']/.test(value)) return value;
+  return value.replace(/\s+#.*$/, '');
 }
 
 function unquote(value: string): string {

@@ -1,7 +1,7 @@
 /**
  * Is the plan done, still moving, or stuck (SPEC 7)? Pure: judged from the lanes' states.
  */
-import type { LaneState } from './machineTypes.js';
+import { handoffInFlight, type LaneState } from './machineTypes.js';
 
 export type Progress =
   | { kind: 'running' }
@@ -23,8 +23,10 @@ export function progress(lanes: readonly LaneState[]): Progress {
   return { kind: 'stuck', why };
 }
 
+/** A lane that cannot move without a human. A lost lane whose successor is on its way still moves. */
 function held(lane: LaneState): boolean {
-  return lane.state === 'stopped' || lane.state === 'blocked' || lane.state === 'lost' || lane.phase === 'attention';
+  if (lane.phase === 'attention' || lane.state === 'stopped' || lane.state === 'blocked') return true;
+  return lane.state === 'lost' && !handoffInFlight(lane);
 }
 
 function describe(lane: LaneState): string {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { symlinkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +109,12 @@ describe('gitState', () => {
     ['a plan outside the repository: nothing left out', () => repo, () => join(base, 'elsewhere'), () => [...work, ...planRuntime].sort()],
   ])('%s', (_name, checkout, plan, uncommitted) => {
     expect(gitState(checkout(), plan()).uncommitted).toEqual(uncommitted());
+  });
+
+  it('a checkout and plan reached through a symlink still leave the plan runtime out', () => {
+    const link = join(base, 'link-to-repo');
+    symlinkSync(repo, link);
+    expect(gitState(link, join(link, 'plans/demo')).uncommitted).toEqual(work);
   });
 
   it('leaves out a file named exactly like a runtime folder of the plan', () => {

@@ -175,3 +175,21 @@ describe('withLock', () => {
     expect(() => withLock(lockPath, 'x', () => 1, 50)).toThrow(new Error(`${lockPath} is locked by an unknown holder`));
   });
 });
+
+describe('a torn lock file', () => {
+  it('an empty lock file older than 10 s is taken over; a fresh one is not', async () => {
+    const { mkdtempSync, writeFileSync, utimesSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { tryLock } = await import('../../src/adapters/lock.js');
+    const dir = mkdtempSync(join(tmpdir(), 'swarm-torn-'));
+    const path = join(dir, 'lock');
+    writeFileSync(path, '');
+    expect(tryLock(path, 'test').ok).toBe(false);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(path, old, old);
+    const taken = tryLock(path, 'test');
+    expect(taken.ok).toBe(true);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

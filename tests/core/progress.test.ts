@@ -31,6 +31,8 @@ describe('progress', () => {
     ['stopped at max generations', [lane('lane-a', { state: 'stopped', phase: 'stopped', generation: 8 })],
       { kind: 'stuck', why: 'lane-a stopped at g8 (max generations)' }],
     ['lost', [lane('lane-a', { state: 'lost' })], { kind: 'stuck', why: 'lane-a lost' }],
+    ['lost with its degraded successor on the way', [lane('lane-a', { state: 'lost', phase: 'degraded' })], { kind: 'running' }],
+    ['lost while a successor spawns', [lane('lane-a', { state: 'lost', phase: 'spawning' })], { kind: 'running' }],
     ['held for attention, still working', [lane('lane-a', { phase: 'attention' })], { kind: 'stuck', why: `lane-a ${HELD}` }],
     ['held for attention as the machine holds it (blocked dependency)',
       [lane('lane-a', { phase: 'attention', state: 'blocked', blocked: { class: 'dependency', what: 'no account is free', source: 'engine' } })],
