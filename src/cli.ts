@@ -17,9 +17,16 @@ const COMMANDS: Record<string, { load: Loader; summary: string }> = {
   accept: { load: async () => (await import('./commands/accept.js')).accept, summary: 'accept a handoff packet: swarm accept <packet>' },
   lead: { load: async () => (await import('./commands/lead.js')).lead, summary: 'the lead record: claim | handover | takeover | release | show' },
   journal: { load: async () => (await import('./commands/journal.js')).journal, summary: 'the record: swarm journal [file] [--follow]' },
+  status: { load: async () => (await import('./commands/status.js')).status, summary: 'the lanes now: swarm status [file] [--json]' },
+  report: { load: async () => (await import('./commands/report.js')).report, summary: 'the completion report: every handoff and succession' },
+  down: { load: async () => (await import('./commands/down.js')).down, summary: 'stop every pane, release leases and the lead record' },
+  answer: { load: async () => (await import('./commands/answer.js')).answer, summary: 'answer an escalation: swarm answer <lane> <text>' },
+  logs: { load: async () => (await import('./commands/logs.js')).logs, summary: "a lane's scrollback: swarm logs <lane> [--generation N]" },
+  lane: { load: async () => (await import('./commands/laneAdd.js')).laneAdd, summary: 'the lead adds a lane: swarm lane add <name> --task T' },
+  attach: { load: async () => (await import('./commands/attach.js')).attach, summary: "attach this terminal to the swarm's tmux session" },
 };
 
-const LATER = ['down', 'status', 'attach', 'doctor', 'statusline', 'hook', 'answer', 'lane', 'logs', 'report', 'drill'];
+const LATER = ['doctor', 'statusline', 'hook', 'drill'];
 
 function help(): string {
   const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);

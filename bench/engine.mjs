@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// npm run bench (part 2) — the engine on a private tmux socket, side by side in one run:
+//  1. handoff turnaround: a lane's `handoff` report sent → its successor's process running, p50/p95
+//     over a chain of handoffs (target p50 ≤ 150 ms);
+//  2. engine idle CPU with 16 idle lanes over 30 s (target ≤ 0.5 % of a core);
+//  3. the same 16 panes watched the way popular tools do it — `tmux capture-pane` of each pane every
+//     second — over the same 30 s, and the ratio.
+// BENCH_HANDOFFS (default 24) and BENCH_IDLE_S (default 30) shorten it for a quick look.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const CLI = join(ROOT, 'dist', 'cli.js');
+const AGENT = join(ROOT, 'tests', 'fixtures', 'agents', 'lane.mjs');
+const HANDOFFS = Number(process.env.BENCH_HANDOFFS ?? 24);
+const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 30);
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+
+const git = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A repo with a plan and one worktree per lane; returns paths and the env to run swarm with. */
+function makeSwarm(name, lanes, agentEnv, extra = '') {
+  const dir = mkdtempSync(join(tmpdir(), `swarm-bench-${name}-`));
+  const repo = join(dir, 'repo');
+  mkdirSync(join(repo, 'plans', 'p'), { recursive: true });
+  writeFileSync(join(repo, 'plans', 'p', 'PLAN.md'), '---\ncontract: bench\n---\n# bench\n');
+  writeFileSync(join(repo, '.gitignore'), 'plans/*/.swarm/\nplans/*/journal.jsonl\nplans/*/lead.json\nplans/*/analysis_results/\n');
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, '-c', 'user.email=b@x.invalid', '-c', 'user.name=b', 'commit', '-q', '--allow-empty', '-m', 'start');
+  git(repo, 'add', '-A');
+  git(repo, '-c', 'user.email=b@x.invalid', '-c', 'user.name=b', 'commit', '-q', '-m', 'plan');
+  for (const lane of lanes) git(repo, 'worktree', 'add', '-q', '-b', `lane/${lane}`, join(dir, `wt-${lane}`));
+  const cmd = (env) => [...Object.entries(env).map(([k, v]) => `${k}='${v}'`), 'exec', process.execPath, AGENT].join(' ');
+  const accounts = ['a1', 'a2', 'a3', 'o1', 'o2', 'o3'];
+  for (let i = 0; i < lanes.length; i += 1) accounts.push(`x${i}`);
+  const yaml = [
+    'version: 1', `name: ${name}`, 'plan: plans/p', 'backend: tmux', 'accounts:',
+    ...accounts.map((id) => `  - { id: ${id}, kind: command, vendor: ${id.startsWith('o') ? 'openai' : 'anthropic'} }`),
+    'lead:', '  name: lead', '  account: a1', `  command: "${cmd({ AGENT_G1: 'ready' })}"`,
+    `max_lanes: ${Math.max(8, lanes.length)}`,
+    'lanes:',
+    ...lanes.flatMap((lane) => [`  - name: ${lane}`, `    checkout: ../wt-${lane}`, '    task: bench', `    command: "${cmd(agentEnv)}"`]),
+    'timeouts: { accept: 30s, packet: 30s, stall: 30m, release: 1s }',
+    extra,
+  ].join('\n');
+  writeFileSync(join(repo, 'swarm.yaml'), `${yaml}\n`);
+  const socket = `swarm-bench-${process.pid}-${name}`;
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, SWARM_TMUX_SOCKET: socket, AGENT_LOG: join(dir, 'agents.log'), AGENT_STAMP: '1' };
+  return { dir, repo, socket, env, plan: join(repo, 'plans', 'p') };
+}
+
+function cleanup(s, child) {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  spawnSync('tmux', ['-L', s.socket, 'kill-server'], { stdio: 'ignore' });
+  rmSync(s.dir, { recursive: true, force: true });
+}
+
+async function waitFor(check, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+const quantile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+};
+
+/** user+system CPU ticks of a process (and, with children, of its waited-for children). */
+function cpuTicks(pid, children = false) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const [utime, stime, cutime, cstime] = [fields[11], fields[12], fields[13], fields[14]].map(Number);
+  return utime + stime + (children ? cutime + cstime : 0);
+}
+
+async function turnaround() {
+  const s = makeSwarm('turn', ['lane-a'], { AGENT_ALL: 'handoff', [`AGENT_G${HANDOFFS + 1}`]: 'done' }, `thresholds: { max_generations: ${HANDOFFS + 5} }`);
+  const child = spawn(process.execPath, [CLI, 'up', join(s.repo, 'swarm.yaml'), '--headless', '--timeout', `${HANDOFFS * 5 + 30}s`], { env: s.env, cwd: s.repo, stdio: 'ignore' });
+  try {
+    const code = await new Promise((r) => child.on('exit', r));
+    if (code !== 0) throw new Error(`bench: the handoff chain ended with exit ${code}`);
+    const inbox = readFileSync(join(s.plan, '.swarm', 'inbox.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const reports = inbox.filter((r) => r.kind === 'message' && r.text.startsWith('handoff ')).map((r) => ({ gen: r.generation, at: Date.parse(r.ts) }));
+    const starts = new Map();
+    for (const line of readFileSync(s.env.AGENT_LOG, 'utf8').split('\n')) {
+      const m = /^(\d+) lane-a g(\d+) started$/.exec(line);
+      if (m) starts.set(Number(m[2]), Number(m[1]));
+    }
+    const ms = reports.map((r) => starts.get(r.gen + 1) - r.at).filter((v) => Number.isFinite(v));
+    return { n: ms.length, p50: quantile(ms, 0.5), p95: quantile(ms, 0.95) };
+  } finally {
+    cleanup(s, child);
+  }
+}
+
+async function idle() {
+  const lanes = Array.from({ length: 16 }, (_, i) => `lane-${String(i + 1).padStart(2, '0')}`);
+  const s = makeSwarm('idle', lanes, { AGENT_G1: 'ready' });
+  const child = spawn(process.execPath, [CLI, 'up', join(s.repo, 'swarm.yaml'), '--headless'], { env: s.env, cwd: s.repo, stdio: 'ignore' });
+  try {
+    await waitFor(() => {
+      const log = existsSync(s.env.AGENT_LOG) ? readFileSync(s.env.AGENT_LOG, 'utf8') : '';
+      return (log.match(/ idle$/gm) ?? []).length >= 17;
+    }, 60_000, '16 idle lanes');
+    await sleep(2000); // let start-up settle: reports read, pointer checks done
+    const server = Number(execFileSync('tmux', ['-L', s.socket, 'display', '-p', '#{pid}']).toString().trim());
+    const panes = execFileSync('tmux', ['-L', s.socket, 'list-panes', '-a', '-F', '#{pane_id} #{@swarm_lane}']).toString().trim().split('\n')
+      .filter((l) => / lane-/.test(l)).map((l) => l.split(' ')[0]);
+
+    const engine0 = cpuTicks(child.pid);
+    const server0 = cpuTicks(server);
+    await sleep(IDLE_S * 1000);
+    const engineTicks = cpuTicks(child.pid) - engine0;
+    const serverIdleTicks = cpuTicks(server) - server0;
+
+    // The polling watcher, over the same panes for the same time.
+    const pollerScript = `
+      const { execFileSync } = require('node:child_process');
+      const panes = ${JSON.stringify(panes)};
+      const end = Date.now() + ${IDLE_S * 1000};
+      const tick = () => {
+        for (const p of panes) execFileSync('tmux', ['-L', '${s.socket}', 'capture-pane', '-p', '-t', p]);
+        if (Date.now() + 1000 < end) setTimeout(tick, 1000); };
+      tick();`;
+    const server1 = cpuTicks(server);
+    const poller = spawnSync(process.execPath, ['-e', pollerScript], { stdio: 'ignore' });
+    if (poller.status !== 0) throw new Error('bench: the polling watcher failed');
+    const pollerTicks = cpuTicks(process.pid, true) - (globalThis.__childTicks ?? 0);
+    const serverPollTicks = cpuTicks(server) - server1;
+    const pct = (ticks) => (100 * ticks) / TICKS / IDLE_S;
+    return {
+      lanes: panes.length,
+      enginePct: pct(engineTicks),
+      serverIdlePct: pct(serverIdleTicks),
+      pollerPct: pct(pollerTicks),
+      serverPollPct: pct(serverPollTicks),
+    };
+  } finally {
+    cleanup(s, child);
+  }
+}
+
+const t = await turnaround();
+globalThis.__childTicks = cpuTicks(process.pid, true);
+const i = await idle();
+const f = (v) => v.toFixed(2).padStart(7);
+console.log(`\nengine on tmux ${execFileSync('tmux', ['-V']).toString().trim()}, node ${process.version}`);
+console.log(`handoff turnaround (report sent → successor running), ${t.n} handoffs: p50 ${t.p50} ms, p95 ${t.p95} ms (target p50 ≤ 150 ms)`);
+console.log(`${i.lanes} idle lanes over ${IDLE_S} s, % of one core:`);
+console.log(`  swarm engine (event-driven)            ${f(i.enginePct)}   tmux server meanwhile ${f(i.serverIdlePct)}`);
+console.log(`  polling watcher (capture-pane each 1 s) ${f(i.pollerPct)}   tmux server meanwhile ${f(i.serverPollPct)}`);
+const engineTotal = i.enginePct + i.serverIdlePct;
+const pollTotal = i.pollerPct + i.serverPollPct;
+console.log(`  ratio, watcher + server: polling / swarm = ${(pollTotal / Math.max(engineTotal, 0.01)).toFixed(1)}×`);

@@ -1,0 +1,220 @@
+/**
+ * tmux commands as data (STYLE habit 3): pure functions that build argv arrays and read tmux's
+ * formatted answers. No I/O here; `runner.ts` and `control.ts` carry the arrays to tmux.
+ */
+import type { PaneInfo, PaneSpec } from '../host.js';
+
+/** Window 0 holds the dashboard; agents go in `agents-1`, `agents-2`, … tiled, this many a window. */
+export const DASHBOARD_WINDOW = 'swarm';
+export const AGENTS_PER_WINDOW = 6;
+/** The name of the tmux subscription that reports pane deaths (`refresh-client -B`). */
+export const DEATH_SUBSCRIPTION = 'swarm-dead';
+
+const SHELL_SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
+const TMUX_SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/** Quote one argument for a POSIX shell: bare when it is plainly safe, else single-quoted. */
+export function shellQuote(arg: string): string {
+  if (SHELL_SAFE.test(arg)) return arg;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Join argv into one POSIX shell command line that splits back into exactly these words. */
+export function shellJoin(argv: readonly string[]): string {
+  return argv.map(shellQuote).join(' ');
+}
+
+/**
+ * Quote one argument for tmux's own command parser (a control-mode line, a hook's command): double
+ * quotes, with `\`, `"`, `$` and `~` escaped and control characters as `\n`, `\t`, `\r` or `\ooo`.
+ */
+export function tmuxQuote(arg: string): string {
+  if (TMUX_SAFE.test(arg)) return arg;
+  let out = '"';
+  for (const ch of arg) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (ch === '\\' || ch === '"' || ch === '$' || ch === '~') out += `\\${ch}`;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (code < 0x20 || code === 0x7f) out += `\\${code.toString(8).padStart(3, '0')}`;
+    else out += ch;
+  }
+  return `${out}"`;
+}
+
+/** One tmux command line from argv (what a control-mode client writes, without the newline). */
+export function tmuxJoin(argv: readonly string[]): string {
+  return argv.map(tmuxQuote).join(' ');
+}
+
+/** Text shown literally where tmux expands formats (`#` starts a format, `##` is a `#`). */
+export function formatLiteral(text: string): string {
+  return text.replace(/#/g, '##');
+}
+
+/**
+ * The pane's command. Given more than one argument tmux 3.x execs it directly; `/bin/sh -c exec …`
+ * keeps the agent the pane's own process (its pid is `#{pane_pid}`) whatever the user's shell is.
+ */
+export function paneCommand(argv: readonly string[]): string[] {
+  return argv.length === 0 ? [] : ['/bin/sh', '-c', `exec ${shellJoin(argv)}`];
+}
+
+const exact = (session: string): string => `=${session}`;
+
+export const hasSession = (session: string): string[] => ['has-session', '-t', exact(session)];
+export const listSessions = (): string[] => ['list-sessions', '-F', '#{session_name}'];
+export const killSession = (session: string): string[] => ['kill-session', '-t', exact(session)];
+export const killServer = (): string[] => ['kill-server'];
+export const killPane = (paneId: string): string[] => ['kill-pane', '-t', paneId];
+
+/** A detached session whose window 0 (`swarm`) holds a placeholder until the dashboard takes it. */
+export function newSession(session: string, size = { width: 200, height: 50 }): string[] {
+  return ['new-session', '-d', '-s', session, '-n', DASHBOARD_WINDOW, '-x', String(size.width), '-y', String(size.height),
+    '--', ...paneCommand(['tail', '-f', '/dev/null'])];
+}
+
+/**
+ * The shell command the `pane-died` hook runs (format-expanded by tmux first): append one JSON line
+ * `{"kind":"pane_died","pane":"%3","status":3|null,"ts":"…Z"}` to `file`.
+ */
+export function deathRecordCommand(file: string): string {
+  const status = '#{?#{==:#{pane_dead_status},},null,#{pane_dead_status}}';
+  const line = `printf '{"kind":"pane_died","pane":"%s","status":%s,"ts":"%s"}\\n' '#{hook_pane}' '${status}' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"`;
+  return `${line} >> ${formatLiteral(shellQuote(file))}`;
+}
+
+/**
+ * Session setup, idempotent. The window options go on the private server's globals so a pane that
+ * exits at once still stays dead (a per-window option would race the first pane of a new window).
+ */
+export function sessionSetup(session: string, options: { historyLimit: number; paneDeathFile: string }): string[][] {
+  const border = '#{?@swarm_lane, #{@swarm_lane} g#{@swarm_generation} @#{@swarm_account} , #{pane_title} }';
+  return [
+    ['set-option', '-t', session, 'history-limit', String(options.historyLimit)],
+    ['set-option', '-g', '-w', 'remain-on-exit', 'on'],
+    ['set-option', '-g', '-w', 'pane-border-status', 'top'],
+    ['set-option', '-g', '-w', 'pane-border-format', border],
+    ['set-hook', '-t', session, 'pane-died', tmuxJoin(['run-shell', '-b', deathRecordCommand(options.paneDeathFile)])],
+  ];
+}
+
+/** What a spawn prints (`-P -F`): pane id, pid, window id. */
+export const SPAWN_FORMAT = '#{pane_id} #{pane_pid} #{window_id}';
+
+function spawnTail(spec: PaneSpec): string[] {
+  const env = Object.entries(spec.env).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
+  return ['-P', '-F', SPAWN_FORMAT, '-c', spec.cwd, ...env, '--', ...paneCommand(spec.argv)];
+}
+
+export function splitWindow(windowId: string, spec: PaneSpec): string[] {
+  return ['split-window', '-d', '-t', windowId, ...spawnTail(spec)];
+}
+
+export function newWindow(session: string, name: string, spec: PaneSpec): string[] {
+  return ['new-window', '-d', '-t', `${exact(session)}:`, '-n', name, ...spawnTail(spec)];
+}
+
+export function parseSpawned(line: string | undefined): { paneId: string; pid: number | null; windowId: string } {
+  const match = /^(%\d+) (\d*) (@\d+)$/.exec((line ?? '').trim());
+  if (!match) throw new Error(`tmux printed no pane for the new agent: "${line ?? ''}"`);
+  const pid = Number(match[2]);
+  return { paneId: match[1]!, pid: match[2] === '' ? null : pid, windowId: match[3]! };
+}
+
+/** Identity as pane user options (agents cannot overwrite these), the title, and the tiled layout. */
+export function paneIdentity(paneId: string, windowId: string, spec: PaneSpec): string[][] {
+  const set = (name: string, value: string): string[] => ['set-option', '-p', '-t', paneId, name, value];
+  return [
+    set('@swarm_lane', spec.lane),
+    set('@swarm_generation', String(spec.generation)),
+    set('@swarm_account', spec.account),
+    set('@swarm_role', spec.role),
+    ['select-pane', '-t', paneId, '-T', formatLiteral(spec.title)],
+    ['select-layout', '-t', windowId, 'tiled'],
+  ];
+}
+
+export interface WindowRow { windowId: string; name: string; panes: number }
+
+export const listWindows = (session: string): string[] =>
+  ['list-windows', '-t', exact(session), '-F', '#{window_id}\t#{window_name}\t#{window_panes}'];
+
+export function parseWindows(lines: readonly string[]): WindowRow[] {
+  return lines.flatMap((raw) => {
+    const [windowId, name, panes] = raw.replace(/\r$/, '').split('\t');
+    if (!windowId?.startsWith('@') || name === undefined || !/^\d+$/.test(panes ?? '')) return [];
+    return [{ windowId, name, panes: Number(panes) }];
+  });
+}
+
+/** Where the next agent goes: the first `agents-N` window with room, else a new `agents-<N+1>`. */
+export function pickAgentsWindow(windows: readonly WindowRow[], perWindow = AGENTS_PER_WINDOW):
+  { kind: 'split'; windowId: string } | { kind: 'new'; name: string } {
+  const agents = windows
+    .map((w) => ({ w, n: /^agents-(\d+)$/.exec(w.name)?.[1] }))
+    .filter((e): e is { w: WindowRow; n: string } => e.n !== undefined)
+    .sort((a, b) => Number(a.n) - Number(b.n));
+  const room = agents.find((e) => e.w.panes < perWindow);
+  if (room) return { kind: 'split', windowId: room.w.windowId };
+  return { kind: 'new', name: `agents-${agents.reduce((max, e) => Math.max(max, Number(e.n)), 0) + 1}` };
+}
+
+const PANE_FIELDS = ['#{pane_id}', '#{@swarm_lane}', '#{@swarm_generation}', '#{@swarm_account}', '#{pane_dead}', '#{pane_dead_status}', '#{pane_pid}'];
+
+export const listPanes = (session: string): string[] => ['list-panes', '-s', '-t', exact(session), '-F', PANE_FIELDS.join('\t')];
+
+/** Rows of `listPanes`; panes without `@swarm_lane` (the dashboard, a user's shell) are left out. */
+export function parsePaneList(lines: readonly string[]): PaneInfo[] {
+  return lines.flatMap((raw) => {
+    const fields = raw.replace(/\r$/, '').split('\t');
+    if (fields.length !== PANE_FIELDS.length) return [];
+    const [paneId, lane, generation, account, dead, status, pid] = fields as [string, string, string, string, string, string, string];
+    if (!/^%\d+$/.test(paneId) || lane.trim() === '') return [];
+    const int = (text: string): number | null => (/^\d+$/.test(text) ? Number(text) : null);
+    return [{ paneId, lane, generation: int(generation) ?? 0, account, dead: dead === '1', deadStatus: dead === '1' ? int(status) : null, pid: int(pid) }];
+  });
+}
+
+export function capturePane(paneId: string, history = 0): string[] {
+  return ['capture-pane', '-p', '-J', '-t', paneId, '-S', `-${Math.max(0, Math.floor(history))}`];
+}
+
+export const PANE_STATE_FORMAT = '#{pane_id} #{pane_in_mode} #{pane_dead} #{cursor_x} #{cursor_y}';
+export const paneState = (paneId: string): string[] => ['display-message', '-p', '-t', paneId, PANE_STATE_FORMAT];
+
+export interface PaneState { inMode: boolean; dead: boolean; cursor: string }
+
+/** `display-message -t` falls back to another pane when the target is gone: check the id. */
+export function parsePaneState(paneId: string, line: string | undefined): PaneState | null {
+  const [id, mode, dead, x, y] = (line ?? '').trim().split(' ');
+  if (id !== paneId) return null;
+  return { inMode: mode === '1', dead: dead === '1', cursor: `${x ?? ''},${y ?? ''}` };
+}
+
+export const cancelMode = (paneId: string): string[] => ['send-keys', '-t', paneId, '-X', 'cancel'];
+export const bufferName = (paneId: string): string => `swarm-${paneId.replace(/^%/, '')}`;
+export const setBuffer = (name: string, data: string): string[] => ['set-buffer', '-b', name, '--', data];
+export const pasteBuffer = (name: string, paneId: string): string[] => ['paste-buffer', '-p', '-d', '-b', name, '-t', paneId];
+export const sendEnter = (paneId: string): string[] => ['send-keys', '-t', paneId, 'Enter'];
+
+/** Control mode: attach, survive floods (pause instead of being dropped), and report deaths. */
+export const controlAttach = (session: string): string[] => ['-C', 'attach-session', '-t', exact(session)];
+export const pauseAfter = (seconds: number): string[] => ['refresh-client', '-f', `pause-after=${seconds}`];
+export const continuePane = (paneId: string): string[] => ['refresh-client', '-A', `${paneId}:continue`];
+/** A job that ends at once: its SIGCHLD makes the server reap every exited child (see host.ts). */
+export const reapNudge = (): string[] => ['run-shell', '-b', 'true'];
+export const subscribeDeaths = (): string[] =>
+  ['refresh-client', '-B', `${DEATH_SUBSCRIPTION}:%*:#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}`];
+
+/**
+ * A `swarm-dead` value `dead:status:signal`. A pane is dead once tmux knows how it ended: `1:3:`
+ * → status 3, `1::15` → killed by a signal (status null); `1::` (the terminal closed, the exit
+ * status not reaped yet) and `0::` are not deaths yet.
+ */
+export function parseDeathValue(value: string): { dead: boolean; status: number | null } {
+  const [dead, status = '', signal = ''] = value.trim().split(':');
+  const known = /^\d+$/.test(status) || /^\w+$/.test(signal);
+  return { dead: dead === '1' && known, status: /^\d+$/.test(status) ? Number(status) : null };
+}

@@ -1,0 +1,242 @@
+/**
+ * A tmux control-mode client (`tmux -L <socket> -C attach -t <session>` over plain pipes): one
+ * connection for events (`%output`, deaths by subscription) and for commands, whose replies come
+ * between `%begin` and `%end`/`%error` in the order they were sent.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { DependencyError, SwarmError, excerpt } from '../../errors.js';
+import { continuePane, controlAttach, pauseAfter, subscribeDeaths, tmuxJoin } from './argv.js';
+import { TMUX_MISSING, tmuxEnv } from './runner.js';
+
+export type ControlMessage =
+  | { kind: 'output'; paneId: string; data: Buffer }
+  | { kind: 'reply'; number: number; fromClient: boolean; ok: boolean; lines: string[] }
+  | { kind: 'pause'; paneId: string }
+  | { kind: 'subscription'; name: string; paneId: string | null; value: string }
+  | { kind: 'exit'; reason: string }
+  | { kind: 'notification'; name: string; args: string };
+
+const BACKSLASH = 0x5c;
+const isOctal = (byte: number | undefined): boolean => byte !== undefined && byte >= 0x30 && byte <= 0x37;
+
+/** Undo tmux's `\ooo` escapes; a backslash not followed by three octal digits stays as it is. */
+export function unescapeOutput(bytes: Buffer): Buffer {
+  const out = Buffer.alloc(bytes.length);
+  let n = 0;
+  for (let i = 0; i < bytes.length; i += 1) {
+    const byte = bytes[i]!;
+    if (byte === BACKSLASH && isOctal(bytes[i + 1]) && isOctal(bytes[i + 2]) && isOctal(bytes[i + 3])) {
+      out[n++] = ((bytes[i + 1]! - 0x30) * 64 + (bytes[i + 2]! - 0x30) * 8 + (bytes[i + 3]! - 0x30)) & 0xff;
+      i += 3;
+    } else out[n++] = byte;
+  }
+  return out.subarray(0, n);
+}
+
+/**
+ * The control-mode protocol as a pure, incremental parser: feed chunks as they arrive, get whole
+ * messages back. Inside a reply block every line is data until the `%end`/`%error` that repeats the
+ * block's own `<time> <number> <flags>`, so pane text that looks like `%begin …` cannot confuse it.
+ */
+export class ControlParser {
+  private rest = Buffer.alloc(0);
+  private block: { guard: string; number: number; fromClient: boolean; lines: string[] } | null = null;
+
+  push(chunk: Buffer | string): ControlMessage[] {
+    const data = Buffer.concat([this.rest, typeof chunk === 'string' ? Buffer.from(chunk) : chunk]);
+    const messages: ControlMessage[] = [];
+    let start = 0;
+    for (let end = data.indexOf(0x0a); end !== -1; end = data.indexOf(0x0a, start)) {
+      const line = data.subarray(start, end > start && data[end - 1] === 0x0d ? end - 1 : end);
+      const message = this.line(line);
+      if (message) messages.push(message);
+      start = end + 1;
+    }
+    this.rest = Buffer.from(data.subarray(start));
+    return messages;
+  }
+
+  private line(raw: Buffer): ControlMessage | null {
+    if (this.block) {
+      const text = raw.toString('utf8');
+      const block = this.block;
+      if (text === `%end ${block.guard}` || text === `%error ${block.guard}`) {
+        this.block = null;
+        return { kind: 'reply', number: block.number, fromClient: block.fromClient, ok: text.startsWith('%end'), lines: block.lines };
+      }
+      block.lines.push(text);
+      return null;
+    }
+    if (raw[0] !== 0x25) return null;
+    const space = raw.indexOf(0x20);
+    const name = raw.subarray(1, space === -1 ? raw.length : space).toString('utf8');
+    const args = space === -1 ? Buffer.alloc(0) : raw.subarray(space + 1);
+    switch (name) {
+      case 'begin': {
+        const match = /^(\d+) (\d+) (\d+)$/.exec(args.toString('utf8'));
+        if (!match) return { kind: 'notification', name, args: args.toString('utf8') };
+        this.block = { guard: match.slice(1).join(' '), number: Number(match[2]), fromClient: (Number(match[3]) & 1) === 1, lines: [] };
+        return null;
+      }
+      case 'output': {
+        const gap = args.indexOf(0x20);
+        const paneId = args.subarray(0, gap === -1 ? args.length : gap).toString('utf8');
+        return { kind: 'output', paneId, data: gap === -1 ? Buffer.alloc(0) : unescapeOutput(args.subarray(gap + 1)) };
+      }
+      case 'extended-output': {
+        const gap = args.indexOf(0x20);
+        const colon = args.indexOf(' : ');
+        const paneId = args.subarray(0, gap === -1 ? args.length : gap).toString('utf8');
+        return { kind: 'output', paneId, data: colon === -1 ? Buffer.alloc(0) : unescapeOutput(args.subarray(colon + 3)) };
+      }
+      case 'pause':
+        return { kind: 'pause', paneId: args.toString('utf8').trim() };
+      case 'subscription-changed': {
+        const text = args.toString('utf8');
+        const colon = text.indexOf(' : ');
+        const words = (colon === -1 ? text : text.slice(0, colon)).split(' ');
+        const paneId = words.slice(1).find((word) => /^%\d+$/.test(word)) ?? null;
+        return { kind: 'subscription', name: words[0] ?? '', paneId, value: colon === -1 ? '' : text.slice(colon + 3) };
+      }
+      case 'exit':
+        return { kind: 'exit', reason: args.toString('utf8') };
+      default:
+        return { kind: 'notification', name, args: args.toString('utf8') };
+    }
+  }
+}
+
+export interface ControlHandlers {
+  onOutput(paneId: string, data: Buffer): void;
+  onSubscription?(name: string, paneId: string | null, value: string): void;
+  /** The connection ended; `expected` when close() asked for it. */
+  onClose(reason: string, expected: boolean): void;
+}
+
+export interface ControlOptions {
+  socket: string;
+  session: string;
+  bin?: string;
+  /** A client this many seconds behind on a pane gets `%pause` instead of being dropped. */
+  pauseAfterSeconds?: number;
+  connectTimeoutMs?: number;
+}
+
+interface Pending { argv: readonly string[]; resolve(lines: string[]): void; reject(error: Error): void }
+
+export class ControlClient {
+  private readonly parser = new ControlParser();
+  private readonly pending: Pending[] = [];
+  private ready: { resolve(): void; reject(error: Error): void } | null = null;
+  private exitReason = '';
+  private closing = false;
+  private closed = false;
+  private readonly done: Promise<void>;
+
+  private constructor(private readonly child: ChildProcessWithoutNullStreams, private readonly handlers: ControlHandlers) {
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
+    child.stdout.on('data', (chunk: Buffer) => { for (const message of this.parser.push(chunk)) this.dispatch(message); });
+    child.stdin.on('error', () => undefined);
+    this.done = new Promise((resolve) => {
+      child.on('error', (error: NodeJS.ErrnoException) => {
+        this.finish(error.code === 'ENOENT' ? new DependencyError(TMUX_MISSING, { cause: error }) : new SwarmError(`tmux control client: ${error.message}`, { cause: error }));
+        resolve();
+      });
+      child.on('close', (code) => {
+        const why = this.exitReason || excerpt(stderr) || `tmux control client exited (${code ?? 'signal'})`;
+        this.finish(new SwarmError(`tmux control connection closed: ${why}`));
+        resolve();
+      });
+    });
+  }
+
+  /** Attach to the session, ask for flood control and death reports, and resolve once ready. */
+  static async connect(options: ControlOptions, handlers: ControlHandlers): Promise<ControlClient> {
+    const child = spawn(options.bin ?? 'tmux', ['-L', options.socket, ...controlAttach(options.session)], { env: tmuxEnv(), stdio: 'pipe' });
+    const client = new ControlClient(child, handlers);
+    const attached = new Promise<void>((resolve, reject) => { client.ready = { resolve, reject }; });
+    const timer = setTimeout(() => client.ready?.reject(new SwarmError(`tmux control client did not attach to ${options.session}`)), options.connectTimeoutMs ?? 5000);
+    try {
+      await attached;
+      await client.command(pauseAfter(options.pauseAfterSeconds ?? 5));
+      await client.command(subscribeDeaths());
+      return client;
+    } catch (error) {
+      await client.close();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  get open(): boolean {
+    return !this.closed && !this.closing;
+  }
+
+  /** Run one tmux command over the connection; resolves with its output lines, rejects on `%error`. */
+  command(argv: readonly string[]): Promise<string[]> {
+    if (!this.open) return Promise.reject(new SwarmError(`tmux ${argv[0] ?? ''}: the control connection is closed`));
+    return new Promise((resolve, reject) => {
+      this.pending.push({ argv, resolve, reject });
+      this.child.stdin.write(`${tmuxJoin(argv)}\n`);
+    });
+  }
+
+  /** Detach (an empty line), then make sure the process is gone. Panes keep running. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closing = true;
+    this.child.stdin.end('\n');
+    const timer = setTimeout(() => this.child.kill('SIGTERM'), 2000);
+    await this.done;
+    clearTimeout(timer);
+  }
+
+  private dispatch(message: ControlMessage): void {
+    switch (message.kind) {
+      case 'reply':
+        if (!message.fromClient) {
+          if (message.ok) this.ready?.resolve();
+          else this.ready?.reject(new SwarmError(`tmux attach: ${excerpt(message.lines.join(' '))}`));
+          this.ready = null;
+          return;
+        }
+        this.settle(message);
+        return;
+      case 'output':
+        this.handlers.onOutput(message.paneId, message.data);
+        return;
+      case 'pause':
+        this.command(continuePane(message.paneId)).catch(() => undefined);
+        return;
+      case 'subscription':
+        this.handlers.onSubscription?.(message.name, message.paneId, message.value);
+        return;
+      case 'exit':
+        this.exitReason = message.reason === '' ? 'detached (%exit)' : message.reason;
+        return;
+      case 'notification':
+        if (message.name === 'session-changed') {
+          this.ready?.resolve();
+          this.ready = null;
+        }
+    }
+  }
+
+  private settle(reply: Extract<ControlMessage, { kind: 'reply' }>): void {
+    const next = this.pending.shift();
+    if (!next) return;
+    if (reply.ok) next.resolve(reply.lines);
+    else next.reject(new SwarmError(`tmux ${next.argv[0] ?? ''}: ${excerpt(reply.lines.join(' '), 200)}`));
+  }
+
+  private finish(error: SwarmError): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.ready?.reject(error);
+    this.ready = null;
+    for (const entry of this.pending.splice(0)) entry.reject(error);
+    this.handlers.onClose(error.message, this.closing);
+  }
+}

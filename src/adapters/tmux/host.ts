@@ -1,0 +1,286 @@
+/**
+ * `PaneHost` over tmux, event-driven: a private socket per swarm, panes by id, one control-mode
+ * connection for events and commands. Deaths come from a control-mode subscription on
+ * `#{pane_dead}` (tmux evaluates it once a second) and from the `pane-died` hook's file; the hook
+ * alone is not enough, as tmux 3.3a skips it for some panes (measured: every pane of a window made
+ * by new-window, and about one in ten others).
+ */
+import type { HostEvent, PaneHost, PaneInfo, PaneSpec } from '../host.js';
+import * as tmux from './argv.js';
+import { ControlClient } from './control.js';
+import { followDeathFile, type DeathFollower } from './deathFile.js';
+import { isGoneError, runTmux } from './runner.js';
+
+export interface TmuxHostOptions {
+  /** A `tmux -L` name; every command carries it, so the default server is never touched. */
+  socket: string;
+  session: string;
+  /** The `pane-died` hook appends one JSON line per death here. */
+  paneDeathFile: string;
+  historyLimit?: number;
+  /** The binary to run (tests); default `tmux`. */
+  bin?: string;
+}
+
+const OUTPUT_EVERY_MS = 50;
+const ENTER_AFTER_MS = 120;
+const ENTER_CONFIRM_MS = 500;
+const ENTER_TRIES = 3;
+const RECONNECTS = 3;
+/** tmux checks subscriptions once a second: a status not known after this will not come. */
+const UNSETTLED_MS = 2500;
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class TmuxHost implements PaneHost {
+  readonly kind = 'tmux' as const;
+  private control: ControlClient | null = null;
+  private readonly listeners = new Set<(event: HostEvent) => void>();
+  private readonly throttles = new Map<string, { pending: boolean; timer: NodeJS.Timeout }>();
+  private readonly outputWaiters = new Map<string, Set<() => void>>();
+  private readonly reported = new Set<string>();
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private spawning: Promise<unknown> = Promise.resolve();
+  private readonly unsettled = new Map<string, NodeJS.Timeout>();
+  private deaths: DeathFollower | null = null;
+  private stopped = false;
+  private reconnects = 0;
+
+  constructor(private readonly options: TmuxHostOptions) {}
+
+  async start(): Promise<void> {
+    if (this.control?.open) return;
+    this.stopped = false;
+    const { session } = this.options;
+    if (!(await this.run(tmux.hasSession(session)).then(() => true, () => false))) {
+      await this.run(tmux.newSession(session)).catch(async (error: unknown) => {
+        if (!(await this.run(tmux.hasSession(session)).then(() => true, () => false))) throw error;
+      });
+    }
+    for (const argv of tmux.sessionSetup(session, { historyLimit: this.options.historyLimit ?? 5000, paneDeathFile: this.options.paneDeathFile })) {
+      await this.run(argv);
+    }
+    for (const pane of await this.list()) if (pane.dead) this.reported.add(pane.paneId);
+    this.deaths?.close();
+    this.deaths = await followDeathFile(this.options.paneDeathFile, ({ paneId, status }) => this.died(paneId, status));
+    await this.connect();
+  }
+
+  async spawn(spec: PaneSpec): Promise<PaneInfo> {
+    const next = this.spawning.then(() => this.spawnNow(spec));
+    this.spawning = next.catch(() => undefined);
+    return next;
+  }
+
+  async list(): Promise<PaneInfo[]> {
+    return tmux.parsePaneList(await this.exec(tmux.listPanes(this.options.session)));
+  }
+
+  async capture(paneId: string, history = 0): Promise<string> {
+    const lines = await this.exec(tmux.capturePane(paneId, history));
+    while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
+    return lines.join('\n');
+  }
+
+  typeLine(paneId: string, line: string): Promise<boolean> {
+    const previous = this.queues.get(paneId) ?? Promise.resolve();
+    const next = previous.then(() => this.deliver(paneId, line)).catch((error: unknown) => {
+      if (isGoneError(error)) return false;
+      throw error;
+    });
+    const tail = next.catch(() => undefined);
+    this.queues.set(paneId, tail);
+    void tail.then(() => { if (this.queues.get(paneId) === tail) this.queues.delete(paneId); });
+    return next;
+  }
+
+  async kill(paneId: string): Promise<void> {
+    await this.exec(tmux.killPane(paneId)).catch((error: unknown) => {
+      if (!isGoneError(error)) throw error;
+    });
+  }
+
+  /** Send a signal to the pane's process (the agent itself: panes run `exec <argv>`). */
+  async signal(paneId: string, signal: NodeJS.Signals): Promise<boolean> {
+    const pane = (await this.list()).find((p) => p.paneId === paneId);
+    if (!pane?.pid || pane.dead) return false;
+    try {
+      process.kill(pane.pid, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  onEvent(listener: (event: HostEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async detach(): Promise<void> {
+    this.stopped = true;
+    this.deaths?.close();
+    this.deaths = null;
+    for (const entry of this.throttles.values()) clearTimeout(entry.timer);
+    this.throttles.clear();
+    for (const timer of this.unsettled.values()) clearTimeout(timer);
+    this.unsettled.clear();
+    const control = this.control;
+    this.control = null;
+    await control?.close();
+  }
+
+  async destroy(): Promise<void> {
+    await this.detach();
+    const ignoreGone = (error: unknown): void => { if (!isGoneError(error)) throw error; };
+    await this.run(tmux.killSession(this.options.session)).catch(ignoreGone);
+    const sessions = await this.run(tmux.listSessions()).catch(() => []);
+    if (sessions.length === 0) await this.run(tmux.killServer()).catch(() => undefined);
+  }
+
+  private async spawnNow(spec: PaneSpec): Promise<PaneInfo> {
+    const windows = tmux.parseWindows(await this.exec(tmux.listWindows(this.options.session)));
+    const target = tmux.pickAgentsWindow(windows);
+    const argv = target.kind === 'split' ? tmux.splitWindow(target.windowId, spec) : tmux.newWindow(this.options.session, target.name, spec);
+    const { paneId, pid, windowId } = tmux.parseSpawned((await this.exec(argv))[0]);
+    for (const step of tmux.paneIdentity(paneId, windowId, spec)) await this.exec(step);
+    return { paneId, lane: spec.lane, generation: spec.generation, account: spec.account, dead: false, deadStatus: null, pid };
+  }
+
+  /** One line: leave copy mode, paste, Enter as its own step, and see the screen take it. */
+  private async deliver(paneId: string, line: string): Promise<boolean> {
+    const state = tmux.parsePaneState(paneId, (await this.exec(tmux.paneState(paneId)))[0]);
+    if (!state || state.dead) return false;
+    if (state.inMode) await this.exec(tmux.cancelMode(paneId));
+    if (line !== '') {
+      const buffer = tmux.bufferName(paneId);
+      await this.exec(tmux.setBuffer(buffer, line));
+      await this.exec(tmux.pasteBuffer(buffer, paneId));
+      await delay(ENTER_AFTER_MS);
+    }
+    for (let attempt = 0; attempt < ENTER_TRIES; attempt += 1) {
+      const before = await this.snapshot(paneId);
+      if (before === null) return false;
+      const output = this.nextOutput(paneId, ENTER_CONFIRM_MS);
+      await this.exec(tmux.sendEnter(paneId));
+      await output;
+      const after = await this.snapshot(paneId);
+      if (after !== before) return true;
+    }
+    return false;
+  }
+
+  /** The visible screen and the cursor; null once the pane is gone or dead (a pane that dies on Enter took it). */
+  private async snapshot(paneId: string): Promise<string | null> {
+    const state = tmux.parsePaneState(paneId, (await this.exec(tmux.paneState(paneId)).catch(() => []))[0]);
+    if (!state || state.dead) return null;
+    return `${state.cursor}\n${(await this.exec(tmux.capturePane(paneId))).join('\n')}`;
+  }
+
+  /** Resolves on the pane's next output, or after `ms` (a deadline, not a poll). */
+  private nextOutput(paneId: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const waiters = this.outputWaiters.get(paneId) ?? new Set<() => void>();
+      this.outputWaiters.set(paneId, waiters);
+      const done = (): void => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        if (waiters.size === 0) this.outputWaiters.delete(paneId);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      waiters.add(done);
+    });
+  }
+
+  private async connect(): Promise<void> {
+    this.control = await ControlClient.connect({ socket: this.options.socket, session: this.options.session, ...(this.options.bin ? { bin: this.options.bin } : {}) }, {
+      onOutput: (paneId) => this.output(paneId),
+      onSubscription: (name, paneId, value) => {
+        if (name === tmux.DEATH_SUBSCRIPTION && paneId !== null) this.deathValue(paneId, value);
+      },
+      onClose: (reason, expected) => { if (!expected) void this.lost(reason); },
+    });
+    this.reconnects = 0;
+  }
+
+  /** `%exit` while the session lives (a detach-client, say): reconnect; else the host is lost. */
+  private async lost(reason: string): Promise<void> {
+    this.control = null;
+    if (this.stopped) return;
+    const alive = await this.run(tmux.hasSession(this.options.session)).then(() => true, () => false);
+    if (alive && this.reconnects < RECONNECTS && !this.stopped) {
+      this.reconnects += 1;
+      try {
+        await this.connect();
+        return;
+      } catch (error) {
+        reason = error instanceof Error ? error.message : String(error);
+      }
+    }
+    if (!this.stopped) this.emit({ type: 'lost', reason });
+  }
+
+  private output(paneId: string): void {
+    for (const waiter of [...(this.outputWaiters.get(paneId) ?? [])]) waiter();
+    const entry = this.throttles.get(paneId);
+    if (entry) {
+      entry.pending = true;
+      return;
+    }
+    this.emit({ type: 'output', paneId });
+    this.arm(paneId);
+  }
+
+  /** At most one `output` event per pane per OUTPUT_EVERY_MS: the first at once, the rest folded. */
+  private arm(paneId: string): void {
+    const entry = { pending: false, timer: setTimeout(() => {
+      this.throttles.delete(paneId);
+      if (!entry.pending || this.stopped) return;
+      this.emit({ type: 'output', paneId });
+      this.arm(paneId);
+    }, OUTPUT_EVERY_MS) };
+    this.throttles.set(paneId, entry);
+  }
+
+  /**
+   * A subscription value. tmux marks a pane dead when its terminal closes and learns the exit
+   * status when it reaps the process. tmux 3.3a sometimes misses that SIGCHLD (the agent stays a
+   * zombie until some other child of the server ends), so a dead pane without a status makes tmux
+   * run a trivial job, whose exit makes it reap every zombie; a deadline then reads the pane once.
+   */
+  private deathValue(paneId: string, value: string): void {
+    const { dead, status } = tmux.parseDeathValue(value);
+    if (dead) return this.died(paneId, status);
+    if (!value.startsWith('1:') || this.reported.has(paneId) || this.unsettled.has(paneId)) return;
+    this.exec(tmux.reapNudge()).catch(() => undefined);
+    this.unsettled.set(paneId, setTimeout(() => {
+      this.unsettled.delete(paneId);
+      void this.exec(tmux.listPanes(this.options.session)).then((rows) => {
+        const pane = tmux.parsePaneList(rows).find((p) => p.paneId === paneId);
+        this.died(paneId, pane?.deadStatus ?? null);
+      }, () => this.died(paneId, null));
+    }, UNSETTLED_MS));
+  }
+
+  private died(paneId: string, status: number | null): void {
+    clearTimeout(this.unsettled.get(paneId));
+    this.unsettled.delete(paneId);
+    if (this.reported.has(paneId) || this.stopped) return;
+    this.reported.add(paneId);
+    this.emit({ type: 'exited', paneId, status });
+  }
+
+  private emit(event: HostEvent): void {
+    for (const listener of [...this.listeners]) listener(event);
+  }
+
+  /** Over the control connection when there is one (0.1 ms), else a `tmux` process (2.5 ms). */
+  private exec(argv: readonly string[]): Promise<string[]> {
+    return this.control?.open ? this.control.command(argv) : this.run(argv);
+  }
+
+  private run(argv: readonly string[]): Promise<string[]> {
+    return runTmux(this.options.socket, argv, this.options.bin ? { bin: this.options.bin } : {});
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The one place that spawns `tmux` for a single command (STYLE habit 3): always on the swarm's
+ * private socket, with execa's error turned into ours and its short message kept.
+ */
+import { execa, ExecaError } from 'execa';
+import { DependencyError, SwarmError, excerpt } from '../../errors.js';
+
+export const TMUX_MISSING = 'tmux not found — install it (apt-get install tmux), or set backend: pty';
+
+/** The environment tmux gets: ours without `TMUX`, so a swarm started inside tmux is not "nested". */
+export function tmuxEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined && key !== 'TMUX' && key !== 'TMUX_PANE') out[key] = value;
+  return out;
+}
+
+/** tmux's own words for "that pane, session or server is not there (any more)". */
+export function isGoneError(error: unknown): boolean {
+  const text = error instanceof Error ? error.message : String(error);
+  return /can't find (pane|session|window)|no server running|error connecting to|server exited|session not found|no such (pane|session)/i.test(text);
+}
+
+/**
+ * Run `tmux -L <socket> <args…>` and resolve with its stdout lines. A missing tmux binary is a
+ * DependencyError (exit 4); any other failure is a SwarmError naming the command and tmux's answer.
+ */
+export async function runTmux(socket: string, args: readonly string[], options: { bin?: string; timeoutMs?: number } = {}): Promise<string[]> {
+  const bin = options.bin ?? 'tmux';
+  try {
+    const result = await execa(bin, ['-L', socket, ...args], {
+      env: tmuxEnv(), extendEnv: false, stdin: 'ignore', timeout: options.timeoutMs ?? 15_000,
+    });
+    return result.stdout === '' ? [] : result.stdout.split('\n');
+  } catch (error) {
+    throw toSwarmError(error, bin, args);
+  }
+}
+
+function toSwarmError(error: unknown, bin: string, args: readonly string[]): SwarmError {
+  if (error instanceof ExecaError) {
+    if (error.code === 'ENOENT') return new DependencyError(TMUX_MISSING, { cause: error });
+    const said = String(error.stderr ?? '').trim();
+    const short = excerpt(error.shortMessage, 300);
+    const message = said === '' ? short : `tmux ${args[0] ?? ''}: ${excerpt(said, 200)} (${short})`;
+    return new SwarmError(message, { cause: error });
+  }
+  return new SwarmError(`${bin} ${args[0] ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+}

@@ -1,0 +1,32 @@
+/**
+ * `swarm answer <lane> <text> [--file swarm.yaml]` (SPEC 8): the developer answers an escalation.
+ * Recorded verbatim as the developer's; refused inside a swarm pane, so no agent speaks as the developer.
+ */
+import { parseArgs } from 'node:util';
+import { UsageError } from '../errors.js';
+import { appendInbox } from '../adapters/inbox.js';
+import { resolvePlanDir } from './planDir.js';
+import type { CommandIO } from './io.js';
+
+const USAGE = 'usage: swarm answer <lane> <text> [--file swarm.yaml]';
+
+export async function answer(io: CommandIO): Promise<number> {
+  if (io.env.SWARM_LANE) {
+    throw new UsageError(`swarm answer is the developer's, and this shell is swarm pane ${io.env.SWARM_LANE}`, {
+      hint: 'run it from your own terminal; agents report with `swarm notify lead "blocked <class> <what>"`',
+    });
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: io.args, allowPositionals: true, strict: true, options: { file: { type: 'string', short: 'f' } } });
+  } catch (error) {
+    throw new UsageError(`swarm answer: ${(error as Error).message}`, { hint: USAGE });
+  }
+  const [lane, ...words] = parsed.positionals;
+  const text = words.join(' ');
+  if (!lane || text.trim() === '') throw new UsageError('swarm answer needs a lane and the answer', { hint: USAGE });
+  const plan = await resolvePlanDir({ ...io, env: { ...io.env, SWARM_PLAN: undefined } }, parsed.values.file);
+  appendInbox(plan, { kind: 'answer', ts: new Date().toISOString(), from: 'developer', role: 'developer', account: null, generation: null, epoch: null, to: lane, text });
+  io.stdout(`swarm: answer queued for ${lane} (recorded verbatim as yours)\n`);
+  return 0;
+}

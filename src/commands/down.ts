@@ -1,0 +1,57 @@
+/**
+ * `swarm down [file]` (SPEC 8): stop every pane, release every lease, release the lead record.
+ * A running `swarm up` for the plan is asked to stop first (SIGTERM to the lock holder).
+ */
+import { readdirSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { basename } from 'node:path';
+import { release } from '../core/epochs.js';
+import { planPaths } from '../core/paths.js';
+import { UsageError } from '../errors.js';
+import { appendJournal } from '../adapters/journal.js';
+import { readLeadRecord, updateLeadRecord } from '../adapters/leadStore.js';
+import { readLeases, releaseLease } from '../adapters/leaseFiles.js';
+import { pidAlive, readHolder } from '../adapters/lock.js';
+import { loadConfig } from '../adapters/configFile.js';
+import { hostFor } from '../runtime/hostFor.js';
+import type { CommandIO } from './io.js';
+
+export async function down(io: CommandIO): Promise<number> {
+  if (io.args.length > 1 || io.args.some((a) => a.startsWith('-'))) throw new UsageError('usage: swarm down [file]');
+  const config = loadConfig(io.args[0] ?? 'swarm.yaml', { cwd: io.cwd, env: io.env });
+  const paths = planPaths(config.plan);
+
+  const holder = readHolder(paths.lock);
+  if (holder && holder.host === hostname() && holder.pid !== process.pid && pidAlive(holder.pid)) {
+    process.kill(holder.pid, 'SIGTERM');
+    await waitGone(holder.pid, 5000);
+    io.stdout(`swarm down: stopped the engine (pid ${holder.pid})\n`);
+  }
+
+  const host = await hostFor(config, io.env);
+  const panes = await host.list().catch(() => []);
+  await host.destroy().catch(() => undefined);
+  io.stdout(`swarm down: ${panes.length} pane${panes.length === 1 ? '' : 's'} stopped\n`);
+
+  const leases = readLeases(config.plan);
+  for (const lease of leases) releaseLease(config.plan, lease.account);
+  // Lease files that did not parse are removed too: nobody can hold them now.
+  try {
+    for (const name of readdirSync(paths.leasesDir)) releaseLease(config.plan, name.replace(/\.json$/, ''));
+  } catch {
+    // no leases folder
+  }
+
+  const record = readLeadRecord(config.plan);
+  if (record && !record.released && record.lead) {
+    updateLeadRecord(config.plan, (current) => release(current, { caller: record.lead!, epoch: record.epoch, now: new Date().toISOString() }));
+  }
+  appendJournal(config.plan, { type: 'intervention', event: 'swarm_down', lane: null, panes: panes.length, leases: leases.length });
+  io.stdout(`swarm down: ${leases.length} lease${leases.length === 1 ? '' : 's'} released; lead record of ${basename(config.plan)} released\n`);
+  return 0;
+}
+
+async function waitGone(pid: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (pidAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}

@@ -1,0 +1,64 @@
+/**
+ * `swarm lane add <name> --task T [--checkout D] [--kind K]` (SPEC 8): the current lead adds a lane at
+ * run time, epoch-checked and at most `max_lanes`; lanes cannot. The engine starts it from the inbox.
+ */
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { agentContext } from '../core/agentContext.js';
+import { fence } from '../core/epochs.js';
+import { planPaths } from '../core/paths.js';
+import { MismatchError, UsageError } from '../errors.js';
+import { appendInbox } from '../adapters/inbox.js';
+import { appendJournal } from '../adapters/journal.js';
+import { readLeadRecord } from '../adapters/leadStore.js';
+import { loadConfig } from '../adapters/configFile.js';
+import { loadState } from '../runtime/engineState.js';
+import type { CommandIO } from './io.js';
+
+const USAGE = 'usage: swarm lane add <name> --task T [--checkout D] [--kind K] [--epoch N]';
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export async function laneAdd(io: CommandIO): Promise<number> {
+  const [sub, ...rest] = io.args;
+  if (sub !== 'add') throw new UsageError(`swarm lane: unknown subcommand "${sub ?? ''}"`, { hint: USAGE });
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      strict: true,
+      options: { task: { type: 'string' }, checkout: { type: 'string' }, kind: { type: 'string' }, epoch: { type: 'string' } },
+    });
+  } catch (error) {
+    throw new UsageError(`swarm lane add: ${(error as Error).message}`, { hint: USAGE });
+  }
+  const { values, positionals } = parsed;
+  const name = positionals[0];
+  if (!name || positionals.length > 1 || !NAME.test(name)) throw new UsageError('swarm lane add needs one lane name (letters, digits, . _ -)', { hint: USAGE });
+  if (!values.task?.trim()) throw new UsageError('swarm lane add needs --task', { hint: USAGE });
+  const ctx = agentContext(io.env, 'lane add');
+  const epoch = values.epoch !== undefined ? Number(values.epoch) : (ctx.epoch ?? 0);
+  const verdict = fence(readLeadRecord(ctx.plan), { caller: ctx.lane, epoch });
+  if (!verdict.ok) {
+    appendJournal(ctx.plan, { type: 'intervention', event: 'fenced', lane: ctx.lane, epoch, command: `lane add ${name}`, reason: verdict.message });
+    throw new MismatchError(`fenced: ${verdict.message}`, [verdict.message], { hint: 'only the current lead adds lanes' });
+  }
+  if (!ctx.config) throw new UsageError('swarm lane add needs SWARM_CONFIG (set in every swarm pane)');
+  const config = loadConfig(ctx.config, { env: io.env });
+  const state = loadState(planPaths(config.plan).state);
+  const names = [...config.lanes.map((l) => l.name), ...(state?.added ?? []).map((l) => l.name), config.lead.name];
+  if (names.includes(name)) throw new UsageError(`swarm lane add: a lane named ${name} exists already`);
+  const count = config.lanes.length + (state?.added.length ?? 0);
+  if (count >= config.maxLanes) throw new UsageError(`swarm lane add: the swarm has ${count} lanes, its max_lanes`, { hint: 'raise max_lanes in swarm.yaml' });
+  const checkout = resolve(io.cwd, values.checkout ?? config.lead.checkout);
+  if (!statSync(checkout, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`swarm lane add: checkout ${checkout} is not a directory`);
+  const used = [...config.lanes.map((l) => l.checkout), ...(state?.added ?? []).map((l) => l.checkout)];
+  if (used.includes(checkout)) throw new UsageError(`swarm lane add: ${checkout} is another lane's checkout`, { hint: 'give each lane its own git worktree' });
+  appendInbox(ctx.plan, {
+    kind: 'lane', action: 'add', ts: new Date().toISOString(), from: ctx.lane, role: ctx.role, account: ctx.account,
+    generation: ctx.generation, epoch, name, task: values.task.trim(), checkout, lane_kind: values.kind ?? null,
+  });
+  io.stdout(`swarm: lane ${name} queued to start (${count + 1}/${config.maxLanes})\n`);
+  return 0;
+}

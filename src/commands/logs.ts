@@ -1,0 +1,42 @@
+/** `swarm logs <lane> [--generation N] [file]` (SPEC 8): what the lane's pane showed (its scrollback). */
+import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import { planPaths } from '../core/paths.js';
+import { UsageError } from '../errors.js';
+import { readTextIfExists } from '../adapters/files.js';
+import { loadConfig } from '../adapters/configFile.js';
+import { hostFor } from '../runtime/hostFor.js';
+import { loadState } from '../runtime/engineState.js';
+import type { CommandIO } from './io.js';
+
+const USAGE = 'usage: swarm logs <lane> [--generation N] [file]';
+
+export async function logs(io: CommandIO): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: io.args, allowPositionals: true, strict: true, options: { generation: { type: 'string', short: 'g' } } });
+  } catch (error) {
+    throw new UsageError(`swarm logs: ${(error as Error).message}`, { hint: USAGE });
+  }
+  const [lane, file] = parsed.positionals;
+  if (!lane) throw new UsageError('swarm logs needs a lane', { hint: USAGE });
+  const config = loadConfig(file ?? 'swarm.yaml', { cwd: io.cwd, env: io.env });
+  const state = loadState(planPaths(config.plan).state);
+  const current = state?.lanes[lane]?.generation ?? 1;
+  const generation = parsed.values.generation === undefined ? current : Number(parsed.values.generation);
+  if (!Number.isInteger(generation) || generation < 1) throw new UsageError(`--generation must be a whole number ≥ 1, got "${parsed.values.generation}"`);
+
+  const host = await hostFor(config, io.env);
+  const agent = lane === config.lead.name && state ? state.leadAgent : lane;
+  const pane = (await host.list().catch(() => [])).find((p) => (p.lane === lane || p.lane === agent) && p.generation === generation);
+  if (pane) {
+    io.stdout(`${(await host.capture(pane.paneId, 5000)).trimEnd()}\n`);
+    return 0;
+  }
+  const saved = readTextIfExists(join(planPaths(config.plan).logsDir, `${lane}-g${generation}.log`));
+  if (saved !== null) {
+    io.stdout(saved);
+    return 0;
+  }
+  throw new UsageError(`no pane and no saved log for ${lane} g${generation}`, { hint: `lanes: ${state ? state.order.join(', ') : 'none yet'}` });
+}

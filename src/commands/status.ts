@@ -1,0 +1,34 @@
+/** `swarm status [file] [--json]` (SPEC 7): the lanes now, read from the plan's files (no engine needed). */
+import { parseArgs } from 'node:util';
+import { statusJson, statusTable, type StatusInput } from '../core/status.js';
+import { planPaths } from '../core/paths.js';
+import { UsageError } from '../errors.js';
+import { readLeadRecord } from '../adapters/leadStore.js';
+import { loadState } from '../runtime/engineState.js';
+import { resolvePlanDir } from './planDir.js';
+import type { CommandIO } from './io.js';
+
+export async function status(io: CommandIO): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: io.args, allowPositionals: true, strict: true, options: { json: { type: 'boolean' } } });
+  } catch (error) {
+    throw new UsageError(`swarm status: ${(error as Error).message}`, { hint: 'usage: swarm status [file] [--json]' });
+  }
+  const plan = await resolvePlanDir(io, parsed.positionals[0]);
+  const state = loadState(planPaths(plan).state);
+  const record = readLeadRecord(plan);
+  const input: StatusInput = {
+    plan,
+    session: state?.session ?? '-',
+    leadName: state?.leadName ?? record?.lead ?? 'lead',
+    leadAgent: state?.leadAgent ?? record?.lead ?? 'lead',
+    epoch: state?.epoch ?? record?.epoch ?? 0,
+    lanes: state ? state.order.map((n) => state.lanes[n]!).filter(Boolean) : [],
+    record,
+    now: Date.now(),
+  };
+  if (parsed.values.json) io.stdout(`${JSON.stringify(statusJson(input))}\n`);
+  else io.stdout(state ? `${statusTable(input)}\n` : `no swarm has run for ${plan} yet (no .swarm/state.json)\n`);
+  return 0;
+}

@@ -1,0 +1,175 @@
+/**
+ * Carries out the lane machine's effects with the adapters, and turns their results back into
+ * events. It decides nothing: every choice was made by the reducer. Each consequential effect is
+ * idempotent by the lane and generation it serves, so running an intent twice after a crash does
+ * the work once.
+ */
+import { basename, join } from 'node:path';
+import { execa } from 'execa';
+import type { Account } from '../core/config.js';
+import type { Effect, LaneEvent, LaneState } from '../core/machineTypes.js';
+import { degradedPacket, serializePacket, validatePacket } from '../core/packet.js';
+import { resumeBrief } from '../core/brief.js';
+import { pick } from '../core/leases.js';
+import { planContract } from '../core/plan.js';
+import { planPaths } from '../core/paths.js';
+import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
+import { gitState } from '../adapters/git.js';
+import { runGate } from '../adapters/gate.js';
+import { acquireLease, readLeases, releaseLease } from '../adapters/leaseFiles.js';
+import { packetFileName, readPacketFile, writePacketFile } from '../adapters/packetFile.js';
+import { parsePacket } from '../core/packet.js';
+import type { Engine } from './engine.js';
+
+export async function runEffect(engine: Engine, laneName: string, effect: Effect): Promise<void> {
+  const lane = engine.lane(laneName);
+  if (!lane) return;
+  const plan = engine.config.plan;
+  switch (effect.type) {
+    case 'journal':
+      engine.journal({ type: effect.kind, event: effect.event, lane: lane.name, generation: lane.generation, ...effect.data });
+      return;
+    case 'notify':
+      engine.deliver(engine.agentName(lane), 'swarm', effect.text);
+      return;
+    case 'tell_lead':
+      engine.deliver(engine.state.leadAgent, 'swarm', effect.text);
+      return;
+    case 'validate_packet': {
+      const reasons = checkPacket(engine, lane, effect.packet);
+      engine.dispatch(laneName, { type: 'packet_checked', packet: effect.packet, reasons });
+      return;
+    }
+    case 'pick_account':
+      engine.dispatch(laneName, pickAccount(engine, lane, effect.exclude, effect.preferOtherThan));
+      return;
+    case 'spawn':
+      engine.dispatch(laneName, await engine.spawnSuccessor(lane, effect.generation, effect.account, effect.packet));
+      return;
+    case 'kill_pane':
+    case 'close_pane': {
+      const generation = effect.type === 'close_pane' ? (lane.handoff?.from.generation ?? lane.generation - 1) : (lane.handoff?.successor?.generation ?? lane.generation + 1);
+      await savePaneLog(engine, lane.name, generation, effect.paneId);
+      await engine.host.kill(effect.paneId).catch(() => undefined);
+      return;
+    }
+    case 'release_lease':
+      releaseLease(plan, effect.account);
+      return;
+    case 'mark_limited':
+      engine.state.limited[effect.account] = effect.resetsAt;
+      return;
+    case 'write_degraded':
+      engine.dispatch(laneName, { type: 'degraded_written', packet: writeDegradedPacket(engine, lane, effect) });
+      return;
+    case 'escalate':
+      void runNotifyCommand(engine, { event: 'escalation', lane: lane.name, generation: lane.generation, class: effect.class, what: effect.what });
+      engine.deliver(engine.state.leadAgent, 'swarm', `escalation: ${lane.name} blocked ${effect.class}: ${effect.what}`, lane.name);
+      return;
+    case 'run_gate': {
+      const checkout = engine.checkoutOf(lane.name);
+      void runGate(effect.command, checkout, process.env).then((result) => engine.dispatch(laneName, { type: 'gate', ...result }));
+      return;
+    }
+    case 'set_timer':
+      engine.setTimer(laneName, effect.timer, effect.at);
+      return;
+    case 'clear_timer':
+      engine.clearTimer(laneName, effect.timer);
+      return;
+  }
+}
+
+function checkPacket(engine: Engine, lane: LaneState, packet: string): string[] {
+  const plan = engine.config.plan;
+  const { facts, text } = readPacketFile(plan, packet);
+  const git = gitState(engine.checkoutOf(lane.name), plan);
+  const planText = readTextIfExists(planPaths(plan).planFile) ?? '';
+  return validatePacket(text, facts, {
+    plan: basename(plan),
+    lane: engine.agentName(lane),
+    contract: planContract(planText),
+    branch: git.branch,
+    head: git.head,
+    uncommitted: git.uncommitted,
+  }, process.env);
+}
+
+/** Pick and lease an account for the lane's next generation; an existing lease for it is reused. */
+function pickAccount(engine: Engine, lane: LaneState, exclude: string[], spentAccount: string | null): LaneEvent {
+  const plan = engine.config.plan;
+  const generation = (lane.handoff?.from.generation ?? lane.generation) + 1;
+  const leases = readLeases(plan);
+  const mine = leases.find((l) => l.lane === lane.name && l.generation === generation && !exclude.includes(l.account));
+  if (mine) return { type: 'lease', account: mine.account, resetsAt: null, why: 'already leased for this generation' };
+  const pool: Account[] = engine.config.accounts;
+  const vendor = pool.find((a) => a.id === spentAccount)?.vendor ?? null;
+  const limited = new Map(Object.entries(engine.state.limited));
+  for (let attempt = 0; attempt < pool.length; attempt += 1) {
+    const result = pick({
+      pool,
+      leases: readLeases(plan),
+      readings: new Map(Object.entries(engine.state.readings)),
+      spent: limited,
+      leadAccount: engine.leadAccount(),
+      preferOtherThan: vendor,
+      exclude: [...exclude, ...engine.accountsInUse()],
+      now: new Date().toISOString(),
+    });
+    if (!result.ok) return { type: 'lease', account: null, resetsAt: result.resetsAt, why: result.why };
+    if (acquireLease(plan, { account: result.account, lane: lane.name, generation })) {
+      return { type: 'lease', account: result.account, resetsAt: null, why: result.why };
+    }
+  }
+  return { type: 'lease', account: null, resetsAt: null, why: 'every eligible account was leased by another holder' };
+}
+
+function writeDegradedPacket(engine: Engine, lane: LaneState, effect: Extract<Effect, { type: 'write_degraded' }>): string {
+  const plan = engine.config.plan;
+  const checkout = engine.checkoutOf(lane.name);
+  const git = gitState(checkout, plan);
+  const lead = engine.leadRecord();
+  const packet = degradedPacket({
+    plan: basename(plan),
+    contract: planContract(readTextIfExists(planPaths(plan).planFile) ?? ''),
+    task: engine.taskOf(lane.name),
+    reason: effect.reason,
+    where: { repo: git.repo, checkout, branch: git.branch, head: git.head, pushed: git.pushed, uncommitted: git.uncommitted },
+    author: { lane: engine.agentName(lane), account: lane.account ?? 'unknown', generation: effect.generation },
+    lead: lead?.lead ?? null,
+    epoch: lead?.epoch ?? null,
+  });
+  const name = packetFileName(lane.name, effect.generation, new Date()).replace(/\.yaml$/, '-degraded.yaml');
+  return writePacketFile(plan, name, serializePacket(packet));
+}
+
+/** The brief a successor's prompt carries (the packet read back as the successor will see it). */
+export function briefFor(engine: Engine, packetPath: string): string | null {
+  const plan = engine.config.plan;
+  const { text } = readPacketFile(plan, packetPath);
+  const parsed = parsePacket(text);
+  if (!parsed.ok) return null;
+  const contract = planContract(readTextIfExists(planPaths(plan).planFile) ?? '');
+  return resumeBrief(parsed.packet, { name: basename(plan), planFile: planPaths(plan).planFile, contract });
+}
+
+/** Keep a closing pane's scrollback for `swarm logs <lane> --generation N`. */
+async function savePaneLog(engine: Engine, lane: string, generation: number, paneId: string): Promise<void> {
+  try {
+    const text = await engine.host.capture(paneId, 5000);
+    writeFileAtomic(join(planPaths(engine.config.plan).logsDir, `${lane}-g${generation}.log`), `${text.trimEnd()}\n`);
+  } catch {
+    // the pane is gone already: nothing to keep
+  }
+}
+
+/** `notify_command` with the event as JSON on stdin; its failure is journaled, never fatal. */
+export async function runNotifyCommand(engine: Engine, event: Record<string, unknown>): Promise<void> {
+  const command = engine.config.notifyCommand;
+  if (!command) return;
+  const input = JSON.stringify({ ts: new Date().toISOString(), swarm: engine.config.name, ...event });
+  const result = await execa('sh', ['-c', command], { input, reject: false, timeout: 60_000, all: true, cwd: engine.config.dir });
+  if (result.exitCode !== 0) {
+    engine.journal({ type: 'observation', event: 'notify_command_failed', lane: null, exit: result.exitCode ?? null, output: (result.all ?? '').slice(-500) });
+  }
+}

@@ -1,0 +1,232 @@
+/**
+ * The engine: events in, the lane machine decides, effects out. One serial queue, so every
+ * transition sees the state the previous one left; the state is saved (with its pending effects,
+ * the intent records) before any effect runs.
+ */
+import { hostname } from 'node:os';
+import type { SwarmConfig } from '../core/config.js';
+import { initialLane, reduceLane, type LaneEvent, type LaneState, type TimerName } from '../core/machine.js';
+import { planPaths } from '../core/paths.js';
+import type { LeadRecord } from '../core/epochs.js';
+import type { JournalEntry } from '../core/journal.js';
+import type { InboxRecord } from '../core/inbox.js';
+import type { PaneHost } from '../adapters/host.js';
+import { appendJournal, type JournalInput } from '../adapters/journal.js';
+import { readLeadRecord } from '../adapters/leadStore.js';
+import { readLeases } from '../adapters/leaseFiles.js';
+import { appendMailbox } from '../adapters/mailbox.js';
+import { pushEvent, type SwarmStore } from '../ui/store.js';
+import { saveState, type EngineState } from './engineState.js';
+import { runEffect } from './effects.js';
+import { Deadlines } from './timers.js';
+import { Deliveries } from './delivery.js';
+import { laneViews } from './views.js';
+
+export interface EngineDeps {
+  config: SwarmConfig;
+  host: PaneHost;
+  store: SwarmStore;
+  state: EngineState;
+  env: NodeJS.ProcessEnv;
+  now?: () => number;
+}
+
+export class Engine {
+  readonly config: SwarmConfig;
+  readonly host: PaneHost;
+  readonly store: SwarmStore;
+  readonly env: NodeJS.ProcessEnv;
+  state: EngineState;
+  readonly now: () => number;
+  readonly deadlines: Deadlines;
+  readonly deliveries: Deliveries;
+  private queue: Promise<void> = Promise.resolve();
+  private failed: unknown = null;
+  /** Set once the swarm detaches: no new events are taken; the state stays as saved. */
+  closed = false;
+  /** Hooks the lifecycle (start, spawn, lead, completion) installs. */
+  onSettled: (() => void) | null = null;
+  onLeadRecord: ((record: Extract<InboxRecord, { kind: 'lead' }>) => void) | null = null;
+  onPlanReleased: (() => void) | null = null;
+  onLaneAdded: ((record: Extract<InboxRecord, { kind: 'lane' }>) => void) | null = null;
+  spawner: ((lane: LaneState, generation: number, account: string, packet: string) => Promise<LaneEvent>) | null = null;
+
+  constructor(deps: EngineDeps) {
+    this.config = deps.config;
+    this.host = deps.host;
+    this.store = deps.store;
+    this.state = deps.state;
+    this.env = deps.env;
+    this.now = deps.now ?? Date.now;
+    this.deadlines = new Deadlines(() => this.state.timers, (due) => this.fireTimers(due), this.now);
+    this.deliveries = new Deliveries(this);
+  }
+
+  lane(name: string): LaneState | undefined {
+    return this.state.lanes[name];
+  }
+
+  /** Queue work; every job runs after the previous one finished. */
+  enqueue(job: () => Promise<void> | void): Promise<void> {
+    this.queue = this.queue.then(job).catch((error: unknown) => {
+      this.failed = error;
+      this.journal({ type: 'observation', event: 'engine_error', lane: null, error: error instanceof Error ? error.message : String(error) });
+    });
+    return this.queue;
+  }
+
+  /** Feed one event to one lane: reduce, save with the effects as intents, then carry them out. */
+  dispatch(laneName: string, event: LaneEvent): void {
+    if (this.closed) return;
+    void this.enqueue(() => this.step(laneName, event));
+  }
+
+  private async step(laneName: string, event: LaneEvent): Promise<void> {
+    const lane = this.state.lanes[laneName];
+    if (!lane) return;
+    const { lane: next, effects } = reduceLane(lane, event, this.context(laneName));
+    this.state.lanes[laneName] = next;
+    this.state.pending.push(...effects.map((effect) => ({ lane: laneName, effect })));
+    this.save();
+    await this.drainPending();
+    this.publish();
+    this.onSettled?.();
+  }
+
+  /** Run pending intents in order; each is removed (and the state saved) once done. */
+  async drainPending(): Promise<void> {
+    while (this.state.pending.length > 0) {
+      const { lane, effect } = this.state.pending[0]!;
+      await runEffect(this, lane, effect);
+      this.state.pending.shift();
+      this.save();
+    }
+  }
+
+  context(laneName: string) {
+    const t = this.config.timeouts;
+    return {
+      now: this.now(),
+      maxGenerations: this.config.thresholds.maxGenerations,
+      timeouts: { accept: t.accept, packet: t.packet, stall: t.stall },
+      doneWhen: this.config.lanes.find((l) => l.name === laneName)?.doneWhen ?? null,
+    };
+  }
+
+  save(): void {
+    saveState(planPaths(this.config.plan).state, this.state);
+  }
+
+  journal(input: JournalInput): JournalEntry {
+    const entry = appendJournal(this.config.plan, { epoch: this.state.epoch, ...input });
+    pushEvent(this.store, entry);
+    return entry;
+  }
+
+  /** Append to an agent's mailbox and point it there when its turn has ended. */
+  deliver(to: string, from: string, text: string, about?: string): void {
+    appendMailbox(this.config.plan, to, { from, text, at: new Date(this.now()) });
+    this.deliveries.queue(to);
+    if (about) this.journal({ type: 'observation', event: 'message', lane: about, to, from });
+  }
+
+  /** The name the lane's current agent goes by (the lead's successor may carry another name). */
+  agentName(lane: LaneState): string {
+    return lane.role === 'lead' ? this.state.leadAgent : lane.name;
+  }
+
+  /** The lane (or lead) whose agent goes by `agent`. */
+  laneOfAgent(agent: string): string | null {
+    if (this.state.lanes[agent] && this.state.lanes[agent]!.role === 'lane') return agent;
+    const lead = this.state.lanes[this.state.leadName];
+    if (agent === this.state.leadAgent || agent === this.state.leadName || this.config.lead.succession.includes(agent)) return lead ? this.state.leadName : null;
+    return null;
+  }
+
+  checkoutOf(name: string): string {
+    if (name === this.state.leadName) return this.config.lead.checkout;
+    return this.config.lanes.find((l) => l.name === name)?.checkout ?? this.state.added.find((l) => l.name === name)?.checkout ?? this.config.dir;
+  }
+
+  taskOf(name: string): string {
+    if (name === this.state.leadName) return `Lead swarm "${this.config.name}": orchestrate every lane of the plan to done, then release it.`;
+    return this.config.lanes.find((l) => l.name === name)?.task ?? this.state.added.find((l) => l.name === name)?.task ?? '';
+  }
+
+  leadRecord(): LeadRecord | null {
+    try {
+      return readLeadRecord(this.config.plan);
+    } catch {
+      return null;
+    }
+  }
+
+  leadAccount(): string {
+    return this.state.lanes[this.state.leadName]?.account ?? this.config.lead.account;
+  }
+
+  /** Accounts serving a live agent or a successor in flight (never picked for another). */
+  accountsInUse(): string[] {
+    const used = new Set<string>();
+    for (const lane of Object.values(this.state.lanes)) {
+      if (lane.account && lane.state !== 'done') used.add(lane.account);
+      const s = lane.handoff?.successor;
+      if (s) used.add(s.account);
+    }
+    for (const lease of readLeases(this.config.plan)) used.add(lease.account);
+    return [...used];
+  }
+
+  async spawnSuccessor(lane: LaneState, generation: number, account: string, packet: string): Promise<LaneEvent> {
+    if (!this.spawner) return { type: 'spawn_failed', generation, account, error: 'no spawner installed' };
+    return this.spawner(lane, generation, account, packet);
+  }
+
+  setTimer(lane: string, timer: TimerName, at: number): void {
+    this.state.timers = Deadlines.set(this.state.timers, lane, timer, at);
+    this.deadlines.arm();
+  }
+
+  clearTimer(lane: string, timer: TimerName): void {
+    this.state.timers = Deadlines.clear(this.state.timers, lane, timer);
+    this.deadlines.arm();
+  }
+
+  private fireTimers(due: { lane: string; timer: TimerName; at: number }[]): void {
+    for (const entry of due) {
+      this.state.timers = Deadlines.clear(this.state.timers, entry.lane, entry.timer);
+      this.dispatch(entry.lane, { type: 'timer', timer: entry.timer });
+    }
+    void this.enqueue(() => this.deadlines.arm());
+  }
+
+  /** Add a lane's state (first start, or `lane add`). */
+  addLane(name: string, role: 'lead' | 'lane', account: string | null): LaneState {
+    const lane = initialLane({ name, role, account, now: this.now() });
+    this.state.lanes[name] = lane;
+    if (!this.state.order.includes(name)) this.state.order.push(name);
+    return lane;
+  }
+
+  publish(): void {
+    const lead = this.state.lanes[this.state.leadName];
+    this.store.setState({
+      lead: { name: this.state.leadAgent, epoch: this.state.epoch, account: lead?.account ?? null, state: lead?.state ?? 'starting' },
+      lanes: laneViews(this),
+    });
+  }
+
+  /** Wait for the queue to go idle (tests and shutdown). */
+  async idle(): Promise<void> {
+    let seen: Promise<void> | null = null;
+    while (seen !== this.queue) {
+      seen = this.queue;
+      await seen;
+    }
+    if (this.failed) throw this.failed;
+  }
+
+  holder(): string {
+    return `pid ${process.pid} on ${hostname()}`;
+  }
+}

@@ -1,0 +1,28 @@
+/** Choose the pane host for a swarm (SPEC 3 backend): tmux when asked or available, else pty. */
+import type { SwarmConfig } from '../core/config.js';
+import { planPaths } from '../core/paths.js';
+import { DependencyError } from '../errors.js';
+import { findOnPath } from '../adapters/ak.js';
+import type { PaneHost } from '../adapters/host.js';
+import { join } from 'node:path';
+
+export function sessionName(config: SwarmConfig): string {
+  return `swarm-${config.name}`;
+}
+
+export function tmuxSocket(env: NodeJS.ProcessEnv): string {
+  return env.SWARM_TMUX_SOCKET?.trim() || 'swarm';
+}
+
+export async function hostFor(config: SwarmConfig, env: NodeJS.ProcessEnv): Promise<PaneHost> {
+  const hasTmux = findOnPath('tmux', env) !== null;
+  if (config.backend === 'tmux' && !hasTmux) {
+    throw new DependencyError('tmux not found', { hint: 'install it (apt-get install tmux, brew install tmux), or set backend: pty in swarm.yaml' });
+  }
+  if (config.backend === 'tmux' || (config.backend === 'auto' && hasTmux)) {
+    const { TmuxHost } = await import('../adapters/tmux/host.js');
+    return new TmuxHost({ socket: tmuxSocket(env), session: sessionName(config), paneDeathFile: join(planPaths(config.plan).swarmDir, 'panes.jsonl') });
+  }
+  const { PtyHost } = await import('../adapters/pty/host.js');
+  return new PtyHost({ session: sessionName(config) });
+}

@@ -1,0 +1,67 @@
+/**
+ * Inbox records → lane events and mailbox deliveries. Lane reports go to the lead's mailbox and, parsed,
+ * to the lane's machine; other messages go where they are addressed; acceptances, capacity readings
+ * and lead-record changes become events. Text is data: it is stored and pointed at, never typed.
+ */
+import type { InboxRecord } from '../core/inbox.js';
+import { isAnswer, isAsk, parseReport } from '../core/protocol.js';
+import type { Engine } from './engine.js';
+
+export function route(engine: Engine, record: InboxRecord): void {
+  switch (record.kind) {
+    case 'message':
+      return message(engine, record);
+    case 'accept': {
+      const lane = engine.laneOfAgent(record.from);
+      if (lane) engine.dispatch(lane, { type: 'accepted', generation: record.generation ?? 0, packet: record.packet });
+      return;
+    }
+    case 'capacity': {
+      const lane = engine.laneOfAgent(record.from);
+      if (record.account) {
+        engine.state.readings[record.account] = {
+          state: record.state as 'ok' | 'low' | 'critical' | 'unknown',
+          remainingPct: record.remaining_pct,
+          resetsAt: record.resets_at,
+        };
+      }
+      if (lane) {
+        engine.dispatch(lane, {
+          type: 'verdict',
+          generation: record.generation ?? 0,
+          decision: record.decision as 'continue' | 'handoff_soon' | 'handoff_now',
+          state: record.state as 'ok' | 'low' | 'critical' | 'unknown',
+          remainingPct: record.remaining_pct,
+          contextPct: record.context_pct,
+        });
+      }
+      return;
+    }
+    case 'lead':
+      return engine.onLeadRecord?.(record);
+    case 'lane':
+      return engine.onLaneAdded?.(record);
+    case 'answer':
+      engine.journal({ type: 'intervention', event: 'developer_answer', lane: record.to, text: record.text });
+      engine.deliver(record.to, 'the developer', record.text);
+      return;
+  }
+}
+
+function message(engine: Engine, record: Extract<InboxRecord, { kind: 'message' }>): void {
+  const leadAgent = engine.state.leadAgent;
+  if (record.role === 'lane' && record.to === 'lead') {
+    const lane = engine.laneOfAgent(record.from);
+    const parsed = parseReport(record.text);
+    engine.deliver(leadAgent, record.from, record.text);
+    if (lane && parsed.ok) engine.dispatch(lane, { type: 'report', generation: record.generation ?? 0, report: parsed.report });
+    return;
+  }
+  const targets = record.to === 'all'
+    ? engine.state.order.filter((n) => n !== engine.state.leadName)
+    : [record.to === 'lead' ? leadAgent : record.to];
+  for (const to of targets) engine.deliver(to, record.from, record.text);
+  if (isAsk(record.text) || isAnswer(record.text)) {
+    engine.journal({ type: 'observation', event: isAsk(record.text) ? 'ask' : 'answer', lane: record.from, generation: record.generation, to: record.to, text: record.text });
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Pane events → lane events. `%output` means "this pane changed": the screen is read on demand,
+ * debounced, and matched against the kind's screens; activity reaches the machine at most once per
+ * lane per few seconds (it only feeds the stall clock). Deaths become `exited`.
+ */
+import { matchScreen } from '../core/screens.js';
+import { stripAnsi } from '../core/protocol.js';
+import type { ScreenClass } from '../core/machineTypes.js';
+import type { HostEvent } from '../adapters/host.js';
+import { loadKind } from '../adapters/kinds.js';
+import type { Engine } from './engine.js';
+
+const SCREEN_DEBOUNCE_MS = 250;
+const ACTIVITY_EVERY_MS = 5_000;
+
+export class PaneWatch {
+  private readonly screens = new Map<string, ScreenClass | null>();
+  private readonly pending = new Map<string, NodeJS.Timeout>();
+  private readonly lastActivity = new Map<string, number>();
+
+  constructor(private readonly engine: Engine) {}
+
+  handle(event: HostEvent): void {
+    if (event.type === 'lost') {
+      this.engine.journal({ type: 'observation', event: 'host_lost', lane: null, reason: event.reason });
+      return;
+    }
+    const owner = this.owner(event.paneId);
+    if (!owner) return;
+    if (event.type === 'exited') {
+      void this.exited(owner.lane, event.paneId, event.status);
+      return;
+    }
+    const now = this.engine.now();
+    if (owner.current && now - (this.lastActivity.get(owner.lane) ?? 0) >= ACTIVITY_EVERY_MS) {
+      this.lastActivity.set(owner.lane, now);
+      this.engine.dispatch(owner.lane, { type: 'output' });
+    }
+    if (this.pending.has(event.paneId)) return;
+    this.pending.set(event.paneId, setTimeout(() => {
+      this.pending.delete(event.paneId);
+      void this.readScreen(owner.lane, event.paneId, owner.current);
+    }, SCREEN_DEBOUNCE_MS));
+  }
+
+  stop(): void {
+    for (const handle of this.pending.values()) clearTimeout(handle);
+    this.pending.clear();
+  }
+
+  /** Which lane a pane serves: its current agent, or a successor in flight. */
+  private owner(paneId: string): { lane: string; current: boolean } | null {
+    for (const [name, lane] of Object.entries(this.engine.state.lanes)) {
+      if (lane.paneId === paneId) return { lane: name, current: true };
+      if (lane.handoff?.successor?.paneId === paneId) return { lane: name, current: false };
+    }
+    return null;
+  }
+
+  private async readScreen(laneName: string, paneId: string, current: boolean): Promise<void> {
+    const lane = this.engine.lane(laneName);
+    const account = lane && this.engine.config.accounts.find((a) => a.id === (current ? lane.account : lane.handoff?.successor?.account));
+    if (!lane || !account) return;
+    let text: string;
+    try {
+      text = stripAnsi(await this.engine.host.capture(paneId, 0));
+    } catch {
+      return;
+    }
+    const found = matchScreen(loadKind(account.kind, this.engine.config.dir), text);
+    const screen = found?.screen ?? null;
+    if (current) {
+      if ((this.screens.get(paneId) ?? null) !== screen) {
+        this.screens.set(paneId, screen);
+        this.engine.dispatch(laneName, found ? { type: 'screen', screen, text: found.text } : { type: 'screen', screen: null });
+      }
+      this.engine.deliveries.poke(this.engine.agentName(lane));
+    }
+  }
+
+  private async exited(laneName: string, paneId: string, status: number | null): Promise<void> {
+    let tail = '';
+    try {
+      tail = stripAnsi(await this.engine.host.capture(paneId, 20)).trimEnd().split('\n').slice(-10).join('\n');
+    } catch {
+      // gone already
+    }
+    this.engine.dispatch(laneName, { type: 'exited', paneId, status, tail });
+  }
+}

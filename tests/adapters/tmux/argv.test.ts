@@ -1,0 +1,219 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import type { PaneSpec } from '../../../src/adapters/host.js';
+import {
+  bufferName, capturePane, deathRecordCommand, formatLiteral, newSession, newWindow, paneCommand, paneIdentity,
+  parseDeathValue, parsePaneList, parsePaneState, parseSpawned, parseWindows, pickAgentsWindow, sessionSetup,
+  setBuffer, shellJoin, shellQuote, splitWindow, tmuxJoin, tmuxQuote,
+} from '../../../src/adapters/tmux/argv.js';
+
+const spec: PaneSpec = {
+  lane: 'lane-a', generation: 2, account: 'work2', role: 'lane', cwd: '/repo/lane a',
+  argv: ['claude', '--append', "it's"], env: { SWARM_LANE: 'lane-a', ODD: 'a b' }, title: 'lane-a g2 @work2',
+};
+
+/** What `sh` makes of a command line: the words it passes to the program. */
+const shWords = (line: string): string[] =>
+  execFileSync('/bin/sh', ['-c', `for a in ${line}; do printf '%s\\0' "$a"; done`], { encoding: 'utf8' }).split('\0').slice(0, -1);
+
+describe('shellQuote', () => {
+  it.each([
+    ['', "''"],
+    ['plain', 'plain'],
+    ['/usr/bin/node', '/usr/bin/node'],
+    ['two words', "'two words'"],
+    ['   ', "'   '"],
+    ["it's", "'it'\\''s'"],
+    ['$HOME', "'$HOME'"],
+    ['a\nb', "'a\nb'"],
+    ['trail ', "'trail '"],
+    ['crlf\r\n', "'crlf\r\n'"],
+    ['\u001b[31mred', "'\u001b[31mred'"],
+    ['UPPER', 'UPPER'],
+    ['~/x', "'~/x'"],
+    ['*', "'*'"],
+  ])('%j → %j', (arg, quoted) => {
+    expect(shellQuote(arg)).toBe(quoted);
+  });
+
+  it('round-trips through a real sh', () => {
+    const argv = ['', 'two words', "it's", '$HOME `x` "q"', 'a\nb', '\\back', '; rm -rf /', '\u001b[1m', 'UPPER  '];
+    expect(shWords(shellJoin(argv))).toEqual(argv);
+  });
+});
+
+describe('tmuxQuote', () => {
+  it.each([
+    ['', '""'],
+    ['%12', '%12'],
+    ['@swarm_lane', '@swarm_lane'],
+    ['=swarm-demo:', '=swarm-demo:'],
+    ['two words', '"two words"'],
+    ['   ', '"   "'],
+    ['a;b', '"a;b"'],
+    ['say "hi"', '"say \\"hi\\""'],
+    ['$HOME', '"\\$HOME"'],
+    ['~/x', '"\\~/x"'],
+    ['back\\slash', '"back\\\\slash"'],
+    ['a\nb', '"a\\nb"'],
+    ['crlf\r\n', '"crlf\\r\\n"'],
+    ['tab\t', '"tab\\t"'],
+    ['\u001b[31mred', '"\\033[31mred"'],
+    ['#{pane_id}', '"#{pane_id}"'],
+    ['{ x }', '"{ x }"'],
+    ['UPPER', 'UPPER'],
+    ['é ü', '"é ü"'],
+  ])('%j → %j', (arg, quoted) => {
+    expect(tmuxQuote(arg)).toBe(quoted);
+  });
+
+  it('joins a command line', () => {
+    expect(tmuxJoin(['set-buffer', '-b', 'swarm-3', '--', 'hello world'])).toBe('set-buffer -b swarm-3 -- "hello world"');
+  });
+});
+
+describe('builders', () => {
+  it('runs the agent as the pane process through /bin/sh exec', () => {
+    expect(paneCommand(['node', 'my agent.mjs'])).toEqual(['/bin/sh', '-c', "exec node 'my agent.mjs'"]);
+    expect(paneCommand([])).toEqual([]);
+  });
+
+  it('creates a detached session with window 0 named swarm', () => {
+    expect(newSession('swarm-demo')).toEqual(['new-session', '-d', '-s', 'swarm-demo', '-n', 'swarm', '-x', '200', '-y', '50',
+      '--', '/bin/sh', '-c', 'exec tail -f /dev/null']);
+  });
+
+  it('splits and opens windows with cwd, env and the command', () => {
+    const tail = ['-P', '-F', '#{pane_id} #{pane_pid} #{window_id}', '-c', '/repo/lane a', '-e', 'SWARM_LANE=lane-a', '-e', 'ODD=a b',
+      '--', '/bin/sh', '-c', "exec claude --append 'it'\\''s'"];
+    expect(splitWindow('@3', spec)).toEqual(['split-window', '-d', '-t', '@3', ...tail]);
+    expect(newWindow('swarm-demo', 'agents-2', spec)).toEqual(['new-window', '-d', '-t', '=swarm-demo:', '-n', 'agents-2', ...tail]);
+  });
+
+  it('sets identity options, title and layout', () => {
+    expect(paneIdentity('%7', '@2', { ...spec, title: 'lane #1 g2' })).toEqual([
+      ['set-option', '-p', '-t', '%7', '@swarm_lane', 'lane-a'],
+      ['set-option', '-p', '-t', '%7', '@swarm_generation', '2'],
+      ['set-option', '-p', '-t', '%7', '@swarm_account', 'work2'],
+      ['set-option', '-p', '-t', '%7', '@swarm_role', 'lane'],
+      ['select-pane', '-t', '%7', '-T', 'lane ##1 g2'],
+      ['select-layout', '-t', '@2', 'tiled'],
+    ]);
+  });
+
+  it('sets up the session: history first, remain-on-exit, the border, the death hook', () => {
+    const steps = sessionSetup('swarm-demo', { historyLimit: 4000, paneDeathFile: "/tmp/a dir/it's #1.jsonl" });
+    expect(steps.map((s) => s.slice(0, -1))).toEqual([
+      ['set-option', '-t', 'swarm-demo', 'history-limit'],
+      ['set-option', '-g', '-w', 'remain-on-exit'],
+      ['set-option', '-g', '-w', 'pane-border-status'],
+      ['set-option', '-g', '-w', 'pane-border-format'],
+      ['set-hook', '-t', 'swarm-demo', 'pane-died'],
+    ]);
+    expect(steps[0]?.at(-1)).toBe('4000');
+    expect(steps[3]?.at(-1)).toContain('#{@swarm_lane} g#{@swarm_generation} @#{@swarm_account}');
+    expect(steps[4]?.at(-1)).toBe(tmuxJoin(['run-shell', '-b', deathRecordCommand("/tmp/a dir/it's #1.jsonl")]));
+  });
+
+  it('writes the death record with a literal file name', () => {
+    expect(deathRecordCommand("/tmp/a dir/it's #1.jsonl")).toBe(
+      `printf '{"kind":"pane_died","pane":"%s","status":%s,"ts":"%s"}\\n' '#{hook_pane}' ` +
+      `'#{?#{==:#{pane_dead_status},},null,#{pane_dead_status}}' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >> '/tmp/a dir/it'\\''s ##1.jsonl'`);
+  });
+
+  it.each([
+    [0, '-0'], [200, '-200'], [-5, '-0'], [2.7, '-2'],
+  ])('captures with %j lines of history', (history, start) => {
+    expect(capturePane('%4', history)).toEqual(['capture-pane', '-p', '-J', '-t', '%4', '-S', start]);
+  });
+
+  it('names a paste buffer after the pane and ends options before the data', () => {
+    expect(bufferName('%12')).toBe('swarm-12');
+    expect(setBuffer('swarm-12', '-rf')).toEqual(['set-buffer', '-b', 'swarm-12', '--', '-rf']);
+  });
+
+  it.each([
+    ['plain', 'plain'], ['#{x}', '##{x}'], ['', ''], ['##', '####'],
+  ])('formatLiteral(%j) → %j', (text, out) => {
+    expect(formatLiteral(text)).toBe(out);
+  });
+});
+
+describe('parsers', () => {
+  it.each([
+    ['%12 4242 @3', { paneId: '%12', pid: 4242, windowId: '@3' }],
+    ['%12 4242 @3\r', { paneId: '%12', pid: 4242, windowId: '@3' }],
+    ['  %1  ', null],
+    ['', null],
+    [undefined, null],
+    ['%1 12 @2 extra', null],
+  ])('parseSpawned(%j)', (line, expected) => {
+    if (expected) expect(parseSpawned(line)).toEqual(expected);
+    else expect(() => parseSpawned(line)).toThrow(`tmux printed no pane for the new agent: "${line ?? ''}"`);
+  });
+
+  const row = (...fields: string[]): string => fields.join('\t');
+  it.each([
+    ['empty', [], []],
+    ['blank line', [''], []],
+    ['whitespace only', ['   '], []],
+    ['a pane without swarm identity', [row('%0', '', '', '', '0', '', '100')], []],
+    ['a live swarm pane', [row('%3', 'lane-a', '1', 'work1', '0', '', '321')],
+      [{ paneId: '%3', lane: 'lane-a', generation: 1, account: 'work1', dead: false, deadStatus: null, pid: 321 }]],
+    ['a dead one, CRLF', [row('%4', 'lane-b', '2', 'work2', '1', '3', '') + '\r'],
+      [{ paneId: '%4', lane: 'lane-b', generation: 2, account: 'work2', dead: true, deadStatus: 3, pid: null }]],
+    ['killed by a signal', [row('%5', 'LEAD', '1', 'w', '1', '', '9')],
+      [{ paneId: '%5', lane: 'LEAD', generation: 1, account: 'w', dead: true, deadStatus: null, pid: 9 }]],
+    ['trailing spaces in a value kept', [row('%6', 'x ', '1', 'w ', '0', '', '1')],
+      [{ paneId: '%6', lane: 'x ', generation: 1, account: 'w ', dead: false, deadStatus: null, pid: 1 }]],
+    ['an ANSI-coloured line is not a row', ['\u001b[31m%7\tlane\t1\tw\t0\t\t1'], []],
+    ['too few fields', [row('%8', 'lane')], []],
+  ])('parsePaneList: %s', (_name, lines, expected) => {
+    expect(parsePaneList(lines)).toEqual(expected);
+  });
+
+  it.each([
+    ['rows', ['@0\tswarm\t1', '@1\tagents-1\t6\r'], [{ windowId: '@0', name: 'swarm', panes: 1 }, { windowId: '@1', name: 'agents-1', panes: 6 }]],
+    ['junk', ['', '  ', 'x\ty\tz', '@2\tagents-2'], []],
+  ])('parseWindows: %s', (_name, lines, expected) => {
+    expect(parseWindows(lines)).toEqual(expected);
+  });
+
+  const w = (windowId: string, name: string, panes: number) => ({ windowId, name, panes });
+  it.each([
+    ['no agents window yet', [w('@0', 'swarm', 1)], { kind: 'new', name: 'agents-1' }],
+    ['room in agents-1', [w('@0', 'swarm', 1), w('@1', 'agents-1', 5)], { kind: 'split', windowId: '@1' }],
+    ['agents-1 full', [w('@1', 'agents-1', 6)], { kind: 'new', name: 'agents-2' }],
+    ['a gap in an earlier window is filled', [w('@4', 'agents-2', 1), w('@1', 'agents-1', 3)], { kind: 'split', windowId: '@1' }],
+    ['numbers, not text order', [w('@1', 'agents-9', 6), w('@2', 'agents-10', 6)], { kind: 'new', name: 'agents-11' }],
+    ['other names are not agents windows', [w('@1', 'AGENTS-1', 1), w('@2', 'agents-x', 1)], { kind: 'new', name: 'agents-1' }],
+  ])('pickAgentsWindow: %s', (_name, windows, expected) => {
+    expect(pickAgentsWindow(windows)).toEqual(expected);
+  });
+
+  it.each([
+    ['%3 0 0 5 10', { inMode: false, dead: false, cursor: '5,10' }],
+    ['%3 1 0 0 0\r\n', { inMode: true, dead: false, cursor: '0,0' }],
+    ['%3 0 1 2 3', { inMode: false, dead: true, cursor: '2,3' }],
+    ['%30 0 0 1 1', null],
+    [' 0 0 1 1', null],
+    ['', null],
+    [undefined, null],
+  ])('parsePaneState(%j)', (line, expected) => {
+    expect(parsePaneState('%3', line)).toEqual(expected);
+  });
+
+  it.each([
+    ['1:3:', { dead: true, status: 3 }],
+    ['1:0:', { dead: true, status: 0 }],
+    ['1::15', { dead: true, status: null }],
+    ['1::SIGTERM', { dead: true, status: null }],
+    ['1::', { dead: false, status: null }],
+    ['0::', { dead: false, status: null }],
+    [' 1:7: \r', { dead: true, status: 7 }],
+    ['1', { dead: false, status: null }],
+    ['', { dead: false, status: null }],
+  ])('parseDeathValue(%j)', (value, expected) => {
+    expect(parseDeathValue(value)).toEqual(expected);
+  });
+});

@@ -1,0 +1,170 @@
+/**
+ * A whole swarm for end-to-end tests: a temporary git repository with a plan, one git worktree per
+ * lane, a swarm.yaml whose agents are the scripted fixture agent, and a private tmux socket that is
+ * killed afterwards. `swarm up` runs as a real child process.
+ */
+import { execa } from 'execa';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI, ROOT, git, tempDir, writeTree } from './swarm.js';
+import { waitFor } from './waitFor.js';
+
+export const AGENT = join(ROOT, 'tests', 'fixtures', 'agents', 'lane.mjs');
+
+export interface LaneOptions {
+  name: string;
+  /** Env assignments for the agent, e.g. { AGENT_G1: 'ready,handoff', AGENT_G2: 'done' }. */
+  agent?: Record<string, string>;
+  account?: string;
+  doneWhen?: string;
+}
+
+export interface SwarmOptions {
+  lanes: LaneOptions[];
+  lead?: Record<string, string>;
+  succession?: string[];
+  backend?: 'tmux' | 'pty';
+  kind?: string;
+  accounts?: { id: string; vendor: string; kind?: string }[];
+  extra?: string;
+}
+
+export interface TestSwarm {
+  root: string;
+  plan: string;
+  file: string;
+  socket: string;
+  env: Record<string, string>;
+  up: (args?: string[]) => Child;
+  run: (args: string[], env?: Record<string, string>) => Promise<{ code: number; stdout: string; stderr: string }>;
+  journal: () => Record<string, unknown>[];
+  events: (name: string) => Record<string, unknown>[];
+  waitEvent: (name: string, count?: number, timeout?: number) => Promise<Record<string, unknown>[]>;
+  agentLog: () => string[];
+  keys: () => string;
+  cleanup: () => Promise<void>;
+}
+
+type Child = ReturnType<typeof launch>;
+
+function launch(args: string[], env: Record<string, string>, cwd: string) {
+  return execa('node', [CLI, ...args], { env, extendEnv: false, reject: false, all: true, cwd });
+}
+
+const DEFAULT_ACCOUNTS: { id: string; vendor: string; kind?: string }[] = [
+  { id: 'a1', vendor: 'anthropic' },
+  { id: 'a2', vendor: 'anthropic' },
+  { id: 'a3', vendor: 'anthropic' },
+  { id: 'o1', vendor: 'openai' },
+  { id: 'o2', vendor: 'openai' },
+];
+
+function command(env: Record<string, string> | undefined): string {
+  const assignments = Object.entries(env ?? {}).map(([k, v]) => `${k}='${v}'`);
+  return [...assignments, 'exec', process.execPath, AGENT].join(' ');
+}
+
+export function makeSwarm(options: SwarmOptions): TestSwarm {
+  const { dir, cleanup: removeDir } = tempDir('swarm-e2e-');
+  const plan = join(dir, 'repo', 'plans', 'p');
+  const repo = join(dir, 'repo');
+  writeTree(repo, {
+    'plans/p/PLAN.md': '---\ncontract: e2e-1\n---\n# E2E plan\n',
+    '.gitignore': 'plans/*/.swarm/\nplans/*/journal.jsonl\nplans/*/lead.json\nplans/*/analysis_results/\n',
+    'README.md': 'e2e\n',
+  });
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, 'config', 'user.email', 't@example.invalid');
+  git(repo, 'config', 'user.name', 't');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'start');
+  for (const lane of options.lanes) git(repo, 'worktree', 'add', '-q', '-b', `lane/${lane.name}`, join(dir, `wt-${lane.name}`));
+
+  const accounts = options.accounts ?? DEFAULT_ACCOUNTS;
+  const kind = options.kind ?? 'command';
+  const yaml = [
+    'version: 1',
+    'name: e2e',
+    'plan: plans/p',
+    `backend: ${options.backend ?? 'tmux'}`,
+    'accounts:',
+    ...accounts.map((a) => `  - { id: ${a.id}, kind: ${a.kind ?? kind}, vendor: ${a.vendor} }`),
+    'lead:',
+    '  name: lead',
+    `  account: ${accounts[0]!.id}`,
+    `  command: "${command({ AGENT_G1: 'ready', ...options.lead }).replace(/"/g, '\\"')}"`,
+    `  succession: [${(options.succession ?? []).join(', ')}]`,
+    'lanes:',
+    ...options.lanes.flatMap((lane) => [
+      `  - name: ${lane.name}`,
+      `    checkout: ../wt-${lane.name}`,
+      `    task: "e2e task of ${lane.name}"`,
+      ...(lane.account ? [`    account: ${lane.account}`] : []),
+      `    command: "${command(lane.agent).replace(/"/g, '\\"')}"`,
+      ...(lane.doneWhen ? [`    done_when: "${lane.doneWhen}"`] : []),
+    ]),
+    'timeouts: { accept: 20s, packet: 5s, stall: 10m, ask: 30s, release: 1s }',
+    options.extra ?? '',
+  ].join('\n');
+  const file = join(repo, 'swarm.yaml');
+  writeFileSync(file, `${yaml}\n`);
+
+  const socket = `swarm-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? dir,
+    SWARM_TMUX_SOCKET: socket,
+    AGENT_LOG: join(dir, 'agents.log'),
+    AGENT_KEYS: join(dir, 'keys.log'),
+    NO_COLOR: '1',
+  };
+  const journalPath = join(plan, 'journal.jsonl');
+  const journal = () =>
+    existsSync(journalPath)
+      ? readFileSync(journalPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
+      : [];
+  const events = (name: string) => journal().filter((e) => e.event === name);
+  const children: Child[] = [];
+
+  return {
+    root: dir,
+    plan,
+    file,
+    socket,
+    env,
+    up: (args = []) => {
+      const child = launch(['up', file, '--headless', ...args], env, repo);
+      children.push(child);
+      return child;
+    },
+    run: async (args, extra = {}) => {
+      const r = await execa('node', [CLI, ...args], { env: { ...env, ...extra }, extendEnv: false, reject: false, cwd: repo });
+      return { code: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr };
+    },
+    journal,
+    events,
+    waitEvent: (name, count = 1, timeout = 30_000) =>
+      waitFor(() => {
+        const found = events(name);
+        return found.length >= count ? found : null;
+      }, { timeout, what: `${count} × ${name} in the journal` }),
+    agentLog: () => (existsSync(env.AGENT_LOG!) ? readFileSync(env.AGENT_LOG!, 'utf8').split('\n').filter(Boolean) : []),
+    keys: () => (existsSync(env.AGENT_KEYS!) ? readFileSync(env.AGENT_KEYS!, 'utf8') : ''),
+    cleanup: async () => {
+      for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+      await Promise.allSettled(children);
+      try {
+        execFileSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
+      } catch {
+        // no server left
+      }
+      removeDir();
+    },
+  };
+}
+
+export function handoffFiles(plan: string): string[] {
+  const dir = join(plan, 'analysis_results', 'handoff');
+  return existsSync(dir) ? readdirSync(dir).sort() : [];
+}
