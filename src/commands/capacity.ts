@@ -11,6 +11,7 @@ import { UsageError } from '../errors.js';
 import { akReading } from '../adapters/ak.js';
 import { readCachedReading, saveReading, type CachedReading, type CapacitySource } from '../adapters/capacityCache.js';
 import { appendInbox } from '../adapters/inbox.js';
+import { probeReading } from '../adapters/probes.js';
 import { readSettings } from '../adapters/settings.js';
 import type { CommandIO } from './io.js';
 
@@ -26,7 +27,9 @@ export async function capacity(io: CommandIO): Promise<number> {
   const caps = parseCaps(io.env.AGENTKIT_CAPACITY_CAP);
   const now = new Date();
 
-  const { reading, source, cached } = currentReading(ctx.plan, ctx.account, io.env, now);
+  const probe = (): ReturnType<typeof probeReading> =>
+    probeReading(ctx.kind, { plan: ctx.plan, account: ctx.account, lane: ctx.lane, generation: ctx.generation }, settings.capacity);
+  const { reading, source, cached } = currentReading(ctx.plan, ctx.account, io.env, now, probe);
   const window = resolveWindow(settings.window, null, io.env);
   const verdict = assess(ctx.account, reading, caps, settings.capacity, {
     contextPressure: settings.contextPressure,
@@ -59,8 +62,14 @@ export async function capacity(io: CommandIO): Promise<number> {
   return 0;
 }
 
-/** Sources in order: ak (cached 300 s), the kind's probe (none yet), the lane's last capacity line. */
-function currentReading(plan: string, account: string, env: NodeJS.ProcessEnv, now: Date): { reading: RawReading | null; source: CapacitySource; cached: boolean } {
+/** Sources in order: ak (cached 300 s), the kind's probe (cached unless it reads a local file), the lane's last capacity line. */
+function currentReading(
+  plan: string,
+  account: string,
+  env: NodeJS.ProcessEnv,
+  now: Date,
+  probe: () => ReturnType<typeof probeReading>,
+): { reading: RawReading | null; source: CapacitySource; cached: boolean } {
   const saved = readCachedReading(plan, account);
   if (saved && saved.source !== 'report' && now.getTime() - Date.parse(saved.at) < CACHE_MS) {
     return { reading: fromCache(saved), source: saved.source, cached: true };
@@ -69,6 +78,12 @@ function currentReading(plan: string, account: string, env: NodeJS.ProcessEnv, n
   if (fresh) {
     saveReading(plan, { account, state: fresh.state, remaining_pct: fresh.remainingPct, context_pct: fresh.contextPct, resets_at: fresh.resetsAt, source: 'ak', at: now.toISOString() });
     return { reading: fresh, source: 'ak', cached: false };
+  }
+  const probed = probe();
+  if (probed) {
+    const r = probed.reading;
+    if (probed.cacheable) saveReading(plan, { account, state: r.state, remaining_pct: r.remainingPct, context_pct: r.contextPct, resets_at: r.resetsAt, source: 'probe', at: now.toISOString() });
+    return { reading: r, source: 'probe', cached: false };
   }
   if (saved && saved.source === 'report') return { reading: fromCache(saved), source: 'report', cached: true };
   return { reading: null, source: 'none', cached: false };

@@ -49,6 +49,9 @@ function entropy(text: string): number {
 function looksRandom(run: string): boolean {
   const body = run.replace(/=+$/, '');
   if (body.length < 32 || /^[0-9a-f]+$/i.test(body)) return false;
+  // A path (`/tmp/swarm-test-VGIp8R/work/lane-a`) is short segments between slashes; key material is not.
+  const segments = body.split('/');
+  if (segments.length >= 3 && segments.every((segment) => segment.length < 24)) return false;
   const classes = [...body].map(charClass);
   if (!classes.includes(0) || !classes.includes(1) || !classes.includes(2)) return false;
   let switches = 0;

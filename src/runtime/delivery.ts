@@ -35,6 +35,7 @@ export class Deliveries {
     const laneName = engine.laneOfAgent(agent);
     const lane = laneName ? engine.lane(laneName) : undefined;
     if (!lane || !lane.paneId || !lane.account || lane.state === 'done') return;
+    if (engine.agentName(lane) !== agent) return; // a successor lead not yet in office reads its mailbox when it starts
     const account = engine.config.accounts.find((a) => a.id === lane.account);
     if (!account) return;
     const kind = loadKind(account.kind, engine.config.dir);

@@ -24,6 +24,19 @@ import type { Engine } from './engine.js';
 export async function runEffect(engine: Engine, laneName: string, effect: Effect): Promise<void> {
   const lane = engine.lane(laneName);
   if (!lane) return;
+  faultPoint(engine, `before:${effect.type}`);
+  await carryOut(engine, laneName, lane, effect);
+}
+
+/**
+ * Crash-consistency tests only: SWARM_FAULT=before:<effect>|after:<effect> kills the engine with
+ * SIGKILL at that point, as a power cut would, so a restart must finish the intent exactly once.
+ */
+export function faultPoint(engine: Engine, point: string): void {
+  if (engine.env.SWARM_FAULT === point) process.kill(process.pid, 'SIGKILL');
+}
+
+async function carryOut(engine: Engine, laneName: string, lane: LaneState, effect: Effect): Promise<void> {
   const plan = engine.config.plan;
   switch (effect.type) {
     case 'journal':
@@ -33,7 +46,7 @@ export async function runEffect(engine: Engine, laneName: string, effect: Effect
       engine.deliver(engine.agentName(lane), 'swarm', effect.text);
       return;
     case 'tell_lead':
-      engine.deliver(engine.state.leadAgent, 'swarm', effect.text);
+      engine.deliver(engine.leadMailbox(), 'swarm', effect.text);
       return;
     case 'validate_packet': {
       const reasons = checkPacket(engine, lane, effect.packet);
@@ -43,9 +56,12 @@ export async function runEffect(engine: Engine, laneName: string, effect: Effect
     case 'pick_account':
       engine.dispatch(laneName, pickAccount(engine, lane, effect.exclude, effect.preferOtherThan));
       return;
-    case 'spawn':
-      engine.dispatch(laneName, await engine.spawnSuccessor(lane, effect.generation, effect.account, effect.packet));
+    case 'spawn': {
+      const result = await engine.spawnSuccessor(lane, effect.generation, effect.account, effect.packet);
+      faultPoint(engine, 'after:spawn');
+      engine.dispatch(laneName, result);
       return;
+    }
     case 'kill_pane':
     case 'close_pane': {
       const generation = effect.type === 'close_pane' ? (lane.handoff?.from.generation ?? lane.generation - 1) : (lane.handoff?.successor?.generation ?? lane.generation + 1);
@@ -64,7 +80,7 @@ export async function runEffect(engine: Engine, laneName: string, effect: Effect
       return;
     case 'escalate':
       void runNotifyCommand(engine, { event: 'escalation', lane: lane.name, generation: lane.generation, class: effect.class, what: effect.what });
-      engine.deliver(engine.state.leadAgent, 'swarm', `escalation: ${lane.name} blocked ${effect.class}: ${effect.what}`, lane.name);
+      engine.deliver(engine.leadMailbox(), 'swarm', `escalation: ${lane.name} blocked ${effect.class}: ${effect.what}`, lane.name);
       return;
     case 'run_gate': {
       const checkout = engine.checkoutOf(lane.name);

@@ -130,6 +130,11 @@ export class Engine {
     if (about) this.journal({ type: 'observation', event: 'message', lane: about, to, from });
   }
 
+  /** Where messages for the lead go: its successor once a handover is under way (it reads them on start). */
+  leadMailbox(): string {
+    return this.state.leadNext ?? this.state.leadAgent;
+  }
+
   /** The name the lane's current agent goes by (the lead's successor may carry another name). */
   agentName(lane: LaneState): string {
     return lane.role === 'lead' ? this.state.leadAgent : lane.name;

@@ -49,7 +49,7 @@ export function route(engine: Engine, record: InboxRecord): void {
 }
 
 function message(engine: Engine, record: Extract<InboxRecord, { kind: 'message' }>): void {
-  const leadAgent = engine.state.leadAgent;
+  const leadAgent = engine.leadMailbox();
   if (record.role === 'lane' && record.to === 'lead') {
     const lane = engine.laneOfAgent(record.from);
     const parsed = parseReport(record.text);

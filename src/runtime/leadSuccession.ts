@@ -52,6 +52,7 @@ export function leadAfterStep(engine: Engine): void {
   state.epoch = engine.leadRecord()?.epoch ?? state.epoch;
   engine.save();
   noticeToLanes(engine);
+  engine.deliveries.poke(state.leadAgent);
 }
 
 function noticeToLanes(engine: Engine): void {

@@ -7,14 +7,16 @@ import { watch, type FSWatcher } from 'node:fs';
 import { basename } from 'node:path';
 import type { SwarmConfig } from '../core/config.js';
 import { claim, recordLane, release } from '../core/epochs.js';
-import { pick } from '../core/leases.js';
+import { isStale, pick } from '../core/leases.js';
 import { planPaths } from '../core/paths.js';
 import { progress } from '../core/progress.js';
 import { MismatchError, SwarmError } from '../errors.js';
 import { ensureDir } from '../adapters/files.js';
 import { readInbox } from '../adapters/inbox.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
-import { acquireLease, readLeases } from '../adapters/leaseFiles.js';
+import { acquireLease, adoptLease, readLeases, releaseLease } from '../adapters/leaseFiles.js';
+import { pidAlive } from '../adapters/lock.js';
+import { hostname } from 'node:os';
 import { tryLock } from '../adapters/lock.js';
 import { writeSettings } from '../adapters/settings.js';
 import { createSwarmStore } from '../ui/store.js';
@@ -165,7 +167,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
     const p = progress(laneStates(engine));
     if (p.kind === 'all_done' && !state.allDoneTold) {
       state.allDoneTold = true;
-      engine.deliver(state.leadAgent, 'swarm', 'Every lane is done. Release the plan: `swarm lead release`.');
+      engine.deliver(engine.leadMailbox(), 'swarm', 'Every lane is done. Release the plan: `swarm lead release`.');
       engine.journal({ type: 'observation', event: 'all_lanes_done', lane: null });
       releaseTimer = setTimeout(() => void engine.enqueue(() => finishPlan('timeouts.release passed')), config.timeouts.release);
       if (engine.leadRecord()?.released) void engine.enqueue(() => finishPlan('the lead released the plan'));
@@ -178,7 +180,8 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
   await engine.host.start();
   const unsubscribe = engine.host.onEvent((event) => watchPanes.handle(event));
 
-  // Re-adopt: finish intents, then tell each lane what the panes look like now.
+  // Re-adopt: leases of a dead engine, then intents, then tell each lane what the panes look like now.
+  reconcileLeases(engine);
   const panes = await engine.host.list();
   await engine.enqueue(() => engine.drainPending());
   for (const name of state.order) {
@@ -224,6 +227,27 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
     unlock();
   };
   return { engine, finished, detach };
+}
+
+/**
+ * Leases whose holder (an earlier engine) is dead: those still serving a lane's current agent or its
+ * successor in flight are adopted; the rest are released (never a lease held by nobody).
+ */
+function reconcileLeases(engine: Engine): void {
+  const { config, state } = engine;
+  for (const lease of readLeases(config.plan)) {
+    if (lease.pid === process.pid || !isStale(lease, { host: hostname(), pidAlive })) continue;
+    const lane = state.lanes[lease.lane];
+    const serving = lane !== undefined && lane.state !== 'done' &&
+      ((lane.generation === lease.generation && lane.account === lease.account) ||
+        (lane.handoff?.successor?.generation === lease.generation && lane.handoff.successor.account === lease.account));
+    if (serving) {
+      adoptLease(config.plan, lease);
+    } else {
+      releaseLease(config.plan, lease.account);
+      engine.journal({ type: 'observation', event: 'lease_recovered', lane: lease.lane, generation: lease.generation, account: lease.account, holder: lease.pid });
+    }
+  }
 }
 
 function laneStates(engine: Engine): LaneState[] {

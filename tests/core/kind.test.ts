@@ -31,7 +31,7 @@ describe('the shipped kinds', () => {
     ['claude', ['claude', '--append-system-prompt-file', '{prompt_file}', '{brief}'], 'argument', 'CLAUDE_CONFIG_DIR'],
     ['codex', ['codex', '{prompt}'], 'argument', 'CODEX_HOME'],
     ['gemini', ['gemini', '-i', '{prompt}'], 'argument', 'GEMINI_CLI_HOME'],
-    ['sim', ['{node}', '{swarm_bin}', 'sim'], 'file', null],
+    ['sim', ['{swarm_bin}', 'sim'], 'file', null],
   ])('%s launches as %j with the prompt as %s, profile via %s', (name, command, prompt, accountEnv) => {
     const kind = parsed(shipped(name), name);
     expect(kind.launch).toEqual({ command, prompt });

@@ -18,7 +18,7 @@ const INPUT: LaunchInput = {
   promptFile: '/work/shop/plans/demo/.swarm/prompts/lane-a-g1.md',
   prompt: PROMPT,
   brief: 'Read /work/shop/plans/demo/.swarm/prompts/lane-a-g1.md and follow it.',
-  swarmBin: '/opt/swarm/dist/cli.js',
+  swarmBin: '/opt/swarm/bin/swarm',
   nodeBin: '/usr/local/bin/node',
 };
 const input = (over: Partial<LaunchInput>): LaunchInput => ({ ...INPUT, ...over });
@@ -39,7 +39,7 @@ describe('launchArgv: the shipped kinds', () => {
     ['claude', ['claude', '--append-system-prompt-file', INPUT.promptFile, INPUT.brief]],
     ['codex', ['codex', PROMPT]],
     ['gemini', ['gemini', '-i', PROMPT]],
-    ['sim', ['/usr/local/bin/node', '/opt/swarm/dist/cli.js', 'sim']],
+    ['sim', ['/opt/swarm/bin/swarm', 'sim']],
   ])('%s', (name, argv) => {
     expect(launchArgv(shipped(name), INPUT)).toEqual(argv);
   });

@@ -38,6 +38,8 @@ describe('findSecrets: token shapes', () => {
     ['a sha256 sum', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
     ['a UUID', '123e4567-e89b-12d3-a456-426614174000'],
     ['a long path', 'src/adapters/tmuxControlModeParser/handleOutputNotification2.ts'],
+    ['a temp folder with a random name', '/tmp/swarm-test-VGIp8R/work/lane-a'],
+    ['a temp folder with random names nested', '/tmp/swarm-e2e-pNr48b/wt-lane-a/x9Qz2Lm'],
     ['a camelCase identifier', 'handleCapacityCriticalForLane2AndLane3Together'],
     ['an env var name', 'AGENTKIT_CAPACITY_CRITICAL_THRESHOLD_OVERRIDE_2'],
     ['a URL', 'https://github.com/example/demo/pull/1234#issuecomment-987654321'],
@@ -112,5 +114,20 @@ describe('findSecrets: paths', () => {
     expect(findSecrets({ doing: token }, { GH_TOKEN: token })).toEqual([
       line('doing', 'looks like a GitHub token'), line('doing', 'contains the value of $GH_TOKEN'),
     ]);
+  });
+});
+
+describe('findSecrets: temp folders with random names are paths, not keys', () => {
+  it('flags none of 500 mkdtemp-style paths', () => {
+    const chars = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+    let seed = 42;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const flagged: string[] = [];
+    for (let i = 0; i < 500; i += 1) {
+      const name = Array.from({ length: 6 }, () => chars[next() % chars.length]).join('');
+      const path = `/tmp/swarm-test-${name}/work/lane-a`;
+      if (findSecrets({ where: { checkout: path } }, {}).length > 0) flagged.push(path);
+    }
+    expect(flagged).toEqual([]);
   });
 });
