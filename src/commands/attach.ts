@@ -12,10 +12,10 @@ export async function attach(io: CommandIO): Promise<number> {
   if (!findOnPath('tmux', io.env)) throw new DependencyError('tmux not found', { hint: 'install tmux; with backend: pty there is no session to attach to' });
   const socket = tmuxSocket(io.env);
   const session = sessionName(config);
-  const has = await execa('tmux', ['-L', socket, 'has-session', '-t', session], { reject: false });
+  const has = await execa('tmux', ['-u', '-L', socket, 'has-session', '-t', session], { reject: false });
   if (has.exitCode !== 0) throw new UsageError(`no tmux session ${session} on socket ${socket}`, { hint: 'start it with `swarm up`' });
   // Inside another tmux session (the common case) attach nested: a private server cannot be switched to.
   const env = { ...io.env, TMUX: undefined };
-  const result = await execa('tmux', ['-L', socket, 'attach-session', '-t', session], { stdio: 'inherit', env, extendEnv: false, reject: false });
+  const result = await execa('tmux', ['-u', '-L', socket, 'attach-session', '-t', session], { stdio: 'inherit', env, extendEnv: false, reject: false });
   return result.exitCode === 0 ? 0 : 1;
 }

@@ -223,6 +223,6 @@ describe('runTmux', () => {
   it("a failing command keeps tmux's words and execa's short message", async () => {
     const error = await runTmux(lostSocket, ['has-session', '-t', '=nope']).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SwarmError);
-    expect((error as SwarmError).message).toMatch(/^tmux has-session: (no server running|error connecting to) .* \(Command failed with exit code 1: tmux -L .* has-session -t '=nope'\)$/);
+    expect((error as SwarmError).message).toMatch(/^tmux has-session: (no server running|error connecting to) .* \(Command failed with exit code 1: tmux -u -L .* has-session -t '=nope'\)$/);
   });
 });

@@ -36,7 +36,7 @@ export interface TestSwarm {
   file: string;
   socket: string;
   env: Record<string, string>;
-  up: (args?: string[]) => Child;
+  up: (args?: string[], extraEnv?: Record<string, string>) => Child;
   run: (args: string[], env?: Record<string, string>) => Promise<{ code: number; stdout: string; stderr: string }>;
   journal: () => Record<string, unknown>[];
   events: (name: string) => Record<string, unknown>[];
@@ -133,8 +133,8 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
     file,
     socket,
     env,
-    up: (args = []) => {
-      const child = launch(['up', file, '--headless', ...args], env, repo);
+    up: (args = [], extraEnv = {}) => {
+      const child = launch(['up', file, '--headless', ...args], { ...env, ...extraEnv }, repo);
       children.push(child);
       return child;
     },

@@ -153,7 +153,7 @@ export class ControlClient {
 
   /** Attach to the session, ask for flood control and death reports, and resolve once ready. */
   static async connect(options: ControlOptions, handlers: ControlHandlers): Promise<ControlClient> {
-    const child = spawn(options.bin ?? 'tmux', ['-L', options.socket, ...controlAttach(options.session)], { env: tmuxEnv(), stdio: 'pipe' });
+    const child = spawn(options.bin ?? 'tmux', ['-u', '-L', options.socket, ...controlAttach(options.session)], { env: tmuxEnv(), stdio: 'pipe' });
     const client = new ControlClient(child, handlers);
     const attached = new Promise<void>((resolve, reject) => { client.ready = { resolve, reject }; });
     const timer = setTimeout(() => client.ready?.reject(new SwarmError(`tmux control client did not attach to ${options.session}`)), options.connectTimeoutMs ?? 5000);

@@ -7,10 +7,16 @@ import { DependencyError, SwarmError, excerpt } from '../../errors.js';
 
 export const TMUX_MISSING = 'tmux not found — install it (apt-get install tmux), or set backend: pty';
 
-/** The environment tmux gets: ours without `TMUX`, so a swarm started inside tmux is not "nested". */
+/**
+ * Every tmux call runs with `-u`: without a UTF-8 locale (cron, systemd, CI, `env -i`) tmux 3.3a replaces
+ * a tab in format output with `_` (measured), which empties every tab-separated listing.
+ *
+ * The environment tmux gets: ours without `TMUX`, so a swarm started inside tmux is not "nested". */
 export function tmuxEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) if (value !== undefined && key !== 'TMUX' && key !== 'TMUX_PANE') out[key] = value;
+  // A client with no terminal name is refused by some tmux builds; the control client draws nothing.
+  if (!out.TERM) out.TERM = 'xterm-256color';
   return out;
 }
 
@@ -27,7 +33,7 @@ export function isGoneError(error: unknown): boolean {
 export async function runTmux(socket: string, args: readonly string[], options: { bin?: string; timeoutMs?: number } = {}): Promise<string[]> {
   const bin = options.bin ?? 'tmux';
   try {
-    const result = await execa(bin, ['-L', socket, ...args], {
+    const result = await execa(bin, ['-u', '-L', socket, ...args], {
       env: tmuxEnv(), extendEnv: false, stdin: 'ignore', timeout: options.timeoutMs ?? 15_000,
     });
     return result.stdout === '' ? [] : result.stdout.split('\n');

@@ -1,0 +1,78 @@
+/**
+ * SPEC 9: killing the swarm process at any moment loses nothing. kill -9 of the engine before the
+ * report is read, after it was read (the spawn intent saved, not carried out), after the successor's
+ * pane started (not yet recorded), and while the successor accepts; `swarm up` again finishes the
+ * handoff with exactly one successor and no lease held by nobody.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
+import { waitFor } from '../helpers/waitFor.js';
+
+let t: TestSwarm | null = null;
+afterEach(async () => {
+  await t?.cleanup();
+  t = null;
+});
+
+const inboxHas = (s: TestSwarm, needle: string) => {
+  const path = join(s.plan, '.swarm', 'inbox.jsonl');
+  return existsSync(path) && readFileSync(path, 'utf8').includes(needle);
+};
+
+/** After the restart: the plan is done with one successor for lane-a and no lease left dangling. */
+async function finishesOnce(s: TestSwarm): Promise<void> {
+  const run = await s.up(['--timeout', '45s']);
+  expect(run.all).toContain('plan done');
+  expect(run.exitCode).toBe(0);
+  const log = s.agentLog();
+  expect(log.filter((l) => l === 'lane-a g2 started')).toHaveLength(1);
+  expect(log.filter((l) => l === 'lane-a g2 accepted')).toHaveLength(1);
+  expect(s.events('packet_accepted')).toHaveLength(1);
+  const leases = readdirSync(join(s.plan, '.swarm', 'leases'));
+  const held = leases.map((f) => JSON.parse(readFileSync(join(s.plan, '.swarm', 'leases', f), 'utf8')) as { lane: string; generation: number });
+  // Every lease left serves a live agent of the finished plan: the lead g1, lane-a g2 (never the spent g1).
+  expect(held.some((l) => l.lane === 'lane-a' && l.generation === 1)).toBe(false);
+}
+
+describe('recovery after kill -9 of swarm up (tmux)', () => {
+  it('killed before the handoff report is read: the restart reads it from the inbox', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,sleep2500,handoff', AGENT_G2: 'done' } }] }));
+    const first = s.up();
+    await s.waitEvent('lane_started', 2);
+    first.kill('SIGKILL');
+    await first;
+    await waitFor(() => inboxHas(s, '"text":"handoff '), { timeout: 15_000, what: 'the handoff report in the inbox' });
+    expect(s.events('handoff_reported')).toHaveLength(0);
+    await finishesOnce(s);
+    expect(s.events('readopted').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('killed after the report was read, with the spawn intent saved but not carried out', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,handoff', AGENT_G2: 'done' } }] }));
+    const first = await s.up([], { SWARM_FAULT: 'before:spawn' });
+    expect(first.signal).toBe('SIGKILL');
+    expect(s.events('handoff_reported')).toHaveLength(1);
+    expect(s.agentLog()).not.toContain('lane-a g2 started');
+    await finishesOnce(s);
+  });
+
+  it('killed after the successor pane started but before it was recorded: the restart adopts it', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,handoff', AGENT_G2: 'done' } }] }));
+    const first = await s.up([], { SWARM_FAULT: 'after:spawn' });
+    expect(first.signal).toBe('SIGKILL');
+    expect(s.events('successor_spawned')).toHaveLength(0);
+    await finishesOnce(s);
+  });
+
+  it('killed while the successor accepts: the acceptance is read from the inbox after the restart', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,handoff', AGENT_G2: 'sleep1500,done' } }] }));
+    const first = s.up();
+    await s.waitEvent('successor_spawned');
+    first.kill('SIGKILL');
+    await first;
+    await finishesOnce(s);
+    expect(s.events('pane_closed')).toHaveLength(1);
+  });
+});
