@@ -157,6 +157,12 @@ console.log(`handoff turnaround (report sent → successor running), ${t.n} hand
 console.log(`${i.lanes} idle lanes over ${IDLE_S} s, % of one core:`);
 console.log(`  swarm engine (event-driven)            ${f(i.enginePct)}   tmux server meanwhile ${f(i.serverIdlePct)}`);
 console.log(`  polling watcher (capture-pane each 1 s) ${f(i.pollerPct)}   tmux server meanwhile ${f(i.serverPollPct)}`);
+// One clock tick over the window is the resolution: a zero means "less than that".
+const tick = (100 / TICKS) / IDLE_S;
 const engineTotal = i.enginePct + i.serverIdlePct;
 const pollTotal = i.pollerPct + i.serverPollPct;
-console.log(`  ratio, watcher + server: polling / swarm = ${(pollTotal / Math.max(engineTotal, 0.01)).toFixed(1)}×`);
+if (engineTotal === 0) {
+  console.log(`  swarm used less than one clock tick (< ${tick.toFixed(3)} % of a core); ratio polling / swarm > ${(pollTotal / tick).toFixed(0)}×`);
+} else {
+  console.log(`  ratio, watcher + server: polling / swarm = ${(pollTotal / engineTotal).toFixed(1)}× (resolution ${tick.toFixed(3)} %)`);
+}
