@@ -16,7 +16,7 @@ import { loadConfig } from '../adapters/configFile.js';
 import { loadState } from '../runtime/engineState.js';
 import type { CommandIO } from './io.js';
 
-const USAGE = 'usage: swarm lane add <name> --task T [--checkout D] [--kind K] [--epoch N]';
+const USAGE = 'usage: swarm lane add <name> --task T [--checkout D] [--kind K] [--command C] [--epoch N]';
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export async function laneAdd(io: CommandIO): Promise<number> {
@@ -28,7 +28,7 @@ export async function laneAdd(io: CommandIO): Promise<number> {
       args: rest,
       allowPositionals: true,
       strict: true,
-      options: { task: { type: 'string' }, checkout: { type: 'string' }, kind: { type: 'string' }, epoch: { type: 'string' } },
+      options: { task: { type: 'string' }, checkout: { type: 'string' }, kind: { type: 'string' }, command: { type: 'string' }, epoch: { type: 'string' } },
     });
   } catch (error) {
     throw new UsageError(`swarm lane add: ${(error as Error).message}`, { hint: USAGE });
@@ -49,6 +49,9 @@ export async function laneAdd(io: CommandIO): Promise<number> {
   const state = loadState(planPaths(config.plan).state);
   const names = [...config.lanes.map((l) => l.name), ...(state?.added ?? []).map((l) => l.name), config.lead.name];
   if (names.includes(name)) throw new UsageError(`swarm lane add: a lane named ${name} exists already`);
+  if (values.kind && !config.accounts.some((a) => a.kind === values.kind)) {
+    throw new UsageError(`swarm lane add: no account of kind ${values.kind} in the pool`, { hint: `kinds in the pool: ${[...new Set(config.accounts.map((a) => a.kind))].join(', ')}` });
+  }
   const count = config.lanes.length + (state?.added.length ?? 0);
   if (count >= config.maxLanes) throw new UsageError(`swarm lane add: the swarm has ${count} lanes, its max_lanes`, { hint: 'raise max_lanes in swarm.yaml' });
   const checkout = resolve(io.cwd, values.checkout ?? config.lead.checkout);
@@ -57,7 +60,7 @@ export async function laneAdd(io: CommandIO): Promise<number> {
   if (used.includes(checkout)) throw new UsageError(`swarm lane add: ${checkout} is another lane's checkout`, { hint: 'give each lane its own git worktree' });
   appendInbox(ctx.plan, {
     kind: 'lane', action: 'add', ts: new Date().toISOString(), from: ctx.lane, role: ctx.role, account: ctx.account,
-    generation: ctx.generation, epoch, name, task: values.task.trim(), checkout, lane_kind: values.kind ?? null,
+    generation: ctx.generation, epoch, name, task: values.task.trim(), checkout, lane_kind: values.kind ?? null, command: values.command ?? null,
   });
   io.stdout(`swarm: lane ${name} queued to start (${count + 1}/${config.maxLanes})\n`);
   return 0;

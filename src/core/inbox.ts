@@ -33,7 +33,7 @@ export type InboxRecord =
   /** `swarm answer <lane> <text>`: the developer's words, verbatim. */
   | (Sender & { kind: 'answer'; to: string; text: string })
   /** `swarm lane add`: the current lead adds a lane at run time. */
-  | (Sender & { kind: 'lane'; action: 'add'; name: string; task: string; checkout: string; lane_kind: string | null });
+  | (Sender & { kind: 'lane'; action: 'add'; name: string; task: string; checkout: string; lane_kind: string | null; command: string | null });
 
 export type InboxKind = InboxRecord['kind'];
 

@@ -39,7 +39,7 @@ export interface EngineState {
   allDoneTold: boolean;
   planDone: boolean;
   /** Lanes added at run time by the lead (`swarm lane add`). */
-  added: { name: string; task: string; checkout: string; kind: string | null }[];
+  added: { name: string; task: string; checkout: string; kind: string | null; command: string | null }[];
   /** The agent name a lead successor in flight will go by. */
   leadNext: string | null;
   /** The lead lane's generation last seen (a change means a successor lead accepted). */

@@ -155,7 +155,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
 
   engine.onLaneAdded = (record) => {
     if (state.lanes[record.name] || state.added.some((l) => l.name === record.name)) return;
-    state.added.push({ name: record.name, task: record.task, checkout: record.checkout, kind: record.lane_kind });
+    state.added.push({ name: record.name, task: record.task, checkout: record.checkout, kind: record.lane_kind, command: record.command ?? null });
     state.allDoneTold = false;
     engine.journal({ type: 'delegation', event: 'lane_added', lane: record.name, by: record.from, task: record.task });
     void engine.enqueue(async () => startMissing(engine, await engine.host.list()));
@@ -269,16 +269,16 @@ function claimLead(engine: Engine): void {
 /** Start the lead, then each lane, that has no agent yet (first start, or a lane added at run time). */
 async function startMissing(engine: Engine, panes: Awaited<ReturnType<PaneHost['list']>>): Promise<void> {
   const { config, state } = engine;
-  const wanted: { name: string; role: 'lead' | 'lane'; account: string | null }[] = [
+  const wanted: { name: string; role: 'lead' | 'lane'; account: string | null; kind?: string | null }[] = [
     { name: config.lead.name, role: 'lead', account: config.lead.account },
     ...config.lanes.map((l) => ({ name: l.name, role: 'lane' as const, account: l.account })),
-    ...state.added.map((l) => ({ name: l.name, role: 'lane' as const, account: null })),
+    ...state.added.map((l) => ({ name: l.name, role: 'lane' as const, account: null, kind: l.kind })),
   ];
   for (const want of wanted) {
     const lane = state.lanes[want.name] ?? engine.addLane(want.name, want.role, want.account);
     if (lane.paneId !== null || lane.generation !== 1 || lane.state !== 'starting') continue;
     const adopted = panes.find((p) => p.lane === want.name && p.generation === 1 && !p.dead);
-    const account = adopted?.account ?? want.account ?? firstAccount(engine, want.name);
+    const account = adopted?.account ?? want.account ?? firstAccount(engine, want.name, want.kind ?? null);
     if (!account) {
       engine.journal({ type: 'observation', event: 'waiting_for_reset', lane: want.name, generation: 1, why: 'no account in the pool has headroom to start this lane' });
       continue;
@@ -296,9 +296,9 @@ async function startMissing(engine: Engine, panes: Awaited<ReturnType<PaneHost['
   }
 }
 
-function firstAccount(engine: Engine, lane: string): string | null {
+function firstAccount(engine: Engine, lane: string, kind: string | null): string | null {
   const result = pick({
-    pool: engine.config.accounts,
+    pool: kind ? engine.config.accounts.filter((a) => a.kind === kind) : engine.config.accounts,
     leases: readLeases(engine.config.plan),
     readings: new Map(Object.entries(engine.state.readings)),
     spent: new Map(Object.entries(engine.state.limited)),
@@ -331,7 +331,7 @@ async function spawn(engine: Engine, lane: LaneState, generation: number, accoun
       epoch: state.epoch,
       checkout: engine.checkoutOf(lane.name),
       task: engine.taskOf(lane.name),
-      command: lane.role === 'lead' ? config.lead.command : (laneSpec?.command ?? null),
+      command: lane.role === 'lead' ? config.lead.command : (laneSpec?.command ?? state.added.find((l) => l.name === lane.name)?.command ?? null),
       packet: packet || null,
       brief: packet ? briefFor(engine, packet) : null,
     }, engine.env);

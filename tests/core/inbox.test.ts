@@ -27,7 +27,7 @@ const capacity: InboxRecord = {
 };
 const laneAdd: InboxRecord = {
   kind: 'lane', ts: '2025-01-02T03:04:10.000Z', from: 'lead', role: 'lead', account: 'work1',
-  generation: 1, epoch: 2, action: 'add', name: 'lane-c', task: 'Step 4', checkout: '/repo-c', lane_kind: null,
+  generation: 1, epoch: 2, action: 'add', name: 'lane-c', task: 'Step 4', checkout: '/repo-c', lane_kind: null, command: null,
 };
 
 const line = (r: InboxRecord): string => inboxLine(r);

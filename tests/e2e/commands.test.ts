@@ -1,0 +1,79 @@
+/**
+ * The developer's commands against a real swarm on tmux: status, report, logs, answer, lane add,
+ * journal, down — with and without the engine running.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AGENT, makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
+import { git } from '../helpers/swarm.js';
+import { waitFor } from '../helpers/waitFor.js';
+
+let t: TestSwarm | null = null;
+afterEach(async () => {
+  await t?.cleanup();
+  t = null;
+});
+
+describe('developer commands on a live swarm', () => {
+  it('status, logs, answer, lane add, then down stops everything', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,handoff', AGENT_G2: 'ready' } }] }));
+    const up = s.up(['--timeout', '60s']);
+    await s.waitEvent('packet_accepted');
+
+    const status = await s.run(['status', s.file, '--json']);
+    expect(status.code).toBe(0);
+    const json = JSON.parse(status.stdout);
+    expect(json).toMatchObject({ session: 'swarm-e2e', lead: { name: 'lead', epoch: 1, account: 'a1' } });
+    expect(json.lanes).toEqual([expect.objectContaining({ name: 'lane-a', generation: 2, state: 'working', phase: 'accepted', blocked: null })]);
+    const table = await s.run(['status', s.file]);
+    expect(table.stdout).toMatch(/^lane-a\s+g2\s+\S+\s+working\s+accepted \d+s/m);
+
+    const logs = await s.run(['logs', 'lane-a', s.file]);
+    expect(logs.code).toBe(0);
+    expect(logs.stdout).toContain('lane-a g2 started');
+    const spent = await s.run(['logs', 'lane-a', '--generation', '1', s.file]);
+    expect(spent.stdout).toContain('lane-a g1 handoff');
+
+    const fromPane = await s.run(['answer', 'lane-a', 'yes'], { SWARM_LANE: 'lane-a' });
+    expect(fromPane.code).toBe(2);
+    expect(fromPane.stderr).toContain("swarm answer is the developer's");
+    const answer = await s.run(['answer', 'lane-a', 'use', 'the', 'v2', 'API', '--file', s.file]);
+    expect(answer.code).toBe(0);
+    await s.waitEvent('developer_answer');
+    expect(s.events('developer_answer')[0]).toMatchObject({ type: 'intervention', lane: 'lane-a', text: 'use the v2 API' });
+
+    // The lead adds a lane at run time; a lane cannot.
+    const wt = join(s.root, 'wt-lane-z');
+    git(join(s.root, 'repo'), 'worktree', 'add', '-q', '-b', 'lane/lane-z', wt);
+    const agentEnv = (lane: string, role: string) => ({ SWARM_PLAN: s.plan, SWARM_LANE: lane, SWARM_ROLE: role, SWARM_ACCOUNT: 'a1', SWARM_GENERATION: '1', SWARM_EPOCH: '1', SWARM_CONFIG: s.file });
+    const byLane = await s.run(['lane', 'add', 'lane-y', '--task', 'x', '--checkout', wt], agentEnv('lane-a', 'lane'));
+    expect(byLane.code).toBe(3);
+    const command = `AGENT_G1=ready exec ${process.execPath} ${AGENT}`;
+    const byLead = await s.run(['lane', 'add', 'lane-z', '--task', 'extra work', '--checkout', wt, '--command', command], agentEnv('lead', 'lead'));
+    expect(byLead.stderr).toBe('');
+    expect(byLead.code).toBe(0);
+    await waitFor(() => s.events('lane_started').find((e) => e.lane === 'lane-z'), { what: 'lane-z started' });
+
+    const down = await s.run(['down', s.file]);
+    expect(down.code).toBe(0);
+    expect(down.stdout).toContain('stopped the engine');
+    await up;
+    const panes = await s.run(['status', s.file, '--json']);
+    expect(JSON.parse(panes.stdout).lead.state).toBe('released');
+    const leases = join(s.plan, '.swarm', 'leases');
+    expect(existsSync(leases) ? readdirSync(leases) : []).toEqual([]);
+    expect(s.events('swarm_down')).toHaveLength(1);
+  });
+
+  it('report prints every handoff with its packet and accounts after the plan is done', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,handoff', AGENT_G2: 'done' } }] }));
+    expect((await s.up(['--timeout', '60s'])).exitCode).toBe(0);
+    const report = await s.run(['report', s.file]);
+    expect(report.code).toBe(0);
+    expect(report.stdout).toMatch(/plan done/);
+    expect(report.stdout).toMatch(/handoffs: 1\n {2}lane-a g1 @\S+ → g2 @\S+ in [\d.]+s, capacity_critical/);
+    expect(report.stdout).toMatch(/packet p\/analysis_results\/handoff\/lane-a-g1-\d{8}T\d{6}Z\.yaml/);
+    expect(report.stdout).toContain('lane-a: done at');
+  });
+});
