@@ -20,6 +20,7 @@ import { saveState, type EngineState } from './engineState.js';
 import { runEffect } from './effects.js';
 import { Deadlines } from './timers.js';
 import { Deliveries } from './delivery.js';
+import { LeadAsks } from './asks.js';
 import { laneViews } from './views.js';
 
 export interface EngineDeps {
@@ -40,6 +41,7 @@ export class Engine {
   readonly now: () => number;
   readonly deadlines: Deadlines;
   readonly deliveries: Deliveries;
+  readonly asks: LeadAsks;
   private queue: Promise<void> = Promise.resolve();
   private failed: unknown = null;
   /** Set once the swarm detaches: no new events are taken; the state stays as saved. */
@@ -60,6 +62,7 @@ export class Engine {
     this.now = deps.now ?? Date.now;
     this.deadlines = new Deadlines(() => this.state.timers, (due) => this.fireTimers(due), this.now);
     this.deliveries = new Deliveries(this);
+    this.asks = new LeadAsks(this);
   }
 
   lane(name: string): LaneState | undefined {

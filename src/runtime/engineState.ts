@@ -42,6 +42,9 @@ export interface EngineState {
   added: { name: string; task: string; checkout: string; kind: string | null; command: string | null }[];
   /** The agent name a lead successor in flight will go by. */
   leadNext: string | null;
+  /** Asks to the lead not yet answered, and how many timed out in a row. */
+  asks: { from: string; at: number }[];
+  askTimeouts: number;
   /** The lead lane's generation last seen (a change means a successor lead accepted). */
   leadGeneration: number;
 }

@@ -49,19 +49,24 @@ export function route(engine: Engine, record: InboxRecord): void {
 }
 
 function message(engine: Engine, record: Extract<InboxRecord, { kind: 'message' }>): void {
-  const leadAgent = engine.leadMailbox();
-  if (record.role === 'lane' && record.to === 'lead') {
+  const leadMailbox = engine.leadMailbox();
+  const ask = isAsk(record.text);
+  const fromLead = engine.laneOfAgent(record.from) === engine.state.leadName && record.role === 'lead';
+  if (fromLead) engine.asks.leadSpoke(record.to);
+  else if (record.to === 'lead' && ask) engine.asks.asked(record.from, Date.parse(record.ts) || engine.now());
+  if (ask || isAnswer(record.text)) {
+    engine.journal({ type: 'observation', event: ask ? 'ask' : 'answer', lane: record.from, generation: record.generation, to: record.to, text: record.text });
+  }
+  if (record.role === 'lane' && record.to === 'lead' && !ask) {
+    // A lane's report: to the lead's mailbox, and parsed to the lane's machine.
     const lane = engine.laneOfAgent(record.from);
     const parsed = parseReport(record.text);
-    engine.deliver(leadAgent, record.from, record.text);
+    engine.deliver(leadMailbox, record.from, record.text);
     if (lane && parsed.ok) engine.dispatch(lane, { type: 'report', generation: record.generation ?? 0, report: parsed.report });
     return;
   }
   const targets = record.to === 'all'
     ? engine.state.order.filter((n) => n !== engine.state.leadName)
-    : [record.to === 'lead' ? leadAgent : record.to];
+    : [record.to === 'lead' ? leadMailbox : record.to];
   for (const to of targets) engine.deliver(to, record.from, record.text);
-  if (isAsk(record.text) || isAnswer(record.text)) {
-    engine.journal({ type: 'observation', event: isAsk(record.text) ? 'ask' : 'answer', lane: record.from, generation: record.generation, to: record.to, text: record.text });
-  }
 }

@@ -104,6 +104,8 @@ function freshOrSaved(config: SwarmConfig, host: PaneHost): EngineState {
     added: [],
     leadNext: null,
     leadGeneration: 1,
+    asks: [],
+    askTimeouts: 0,
   };
 }
 
@@ -213,8 +215,10 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
   if (options.timeoutMs !== null) timeout = setTimeout(() => finish({ code: 1, why: `--timeout passed (${options.timeoutMs} ms)` }), options.timeoutMs);
   engine.onSettled();
 
+  engine.asks.arm();
   const detach = async () => {
     engine.closed = true;
+    engine.asks.stop();
     if (timeout) clearTimeout(timeout);
     if (releaseTimer) clearTimeout(releaseTimer);
     inboxWatcher?.close();

@@ -99,6 +99,37 @@ describe('swarm up on tmux', () => {
     expect(s.events('fenced').length).toBeGreaterThanOrEqual(1);
   });
 
+  it("the lead's pane dies: takeover at epoch + 1, the lost intent recorded as missing", async () => {
+    const s = swarmOf({
+      lead: { AGENT_G1: 'ready,sleep500,crash', AGENT_G2: '' },
+      succession: ['lead-b'],
+      lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,sleep3000,done' } }],
+    });
+    const run = await s.up(['--timeout', '60s']);
+    expect(run.exitCode).toBe(0);
+    expect(s.agentLog()).toContain('lead-b g2 accepted');
+    const takeovers = s.events('lead_takeover');
+    expect(takeovers.some((e) => typeof e.missing === 'string')).toBe(true);
+    expect(JSON.parse(readFileSync(join(s.plan, 'lead.json'), 'utf8'))).toMatchObject({ lead: 'lead-b', epoch: 2, released: true });
+    expect(s.events('lead_notice')).toHaveLength(1);
+  });
+
+  it('two asks to the lead time out: the lead is taken over at epoch + 1 by the succession entry', async () => {
+    const s = swarmOf({
+      lead: { AGENT_G1: 'ready', AGENT_G2: '' },
+      succession: ['lead-b'],
+      lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,asklead,asklead,sleep6000,done' } }],
+      timeouts: '{ accept: 20s, packet: 5s, stall: 10m, ask: 2s, release: 1s }',
+    });
+    const run = await s.up(['--timeout', '60s']);
+    expect(run.exitCode).toBe(0);
+    expect(s.events('ask_timeout')).toHaveLength(2);
+    expect(s.events('lead_unreachable')).toHaveLength(1);
+    expect(s.agentLog()).toContain('lead-b g2 accepted');
+    const record = JSON.parse(readFileSync(join(s.plan, 'lead.json'), 'utf8'));
+    expect(record).toMatchObject({ lead: 'lead-b', epoch: 2 });
+  });
+
   it('a second swarm up on a live plan exits 3 within 2 s naming the holder', async () => {
     const s = swarmOf({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,sleep60000' } }] });
     const first = s.up(['--timeout', '30s']);

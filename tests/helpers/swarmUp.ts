@@ -28,6 +28,8 @@ export interface SwarmOptions {
   kind?: string;
   accounts?: { id: string; vendor: string; kind?: string }[];
   extra?: string;
+  /** The timeouts line, e.g. `{ accept: 20s, ask: 2s }`. */
+  timeouts?: string;
 }
 
 export interface TestSwarm {
@@ -104,7 +106,7 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
       `    command: "${command(lane.agent).replace(/"/g, '\\"')}"`,
       ...(lane.doneWhen ? [`    done_when: "${lane.doneWhen}"`] : []),
     ]),
-    'timeouts: { accept: 20s, packet: 5s, stall: 10m, ask: 30s, release: 1s }',
+    `timeouts: ${options.timeouts ?? '{ accept: 20s, packet: 5s, stall: 10m, ask: 30s, release: 1s }'}`,
     options.extra ?? '',
   ].join('\n');
   const file = join(repo, 'swarm.yaml');
