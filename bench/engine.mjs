@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const CLI = join(ROOT, 'dist', 'cli.js');
+const CLI = join(ROOT, 'bin', 'swarm.cjs');
 const AGENT = join(ROOT, 'tests', 'fixtures', 'agents', 'lane.mjs');
 const HANDOFFS = Number(process.env.BENCH_HANDOFFS ?? 24);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 30);

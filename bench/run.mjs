@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const CLI = join(ROOT, 'dist', 'cli.js');
+const CLI = join(ROOT, 'bin', 'swarm.cjs');
 const N = Number(process.env.BENCH_RUNS ?? 30);
 
 const dir = mkdtempSync(join(tmpdir(), 'swarm-bench-'));

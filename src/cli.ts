@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
- * argv → command. The only place that prints errors and exits the process. Commands are loaded
- * lazily, so `swarm notify` and `swarm capacity` load neither YAML nor React.
+ * argv → command. With src/hot.ts (the agents' notify/capacity fast path, chosen by bin/swarm.cjs)
+ * the only place that prints errors and sets the exit code. Commands are loaded lazily, so no command
+ * loads YAML or React unless it needs them.
  */
-import { ConfigError, SwarmError } from './errors.js';
+import { describeError } from './errorReport.js';
 import type { Command, CommandIO } from './commands/io.js';
 
 type Loader = () => Promise<Command>;
@@ -75,20 +76,9 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function report(error: unknown): number {
-  const color = process.stderr.isTTY && !process.env.NO_COLOR;
-  const red = (s: string) => (color ? `\u001b[31m${s}\u001b[39m` : s);
-  if (error instanceof ConfigError) {
-    process.stderr.write(`${error.problems.map(red).join('\n')}\n`);
-    return error.exitCode;
-  }
-  if (error instanceof SwarmError) {
-    process.stderr.write(`${red(error.message.startsWith('swarm') ? error.message : `swarm: ${error.message}`)}\n`);
-    if (error.hint) process.stderr.write(`  ${error.hint.replace(/\n/g, '\n  ')}\n`);
-    return error.exitCode;
-  }
-  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`${red('swarm: internal error')}\n${message}\n`);
-  return 1;
+  const { text, code } = describeError(error, { color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR });
+  process.stderr.write(text);
+  return code;
 }
 
 main(process.argv.slice(2)).then(

@@ -37,7 +37,7 @@ export function readCachedReading(plan: string, account: string): CachedReading 
 }
 
 export function saveReading(plan: string, reading: CachedReading): void {
-  writeFileAtomic(cachePath(plan, reading.account), `${JSON.stringify(reading)}\n`);
+  writeFileAtomic(cachePath(plan, reading.account), `${JSON.stringify(reading)}\n`, 0o644, { durable: false });
 }
 
 /** A lane's capacity line, kept as the account's latest reported reading. */

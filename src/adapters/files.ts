@@ -2,14 +2,18 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync, chmodSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-/** Write to a temporary file beside the target, then rename: readers see the old or the new file, never half. */
-export function writeFileAtomic(path: string, data: string, mode = 0o644): void {
+/**
+ * Write to a temporary file beside the target, then rename: readers see the old or the new file, never
+ * half. `durable` (the default) also fsyncs before the rename, so the file survives a power cut; caches
+ * that are rebuilt anyway skip it (it is most of the cost of `swarm notify`).
+ */
+export function writeFileAtomic(path: string, data: string, mode = 0o644, options: { durable?: boolean } = {}): void {
   mkdirSync(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   const fd = openSync(temp, 'wx', mode);
   try {
     writeAll(fd, Buffer.from(data));
-    fsyncSync(fd);
+    if (options.durable !== false) fsyncSync(fd);
   } finally {
     closeSync(fd);
   }

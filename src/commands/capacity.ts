@@ -54,7 +54,8 @@ export async function capacity(io: CommandIO): Promise<number> {
   });
 
   if (flags.has('--json')) {
-    io.stdout(`${JSON.stringify({ account: ctx.account, ...verdict, source, cached, decision: verdict.decision })}\n`);
+    const { state, remaining_pct, context_pct, resets_at, decision } = verdict;
+    io.stdout(`${JSON.stringify({ account: ctx.account, state, remaining_pct, context_pct, resets_at, source, cached, decision })}\n`);
   } else {
     const line = formatCapacityLine({ state: verdict.state, pct: verdict.remaining_pct, account: ctx.account, contextPct: verdict.context_pct });
     io.stdout(`${line}\ndecision=${verdict.decision} source=${source}${cached ? ' (cached)' : ''}\n`);

@@ -12,7 +12,8 @@ import type { PaneSpec } from '../adapters/host.js';
 import { writeFileAtomic } from '../adapters/files.js';
 import { loadKind } from '../adapters/kinds.js';
 
-const CLI = resolve(fileURLToPath(new URL('../cli.js', import.meta.url)));
+/** The `swarm` command of this installation (its launcher picks the agents' fast path). */
+const CLI = resolve(fileURLToPath(new URL('../../bin/swarm.cjs', import.meta.url)));
 
 /** `.swarm/bin/swarm`: runs this installation, whatever the pane's PATH had. */
 export function ensureSwarmBin(plan: string): string {

@@ -100,3 +100,29 @@ describe('swarm capacity --self --json', () => {
     expect(await check()).toMatchObject({ state: 'low' });
   });
 });
+
+describe('swarm capacity without the engine’s settings', () => {
+  it('reads the thresholds from $SWARM_CONFIG (the YAML loader, outside the fast path)', async () => {
+    const t2 = testPlan();
+    try {
+      writeTree(t2.root, {
+        'swarm.yaml': [
+          'version: 1', 'name: cap', 'plan: plans/p1',
+          'accounts: [{ id: acct-lane-a, kind: command, vendor: v1 }, { id: lead1, kind: command, vendor: v2 }]',
+          'lead: { account: lead1 }', 'lanes: []', 'thresholds: { capacity_low: 70, capacity_critical: 5 }', '',
+        ].join('\n'),
+      });
+      const env = t2.agentEnv('lane-a', { SWARM_CONFIG: join(t2.root, 'swarm.yaml') });
+      await swarm(['notify', 'lead', 'plan ready\ncapacity=ok 64% @acct-lane-a'], { env });
+      const run = await swarm(['capacity', '--self', '--json'], { env });
+      expect(run.stderr).toBe('');
+      expect(JSON.parse(run.stdout)).toMatchObject({ state: 'low', remaining_pct: 64, decision: 'handoff_soon' });
+      const bad = await swarm(['capacity', '--self', '--json'], { env: { ...env, SWARM_CONFIG: join(t2.root, 'nope.yaml') } });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('not found');
+      expect(bad.stderr).not.toContain('internal error');
+    } finally {
+      t2.cleanup();
+    }
+  });
+});

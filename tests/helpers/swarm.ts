@@ -7,7 +7,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-export const CLI = join(ROOT, 'dist', 'cli.js');
+/** The `swarm` command as installed (bin/swarm.cjs picks the agents' fast path for notify/capacity). */
+export const CLI = join(ROOT, 'bin', 'swarm.cjs');
 
 export interface Run {
   code: number;

@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// The agents' fast path (src/hot.ts: `swarm notify`, `swarm capacity`) bundled into one CommonJS file,
+// so a cold start reads one file and never starts the ES module loader (npm run bench measures it).
+// Packages stay external. import.meta.url is mapped to this file's URL, so computed dynamic imports
+// (the YAML loader, kept out of the bundle) resolve from dist/hot/ as they would from dist/adapters/.
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+await build({
+  entryPoints: [join(root, 'src/hot.ts')],
+  outfile: join(root, 'dist/hot/agent.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  define: { 'import.meta.url': '__import_meta_url' },
+  banner: { js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: 'warning',
+});
