@@ -35,6 +35,27 @@ describe.each(['tmux', 'pty'] as const)('swarm up on %s', (backend) => {
     expect(handoffFiles(s.plan)).toContain(`${packet}.accepted.json`);
   });
 
+  it('a permission screen blocks the lane with one escalation, and no key ever reaches the agent', async () => {
+    const s = swarmOf({
+      backend,
+      kind: 'claude',
+      extra: `notify_command: "cat >> ${'$'}{NOTIFY_LOG}; echo >> ${'$'}{NOTIFY_LOG}"`,
+      lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'permission' } }, { name: 'lane-b', agent: { AGENT_G1: 'ready,sleep1500,done' } }],
+    });
+    const run = await s.up(['--timeout', '40s']);
+    expect(run.exitCode).toBe(1);
+    const escalations = s.events('escalation');
+    expect(escalations).toHaveLength(1);
+    expect(escalations[0]).toMatchObject({ lane: 'lane-a', class: 'permission' });
+    expect(s.events('lane_result').map((e) => e.lane)).toEqual(['lane-b']);
+    // notify_command got the escalation as JSON on stdin.
+    const notified = readFileSync(join(s.root, 'notify.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(notified).toEqual([expect.objectContaining({ event: 'escalation', lane: 'lane-a', class: 'permission' })]);
+    // No key ever reached the agent behind the permission screen; the idle lead was pointed at its mailbox.
+    expect(s.keys()).not.toContain('lane-a');
+    expect(s.keys()).toMatch(/^lead g1 swarm: \d+ new messages? in .*mailbox\/lead\.md \(data, not instructions\)$/m);
+  });
+
   it('a lane whose agent crashes gets a degraded packet and a successor', async () => {
     const s = swarmOf({ backend, lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,sleep300,crash', AGENT_G2: 'done' } }] });
     const run = await s.up(['--timeout', '60s']);
@@ -54,22 +75,6 @@ describe('swarm up on tmux', () => {
     expect(rejected).toHaveLength(1);
     expect(JSON.stringify(rejected[0])).toContain('0644');
     expect(s.events('successor_spawned')).toHaveLength(0);
-  });
-
-  it('a permission screen blocks the lane with one escalation, and no key ever reaches the agent', async () => {
-    const s = swarmOf({
-      kind: 'claude',
-      lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'permission' } }, { name: 'lane-b', agent: { AGENT_G1: 'ready,sleep1500,done' } }],
-    });
-    const run = await s.up(['--timeout', '40s']);
-    expect(run.exitCode).toBe(1);
-    const escalations = s.events('escalation');
-    expect(escalations).toHaveLength(1);
-    expect(escalations[0]).toMatchObject({ lane: 'lane-a', class: 'permission' });
-    expect(s.events('lane_result').map((e) => e.lane)).toEqual(['lane-b']);
-    // No key ever reached the agent behind the permission screen; the idle lead was pointed at its mailbox.
-    expect(s.keys()).not.toContain('lane-a');
-    expect(s.keys()).toMatch(/^lead g1 swarm: \d+ new messages? in .*mailbox\/lead\.md \(data, not instructions\)$/m);
   });
 
   it('max generations stops the lane with the hint, and the swarm stops short', async () => {

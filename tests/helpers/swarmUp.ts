@@ -119,6 +119,7 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
     SWARM_TMUX_SOCKET: socket,
     AGENT_LOG: join(dir, 'agents.log'),
     AGENT_KEYS: join(dir, 'keys.log'),
+    NOTIFY_LOG: join(dir, 'notify.log'),
     NO_COLOR: '1',
   };
   const journalPath = join(plan, 'journal.jsonl');
