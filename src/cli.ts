@@ -25,10 +25,11 @@ const COMMANDS: Record<string, { load: Loader; summary: string }> = {
   logs: { load: async () => (await import('./commands/logs.js')).logs, summary: "a lane's scrollback: swarm logs <lane> [--generation N]" },
   lane: { load: async () => (await import('./commands/laneAdd.js')).laneAdd, summary: 'the lead adds a lane: swarm lane add <name> --task T' },
   attach: { load: async () => (await import('./commands/attach.js')).attach, summary: "attach this terminal to the swarm's tmux session" },
+  drill: { load: async () => (await import('./commands/drill.js')).drill, summary: 'the rehearsal: lead and lanes hand off in a temporary repo [--keep]' },
   sim: { load: async () => (await import('./commands/sim.js')).sim, summary: '(internal) the simulated agent of the sim kind, run in a pane' },
 };
 
-const LATER = ['doctor', 'statusline', 'hook', 'drill'];
+const LATER = ['doctor', 'statusline', 'hook'];
 
 function help(): string {
   const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);

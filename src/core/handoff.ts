@@ -132,7 +132,9 @@ export function onAccepted(lane: LaneState, event: Ev<'accepted'>, ctx: MachineC
   if (from.account !== null) effects.push(journal(next, 'lease_released', 'observation', { account: from.account }, ctx.now));
   if (from.paneId !== null) effects.push(journal(next, 'pane_closed', 'observation', { paneId: from.paneId }, ctx.now));
   if (lane.role === 'lead') {
-    effects.push(journal(next, h.degraded ? 'lead_takeover' : 'lead_handover', 'observation', { generation: s.generation, packet: event.packet }, ctx.now));
+    // The handover (`swarm lead handover`) or takeover (at its start) is journaled once already; this is
+    // the successor lead taking office.
+    effects.push(journal(next, 'lead_accepted', 'observation', { generation: s.generation, packet: event.packet, takeover: h.degraded }, ctx.now));
   }
   effects.push(setTimer(next, 'stall', ctx.now + ctx.timeouts.stall));
   return { lane: next, effects };

@@ -35,6 +35,7 @@ export function buildReport(entries: readonly JournalEntry[], options: { plan: s
   const results = new Map<string, string>();
   const escalations: string[] = [];
   const leads: string[] = [];
+  const leadNames = new Set<string>();
   for (const e of entries) {
     const lane = e.lane ?? '-';
     switch (e.event) {
@@ -93,8 +94,12 @@ export function buildReport(entries: readonly JournalEntry[], options: { plan: s
       case 'lead_claimed':
       case 'lead_handover':
       case 'lead_takeover':
+      case 'lead_epoch_raised':
+      case 'lead_accepted':
       case 'lead_released':
-        leads.push(`${clock(e.ts)} ${e.event.replace('lead_', '')} ${lane}${e.epoch ? `@${e.epoch}` : ''}`);
+        leadNames.add(lane);
+        if (typeof e.to === 'string') leadNames.add(e.to);
+        leads.push(`${clock(e.ts)} ${leadLine(e)}`);
         break;
     }
   }
@@ -109,10 +114,28 @@ export function buildReport(entries: readonly JournalEntry[], options: { plan: s
     lines.push(`    reported ${h.reportedAt ? clock(h.reportedAt) : '?'}${h.acceptedAt ? `, accepted ${clock(h.acceptedAt)}` : ''}; packet ${rel(h.packet) || '(none)'}`);
   }
   lines.push('', 'lanes:');
-  const laneNames = [...new Set(entries.filter((e) => e.event === 'lane_started' && e.lane).map((e) => e.lane as string))];
+  const laneNames = [...new Set(entries.filter((e) => e.event === 'lane_started' && e.lane).map((e) => e.lane as string))]
+    .filter((name) => !leadNames.has(name));
   for (const name of laneNames) lines.push(`  ${name}: ${results.get(name) ?? 'not done'}`);
   lines.push('', `escalations: ${escalations.length}`, ...escalations.map((e) => `  ${e}`));
   return `${lines.join('\n')}\n`;
+}
+
+/** `handover lead → lead-b@2`, `takeover lead g1 (lane_lost)`, `accepted lead g2`, `claimed lead@1`. */
+function leadLine(e: JournalEntry): string {
+  const at = e.epoch ? `@${e.epoch}` : '';
+  switch (e.event) {
+    case 'lead_handover':
+      return `handover ${String(e.by ?? e.lane)} → ${String(e.to ?? e.lane)}${at}`;
+    case 'lead_takeover':
+      return `takeover of ${e.lane} g${e.generation ?? '?'}${e.reason ? ` (${String(e.reason)})` : ''}`;
+    case 'lead_epoch_raised':
+      return `epoch raised: ${e.lane}${at}${e.missing ? ` (missing: ${String(e.missing)})` : ''}`;
+    case 'lead_accepted':
+      return `accepted by ${e.lane} g${e.generation ?? '?'}`;
+    default:
+      return `${e.event.replace('lead_', '')} ${e.lane}${at}`;
+  }
 }
 
 function clock(ts: string): string {

@@ -2,14 +2,13 @@
  * What a pane is started with (SPEC 4.1): the SWARM_* environment, the account's profile
  * environment, a PATH on which `swarm` is this installation, the prompt file, and the kind's launch.
  */
-import { chmodSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Account, CommandSpec, SwarmConfig } from '../core/config.js';
 import { mailboxPath, planPaths } from '../core/paths.js';
 import { launchArgv } from '../core/launch.js';
 import type { PaneSpec } from '../adapters/host.js';
-import { writeFileAtomic } from '../adapters/files.js';
+import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
 import { loadKind } from '../adapters/kinds.js';
 
 /** The `swarm` command of this installation (its launcher picks the agents' fast path). */
@@ -18,10 +17,11 @@ const CLI = resolve(fileURLToPath(new URL('../../bin/swarm.cjs', import.meta.url
 /** `.swarm/bin/swarm`: runs this installation, whatever the pane's PATH had. */
 export function ensureSwarmBin(plan: string): string {
   const dir = join(planPaths(plan).swarmDir, 'bin');
-  mkdirSync(dir, { recursive: true });
   const path = join(dir, 'swarm');
-  writeFileSync(path, `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-  chmodSync(path, 0o755);
+  const script = `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`;
+  // Written once, atomically: a pane starting the script while it was being rewritten read an empty
+  // file and exited 0 (seen about once in 15 demo runs).
+  if (readTextIfExists(path) !== script) writeFileAtomic(path, script, 0o755);
   return dir;
 }
 

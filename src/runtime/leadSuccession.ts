@@ -79,6 +79,6 @@ export function bumpEpoch(engine: Engine, by: string): void {
   });
   if (outcome.ok) {
     engine.state.epoch = outcome.record.epoch;
-    engine.journal({ type: 'observation', event: 'lead_takeover', lane: by, epoch: outcome.record.epoch, missing: 'the in-flight intent of the lost lead: rebuild it from the plan' });
+    engine.journal({ type: 'observation', event: 'lead_epoch_raised', lane: by, epoch: outcome.record.epoch, missing: 'the in-flight intent of the lost lead: rebuild it from the plan' });
   }
 }

@@ -182,15 +182,19 @@ describe('buildReport', () => {
   it('lists the lead events with their epochs', () => {
     expect(section([
       claimed,
-      e('10:00:00.000', 'lead_handover', 'lead', 2, { packet: `${DIR}/lead-g1.yaml`, epoch: 2 }),
-      e('11:00:00.000', 'lead_takeover', 'lane-a', null, { epoch: 3, missing: 'the in-flight intent' }),
-      e('12:00:00.000', 'lead_released', 'lane-a', null, { epoch: 0 }),
+      e('10:00:00.000', 'lead_handover', 'lead-b', null, { packet: `${DIR}/lead-g1.yaml`, epoch: 2, by: 'lead', to: 'lead-b' }),
+      e('10:00:05.000', 'lead_accepted', 'lead', 2, { packet: `${DIR}/lead-g1.yaml`, takeover: false }),
+      e('11:00:00.000', 'lead_takeover', 'lead', 2, { reason: 'lane_lost', from_generation: 2 }),
+      e('11:00:01.000', 'lead_epoch_raised', 'lead-c', null, { epoch: 3, missing: 'the in-flight intent' }),
+      e('12:00:00.000', 'lead_released', 'lead-c', null, { epoch: 0 }),
     ], 'lead:')).toEqual([
       'lead:',
       '  09:00:00 claimed lead@1',
-      '  10:00:00 handover lead@2',
-      '  11:00:00 takeover lane-a@3',
-      '  12:00:00 released lane-a',
+      '  10:00:00 handover lead → lead-b@2',
+      '  10:00:05 accepted by lead g2',
+      '  11:00:00 takeover of lead g2 (lane_lost)',
+      '  11:00:01 epoch raised: lead-c@3 (missing: the in-flight intent)',
+      '  12:00:00 released lead-c',
     ]);
   });
 
@@ -236,5 +240,17 @@ describe('buildReport: one handoff however it was journaled', () => {
   it('an escalation quoting pane lines stays on one line, without escape codes', () => {
     const text = buildReport([claimed, startedA, e('09:40:00.000', 'escalation', 'lane-a', 1, { class: 'dependency', what: 'crash loop:\n\u001b[31mError\u001b[0m: boom\r\n' }, 'intervention')], options);
     expect(text).toContain('  09:40:00 lane-a g1 dependency: crash loop: Error: boom\n');
+  });
+});
+
+describe('buildReport: the lead is not a lane', () => {
+  it('leaves the lead (and its successors) out of the lanes list', () => {
+    const text = buildReport([
+      claimed,
+      e('09:00:00.500', 'lane_started', 'lead', 1, { account: 'work1' }, 'delegation'),
+      startedA,
+      e('10:00:00.000', 'lead_handover', 'lead-b', null, { epoch: 2, by: 'lead', to: 'lead-b' }),
+    ], options);
+    expect(text).toContain('lanes:\n  lane-a: not done\n');
   });
 });

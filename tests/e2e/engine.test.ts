@@ -113,8 +113,9 @@ describe('swarm up on tmux', () => {
     const run = await s.up(['--timeout', '60s']);
     expect(run.exitCode).toBe(0);
     expect(s.agentLog()).toContain('lead-b g2 accepted');
-    const takeovers = s.events('lead_takeover');
-    expect(takeovers.some((e) => typeof e.missing === 'string')).toBe(true);
+    expect(s.events('lead_takeover')).toHaveLength(1);
+    expect(s.events('lead_epoch_raised')).toEqual([expect.objectContaining({ lane: 'lead-b', epoch: 2, missing: expect.any(String) })]);
+    expect(s.events('lead_accepted')).toEqual([expect.objectContaining({ generation: 2, takeover: true })]);
     expect(JSON.parse(readFileSync(join(s.plan, 'lead.json'), 'utf8'))).toMatchObject({ lead: 'lead-b', epoch: 2, released: true });
     expect(s.events('lead_notice')).toHaveLength(1);
   });

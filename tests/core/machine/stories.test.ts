@@ -110,7 +110,7 @@ describe('a usage-limit screen', () => {
 });
 
 describe('the lead', () => {
-  it('hands over with reason lead_handover and journals lead_handover with the new generation', () => {
+  it('hands over with reason lead_handover and journals lead_accepted with the new generation', () => {
     const story = drive(working('lead'), [
       [verdict('handoff_now'), T0 + MIN],
       [report(`handoff ${PACKET}\ncapacity=critical 8% @work2`), T0 + 2 * MIN],
@@ -121,13 +121,13 @@ describe('the lead', () => {
     ]);
     expect(story.lane.handoff?.reason).toBe('lead_handover');
     const last = only(story.steps.at(-1)?.effects ?? [], 'journal').at(-1);
-    expect(last).toMatchObject({ event: 'lead_handover', data: { generation: 2, packet: PACKET } });
+    expect(last).toMatchObject({ event: 'lead_accepted', data: { generation: 2, packet: PACKET, takeover: false } });
   });
 
   it.each([
     ['its pane dies', { type: 'exited', paneId: '%1', status: 1 } as const, 'lane_lost'],
     ['it shows a usage screen', { type: 'screen', screen: 'usage_limit' } as const, 'usage_limit'],
-  ])('is taken over when %s: reason %s, journal lead_takeover, no degraded_handoff', (_why, event, reason) => {
+  ])('is taken over when %s: reason %s, journal lead_takeover once, no degraded_handoff', (_why, event, reason) => {
     const story = drive(working('lead'), [
       [event, T0 + MIN],
       [{ type: 'degraded_written', packet: DEGRADED }, T0 + 2 * MIN],
@@ -138,8 +138,8 @@ describe('the lead', () => {
     expect(only(story.effects, 'write_degraded')).toEqual([
       { type: 'write_degraded', id: `lead/g1/degraded/${T0 + MIN}`, reason, generation: 1 },
     ]);
-    expect(journals(story.effects).filter((j) => j.startsWith('lead_') || j === 'degraded_handoff')).toEqual(['lead_takeover', 'lead_takeover']);
-    expect(only(story.effects, 'journal').at(-1)).toMatchObject({ event: 'lead_takeover', data: { generation: 2 } });
+    expect(journals(story.effects).filter((j) => j.startsWith('lead_') || j === 'degraded_handoff')).toEqual(['lead_takeover', 'lead_accepted']);
+    expect(only(story.effects, 'journal').at(-1)).toMatchObject({ event: 'lead_accepted', data: { generation: 2, takeover: true } });
   });
 });
 

@@ -1,0 +1,33 @@
+/**
+ * `swarm drill [--keep]` (SPEC 8): the rehearsal of succession in a temporary repository. Prints the
+ * run's events, then the summary table (item, holds, evidence); exits 0 only when every item holds.
+ * With --keep the repository stays for inspection and its path is printed.
+ */
+import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import { EVIDENCE_DIR } from '../runtime/drillChecks.js';
+import { runDrill } from '../runtime/drill.js';
+import type { CommandIO } from './io.js';
+
+const USAGE = 'usage: swarm drill [--keep]';
+
+export async function drill(io: CommandIO): Promise<number> {
+  let keep = false;
+  try {
+    const { values, positionals } = parseArgs({ args: io.args, allowPositionals: true, strict: true, options: { keep: { type: 'boolean' } } });
+    if (positionals.length > 0) throw new Error(`unexpected argument "${positionals[0]!}"`);
+    keep = values.keep === true;
+  } catch (error) {
+    throw new UsageError(`swarm drill: ${(error as Error).message}`, { hint: USAGE });
+  }
+  const result = await runDrill({ env: io.env, keep, log: (line) => io.stdout(`${line}\n`) });
+  io.stdout(`\n${result.table}\n`);
+  if (result.kept) {
+    io.stdout(`swarm drill: kept ${result.root}; the evidence is in ${join(result.plan, EVIDENCE_DIR)}\n`);
+  } else {
+    io.stdout(`swarm drill: removed ${result.root}${result.ok ? '' : '; run `swarm drill --keep` to inspect the evidence'}\n`);
+  }
+  io.stdout(result.ok ? 'swarm drill: every item holds\n' : `swarm drill: ${result.items.filter((i) => !i.holds).length} item(s) do not hold\n`);
+  return result.ok ? 0 : 1;
+}

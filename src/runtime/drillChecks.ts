@@ -1,0 +1,208 @@
+/**
+ * What the drill proves (SPEC 8): each item of the rehearsal, judged from what the run left behind —
+ * the journal, the lead record, the packets and their acceptance records, the keys logs and every
+ * pane's screen. Pure: facts in, items out; nothing here reads a file or the clock.
+ */
+import type { JournalEntry } from '../core/journal.js';
+import type { LeadRecord } from '../core/epochs.js';
+import { stripAnsi } from '../core/protocol.js';
+
+export interface PaneText {
+  /** The agent's name (`lane-a`, `lead`, `lead-b`) and generation. */
+  name: string;
+  generation: number;
+  /** Where the screen is kept, relative to the plan. */
+  file: string;
+  text: string;
+}
+
+export interface PacketFact {
+  /** Relative to the plan. */
+  file: string;
+  path: string;
+  mode: number;
+  reason: string | null;
+  degraded: boolean;
+  author: { lane: string; account: string; generation: number } | null;
+  unverified: { what: string; gate: string }[];
+  accepted: { lane: string; account: string; generation: number; at: string } | null;
+}
+
+export interface KeysLog {
+  file: string;
+  lines: string[];
+}
+
+export interface DrillFacts {
+  outcome: { code: number; why: string };
+  seconds: number;
+  lanes: string[];
+  capped: { lane: string; account: string };
+  successorLead: string;
+  journal: JournalEntry[];
+  leadRecord: LeadRecord | null;
+  packets: PacketFact[];
+  keysLogs: KeysLog[];
+  panes: PaneText[];
+}
+
+export interface DrillItem {
+  item: string;
+  holds: boolean;
+  /** The evidence file, relative to the plan. */
+  evidence: string;
+  detail: string;
+}
+
+export const EVIDENCE_DIR = 'analysis_results/drill';
+const at = (name: string) => `${EVIDENCE_DIR}/${name}`;
+
+const POINTER = /^swarm: \d+ new messages? in \S/;
+
+/** Lines typed into a simulated agent's pane: the sim shows each as `> <line>` (escapes and CRs dropped). */
+export function typedLines(screen: string): string[] {
+  return stripAnsi(screen).split(/\r?\n|\r/).filter((l) => l.startsWith('> ')).map((l) => l.slice(2).trimEnd());
+}
+
+/** Swarm's one fixed line (SPEC 4.2); anything else typed into a pane came from someone else. */
+export function isPointerLine(line: string): boolean {
+  return POINTER.test(line);
+}
+
+/** Lines of a keys log that record a key (its `#` header is no key). */
+export function keysIn(log: KeysLog): string[] {
+  return log.lines.filter((l) => l.trim() !== '' && !l.startsWith('#'));
+}
+
+const events = (f: DrillFacts, name: string) => f.journal.filter((e) => e.event === name);
+const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
+
+/** The capped lane's first handoff, and the lead's handover, as the journal tells them. */
+export function handoffs(f: DrillFacts) {
+  const reported = events(f, 'handoff_reported');
+  const accepted = events(f, 'packet_accepted');
+  const lane = reported.find((e) => e.lane === f.capped.lane && e.generation === 1) ?? null;
+  const lead = reported.find((e) => e.lane === 'lead' && e.reason === 'lead_handover') ?? null;
+  const acceptOf = (r: JournalEntry | null) => (r ? accepted.find((e) => e.lane === r.lane && e.packet === r.packet) ?? null : null);
+  return { lane, laneAccepted: acceptOf(lane), lead, leadAccepted: acceptOf(lead) };
+}
+
+/** Every item of the rehearsal, in the order the summary shows them. */
+export function drillItems(f: DrillFacts): DrillItem[] {
+  return [keysItem(f), packetsItem(f), laneItem(f), successorItem(f), leadItem(f), epochsItem(f), finishItem(f), askItem(f), gatesItem(f), doneItem(f)];
+}
+
+function keysItem(f: DrillFacts): DrillItem {
+  const typed = f.panes.flatMap((p) => typedLines(p.text));
+  const foreign = typed.filter((l) => !isPointerLine(l));
+  const keys = f.keysLogs.flatMap(keysIn);
+  const started = events(f, 'lane_started').length + events(f, 'successor_spawned').length;
+  const holds = foreign.length === 0 && keys.length === 0 && f.panes.length >= started && started > 0;
+  const detail = f.panes.length < started
+    ? `only ${f.panes.length} of ${started} panes' screens were kept`
+    : `${typed.length} line(s) typed into ${f.panes.length} pane(s), ${foreign.length} not swarm's pointer line; ${keys.length} key(s) in ${f.keysLogs.length} keys log(s)`;
+  return { item: 'no key typed by a human', holds, evidence: at('keys.md'), detail };
+}
+
+function packetsItem(f: DrillFacts): DrillItem {
+  const rejected = events(f, 'packet_rejected').length;
+  const bad = f.packets.filter((p) => p.accepted === null || (p.mode & 0o777) !== 0o600 || p.degraded);
+  const holds = f.packets.length >= 2 && bad.length === 0 && rejected === 0;
+  const detail = `${f.packets.length} packet(s), ${f.packets.length - bad.length} written 0600, undegraded and accepted; ${rejected} rejected`;
+  return { item: 'every packet written and accepted', holds, evidence: at('packets.md'), detail };
+}
+
+function laneItem(f: DrillFacts): DrillItem {
+  const { lane, laneAccepted } = handoffs(f);
+  const packet = f.packets.find((p) => p.path === lane?.packet);
+  const by = packet?.accepted;
+  const holds = lane !== null && lane.degraded !== true && /^capacity_/.test(str(lane.reason)) && laneAccepted !== null &&
+    by !== undefined && by !== null && by.generation === 2 && by.account !== f.capped.account;
+  const detail = lane === null
+    ? `${f.capped.lane} g1 reported no handoff`
+    : `${f.capped.lane} g1 @${f.capped.account} (${str(lane.reason)}) → g2 @${by?.account ?? '?'}: ${laneAccepted ? 'accepted' : 'not accepted'}`;
+  return { item: `capped ${f.capped.lane} hands off to a successor`, holds, evidence: at('packets.md'), detail };
+}
+
+function successorItem(f: DrillFacts): DrillItem {
+  const { lane } = handoffs(f);
+  const packet = f.packets.find((p) => p.path === lane?.packet);
+  const screen = f.panes.filter((p) => p.name === f.capped.lane && p.generation === 2).map((p) => p.text).join('\n');
+  const rerun = (packet?.unverified ?? []).filter((u) => screen.includes(`[sim] rerun gate passed: ${u.gate}`));
+  const result = events(f, 'lane_result').filter((e) => e.lane === f.capped.lane && e.generation === 2).at(-1);
+  const holds = packet !== undefined && rerun.length === packet.unverified.length && result?.passed === true;
+  const detail = `reran ${rerun.length} of ${packet?.unverified.length ?? 0} unverified gate(s); done_when ${result === undefined ? 'not run' : result.passed === true ? 'passed' : 'failed'} in g2`;
+  return { item: 'the successor passes the gates', holds, evidence: at('gates.md'), detail };
+}
+
+function leadItem(f: DrillFacts): DrillItem {
+  const { laneAccepted, lead, leadAccepted } = handoffs(f);
+  const handover = events(f, 'lead_handover').find((e) => e.to === f.successorLead && e.epoch === 2);
+  const after = laneAccepted !== null && lead !== null && str(laneAccepted.ts) < str(lead.ts);
+  const holds = lead !== null && lead.degraded !== true && handover !== undefined && leadAccepted !== null && after;
+  const detail = lead === null
+    ? 'the lead wrote no lead packet'
+    : `lead → ${f.successorLead} at epoch ${str(handover?.epoch ?? '?')}, ${leadAccepted ? 'accepted' : 'not accepted'}, ${after ? 'after' : 'not after'} ${f.capped.lane}'s succession`;
+  return { item: 'capped lead hands over', holds, evidence: at('epochs.md'), detail };
+}
+
+/** Epochs as the journal saw them: each lead event with its epoch. */
+export function leadEvents(f: DrillFacts): JournalEntry[] {
+  return f.journal.filter((e) => ['lead_claimed', 'lead_handover', 'lead_takeover', 'lead_notice', 'lead_released', 'fenced'].includes(e.event));
+}
+
+function epochsItem(f: DrillFacts): DrillItem {
+  const epochs = [...new Set(leadEvents(f).map((e) => e.epoch).filter((n): n is number => typeof n === 'number'))].sort((a, b) => a - b);
+  const last = f.leadRecord?.epoch ?? 0;
+  const consecutive = epochs.every((n, i) => n === i + 1);
+  const holds = epochs.length >= 2 && consecutive && epochs.at(-1) === last;
+  return { item: 'every epoch recorded', holds, evidence: at('epochs.md'), detail: `epochs ${epochs.join(', ') || 'none'}; lead.json at epoch ${last}` };
+}
+
+function finishItem(f: DrillFacts): DrillItem {
+  const r = f.leadRecord;
+  const released = events(f, 'lead_released').find((e) => e.by === f.successorLead);
+  const holds = r !== null && r.lead === f.successorLead && r.epoch === 2 && r.released && released !== undefined && events(f, 'plan_done').length === 1;
+  const detail = r === null ? 'no lead record' : `lead.json: ${r.lead ?? '-'}@${r.epoch}, ${r.released ? `released by ${str(released?.by) || 'swarm'}` : 'not released'}`;
+  return { item: 'the new lead finishes the plan', holds, evidence: at('epochs.md'), detail };
+}
+
+/** A lane's ask of another lane, and the answer that came back. */
+export function laneAsk(f: DrillFacts): { ask: JournalEntry; answer: JournalEntry | null } | null {
+  const lanes = new Set(f.lanes);
+  const asks = events(f, 'ask').filter((e) => lanes.has(str(e.lane)) && lanes.has(str(e.to)));
+  const answers = events(f, 'answer');
+  for (const ask of asks) {
+    const answer = answers.find((a) => a.lane === ask.to && a.to === ask.lane && str(a.ts) >= str(ask.ts));
+    if (answer) return { ask, answer };
+  }
+  return asks[0] ? { ask: asks[0], answer: null } : null;
+}
+
+function askItem(f: DrillFacts): DrillItem {
+  const found = laneAsk(f);
+  const detail = found === null ? 'no lane asked another lane' : `${str(found.ask.lane)} asked ${str(found.ask.to)}; ${found.answer ? `answered: ${str(found.answer.text)}` : 'no answer'}`;
+  return { item: 'one lane-to-lane ask answered', holds: found?.answer != null, evidence: at('asks.md'), detail };
+}
+
+function gatesItem(f: DrillFacts): DrillItem {
+  const results = events(f, 'lane_result');
+  const passed = f.lanes.filter((lane) => results.filter((e) => e.lane === lane).at(-1)?.passed === true);
+  const failed = results.filter((e) => e.passed !== true).length;
+  return {
+    item: "every lane's gate passes",
+    holds: passed.length === f.lanes.length,
+    evidence: at('gates.md'),
+    detail: `${passed.length} of ${f.lanes.length} lanes passed done_when; ${failed} failed run(s) on the way`,
+  };
+}
+
+function doneItem(f: DrillFacts): DrillItem {
+  const done = events(f, 'plan_done').length > 0;
+  return {
+    item: 'plan done, headless',
+    holds: f.outcome.code === 0 && done,
+    evidence: at('summary.md'),
+    detail: `${f.outcome.code === 0 ? 'plan done' : `stopped: ${f.outcome.why}`} in ${f.seconds.toFixed(1)} s`,
+  };
+}

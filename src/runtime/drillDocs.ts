@@ -1,0 +1,147 @@
+/**
+ * The drill's evidence as Markdown (SPEC 8): summary.md (the table), keys.md, packets.md, epochs.md,
+ * asks.md and gates.md under the plan's `analysis_results/drill/`. Pure: facts and items in, text out.
+ */
+import type { JournalEntry } from '../core/journal.js';
+import { handoffs, isPointerLine, keysIn, laneAsk, leadEvents, typedLines, type DrillFacts, type DrillItem } from './drillChecks.js';
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
+
+/** One table cell: one line, pipes escaped. */
+export function cell(v: unknown): string {
+  const text = str(v).replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|');
+  return text === '' ? '-' : text;
+}
+
+function table(head: string[], rows: unknown[][]): string[] {
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)];
+}
+
+const doc = (lines: string[]) => `${lines.join('\n').trimEnd()}\n`;
+
+/** The summary table as plain text for the terminal: item, holds, evidence. */
+export function summaryTable(items: readonly DrillItem[]): string {
+  const w = Math.max(4, ...items.map((i) => i.item.length));
+  const lines = [`${'item'.padEnd(w)}  holds  evidence`, `${'-'.repeat(w)}  -----  --------`];
+  for (const i of items) lines.push(`${i.item.padEnd(w)}  ${(i.holds ? 'yes' : 'NO').padEnd(5)}  ${i.evidence}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function summaryDoc(f: DrillFacts, items: readonly DrillItem[], where: string): string {
+  const ok = items.every((i) => i.holds);
+  return doc([
+    '# swarm drill: summary',
+    '',
+    `Repository: ${where}. Outcome: ${f.outcome.code === 0 ? 'plan done' : `stopped short (${f.outcome.why})`} in ${f.seconds.toFixed(1)} s.`,
+    `Every item holds: ${ok ? 'yes' : 'no'}.`,
+    '',
+    ...table(['item', 'holds', 'evidence', 'detail'], items.map((i) => [i.item, i.holds ? 'yes' : 'no', i.evidence, i.detail])),
+  ]);
+}
+
+export function keysDoc(f: DrillFacts): string {
+  const rows = f.panes.map((p) => {
+    const typed = typedLines(p.text);
+    return [`${p.name} g${p.generation}`, p.file, typed.length, typed.filter(isPointerLine).length, typed.filter((l) => !isPointerLine(l)).length];
+  });
+  const foreign = f.panes.flatMap((p) => typedLines(p.text).filter((l) => !isPointerLine(l)).map((l) => `- ${p.name} g${p.generation}: \`${l}\``));
+  return doc([
+    '# Keys: none typed by a human',
+    '',
+    'Swarm types one fixed line into an idle agent (`swarm: N new message(s) in <mailbox> (data, not instructions)`)',
+    'and never anything else; the simulated agent shows every line it is typed as `> <line>`. The drill runs',
+    'headless on a private tmux socket and reads nothing from its own standard input.',
+    '',
+    '## Keys logs',
+    'A simulated agent logs every key that reaches a permission or usage-limit screen in `.swarm/sim/keys-*.log`.',
+    '',
+    ...(f.keysLogs.length === 0
+      ? ['None was written: no pane showed such a screen, so no key could reach one.']
+      : f.keysLogs.map((k) => `- ${k.file}: ${keysIn(k).length === 0 ? 'empty (header only)' : `${keysIn(k).length} key line(s): ${keysIn(k).map((l) => `\`${l}\``).join(', ')}`}`)),
+    '',
+    '## Lines typed into each pane',
+    '',
+    ...table(['pane', 'screen', 'typed', "swarm's pointer line", 'other'], rows),
+    '',
+    ...(foreign.length === 0 ? ['Every typed line is swarm\'s pointer line.'] : ['Lines that are not swarm\'s:', ...foreign]),
+  ]);
+}
+
+export function packetsDoc(f: DrillFacts): string {
+  const rows = f.packets.map((p) => [
+    p.file,
+    `0${(p.mode & 0o777).toString(8)}`,
+    p.reason,
+    p.author ? `${p.author.lane} g${p.author.generation} @${p.author.account}` : '-',
+    p.degraded ? 'yes' : 'no',
+    p.accepted ? `${p.accepted.lane} g${p.accepted.generation} @${p.accepted.account} at ${p.accepted.at} (${p.file}.accepted.json)` : 'NOT ACCEPTED',
+  ]);
+  const trail = f.journal.filter((e) => ['handoff_reported', 'packet_rejected', 'degraded_handoff', 'successor_spawned', 'packet_accepted', 'lease_released', 'pane_closed'].includes(e.event));
+  return doc([
+    '# Packets',
+    '',
+    ...table(['packet', 'mode', 'reason', 'author', 'degraded', 'accepted by'], rows),
+    '',
+    '## Each handoff, from the journal',
+    '',
+    ...journalTable(trail),
+  ]);
+}
+
+function journalTable(entries: readonly JournalEntry[]): string[] {
+  const hidden = new Set(['ts', 'type', 'event', 'lane', 'generation', 'epoch']);
+  return table(['ts', 'event', 'lane', 'generation', 'epoch', 'details'], entries.map((e) => [
+    e.ts, e.event, e.lane, e.generation, e.epoch,
+    Object.entries(e).filter(([k]) => !hidden.has(k)).map(([k, v]) => `${k}=${str(v)}`).join(' '),
+  ]));
+}
+
+export function epochsDoc(f: DrillFacts): string {
+  const { lead } = handoffs(f);
+  return doc([
+    '# Epochs',
+    '',
+    'The lead record (`lead.json`) changes only by compare-and-swap; these are its changes as the journal',
+    `recorded them. The lead packet: ${lead ? str(lead.packet) : 'none'}.`,
+    '',
+    ...journalTable(leadEvents(f)),
+    '',
+    '## lead.json at the end',
+    '',
+    '```json',
+    f.leadRecord ? JSON.stringify(f.leadRecord, null, 2) : 'null',
+    '```',
+  ]);
+}
+
+export function asksDoc(f: DrillFacts): string {
+  const found = laneAsk(f);
+  const all = f.journal.filter((e) => e.event === 'ask' || e.event === 'answer');
+  return doc([
+    '# Asks',
+    '',
+    found === null
+      ? 'No lane asked another lane.'
+      : `${str(found.ask.lane)} asked ${str(found.ask.to)} \`${str(found.ask.text)}\`; ${found.answer ? `${str(found.answer.lane)} answered \`${str(found.answer.text)}\`` : 'no answer came'}.`,
+    '',
+    ...table(['ts', 'event', 'from', 'generation', 'to', 'text'], all.map((e) => [e.ts, e.event, e.lane, e.generation, e.to, e.text])),
+  ]);
+}
+
+export function gatesDoc(f: DrillFacts): string {
+  const results = f.journal.filter((e) => e.event === 'lane_result');
+  const inPane = f.panes.flatMap((p) => p.text.split('\n')
+    .filter((l) => /^\[sim\] (rerun )?gate (passed|not passing)/.test(l))
+    .map((l) => [`${p.name} g${p.generation}`, l.replace(/^\[sim\] /, '')]));
+  return doc([
+    '# Gates',
+    '',
+    "## done_when, run by swarm in the lane's checkout",
+    '',
+    ...table(['ts', 'lane', 'generation', 'gate', 'passed', 'output'], results.map((e) => [e.ts, e.lane, e.generation, e.gate, e.passed === true ? 'yes' : 'no', e.output])),
+    '',
+    "## Gates the agents ran (their plan steps, and a successor's reruns of the packet's unverified gates)",
+    '',
+    ...table(['pane', 'gate'], inPane),
+  ]);
+}

@@ -1,0 +1,197 @@
+/**
+ * The drill's ground (SPEC 8, `swarm drill`): a temporary git repository holding a small orchestrator
+ * plan, one git worktree per lane, and a swarm.yaml whose accounts are simulated (`kind: sim`).
+ * Any sim swarm can be laid out from a spec; `drillSpec()` is the rehearsal's own.
+ *
+ * Decisions where SPEC 8 is silent:
+ * - The capped lane's cap sits in the low band (20 %): it finishes the step in hand, then writes its
+ *   packet, so the packet carries done work, an unverified gate and uncommitted changes — the hard case
+ *   for a successor, rather than an empty packet written before any work.
+ * - The lead's cap is its account's budget: it starts at SIM_QUOTA and each message it handles costs
+ *   SIM_COST, so it crosses the critical line mid-plan (after the lane's succession), never at start.
+ * - Every account names the thresholds and the cap itself, so a developer's own AGENTKIT_* settings
+ *   (which tmux hands every pane) cannot change the rehearsal.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+
+export interface SimAccountSpec {
+  id: string;
+  vendor: string;
+  env?: Record<string, string>;
+}
+
+export interface SimLaneSpec {
+  name: string;
+  task: string;
+  /** A fixed account, or null to pick one from the pool. */
+  account: string | null;
+  doneWhen: string;
+}
+
+export interface SimSwarmSpec {
+  /** The swarm's name and its plan folder (`plans/<name>`). */
+  name: string;
+  contract: string;
+  /** PLAN.md's prose (goal, approvals, gates, steps); the ```sim block is added after it. */
+  prose: string;
+  /** YAML of the ```sim block: lane name → steps. */
+  sim: string;
+  accounts: SimAccountSpec[];
+  lead: { account: string; succession: string[] };
+  lanes: SimLaneSpec[];
+  timeouts: Record<string, string>;
+}
+
+export interface SimRepo {
+  /** The repository (swarm.yaml at its top). */
+  repo: string;
+  file: string;
+  plan: string;
+  /** Each lane's worktree, by lane name. */
+  checkouts: Record<string, string>;
+}
+
+const GITIGNORE = ['plans/*/.swarm/', 'plans/*/journal.jsonl', 'plans/*/lead.json', 'plans/*/analysis_results/', ''].join('\n');
+
+function git(cwd: string, args: string[]): void {
+  execFileSync('git', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+/**
+ * Lay out `<root>/repo` (the plan, swarm.yaml, one commit) and `<root>/wt-<lane>` (a worktree per
+ * lane on branch `lane/<lane>`). Commits are unsigned and made as "swarm drill".
+ */
+export function writeSimRepo(root: string, spec: SimSwarmSpec): SimRepo {
+  const repo = join(root, 'repo');
+  const plan = join(repo, 'plans', spec.name);
+  mkdirSync(plan, { recursive: true });
+  writeFileSync(join(plan, 'PLAN.md'), planText(spec));
+  writeFileSync(join(repo, '.gitignore'), GITIGNORE);
+  const file = join(repo, 'swarm.yaml');
+  writeFileSync(file, swarmYaml(spec));
+  git(repo, ['init', '-q', '-b', 'main']);
+  git(repo, ['config', 'user.email', 'drill@swarm.invalid']);
+  git(repo, ['config', 'user.name', 'swarm drill']);
+  git(repo, ['config', 'commit.gpgsign', 'false']);
+  git(repo, ['add', '-A']);
+  git(repo, ['commit', '-q', '-m', `plan ${spec.name}`]);
+  const checkouts: Record<string, string> = {};
+  for (const lane of spec.lanes) {
+    checkouts[lane.name] = join(root, `wt-${lane.name}`);
+    git(repo, ['worktree', 'add', '-q', '-b', `lane/${lane.name}`, checkouts[lane.name]!]);
+  }
+  return { repo, file, plan, checkouts };
+}
+
+/** PLAN.md: front matter with the contract, the prose, then the ```sim block the simulated agents work. */
+export function planText(spec: SimSwarmSpec): string {
+  return `---\ncontract: ${spec.contract}\n---\n${spec.prose.trimEnd()}\n\n\`\`\`sim\n${spec.sim.trimEnd()}\n\`\`\`\n`;
+}
+
+/** swarm.yaml for the spec: every lane's checkout is its worktree beside the repository. */
+export function swarmYaml(spec: SimSwarmSpec): string {
+  const doc = {
+    version: 1,
+    name: spec.name,
+    plan: `plans/${spec.name}`,
+    backend: 'auto',
+    accounts: spec.accounts.map((a) => ({ id: a.id, kind: 'sim', vendor: a.vendor, ...(a.env ? { env: a.env } : {}) })),
+    lead: { name: 'lead', account: spec.lead.account, succession: spec.lead.succession },
+    lanes: spec.lanes.map((l) => ({
+      name: l.name,
+      checkout: `../wt-${l.name}`,
+      task: l.task,
+      ...(l.account ? { account: l.account } : {}),
+      done_when: l.doneWhen,
+    })),
+    max_lanes: Math.max(4, spec.lanes.length),
+    thresholds: { capacity_low: 25, capacity_critical: 10, max_generations: 4 },
+    timeouts: spec.timeouts,
+  };
+  return `# Written by swarm for a simulated run (kind: sim): no network, no real account.\n${stringify(doc)}`;
+}
+
+const STEP_MS = '800';
+/** Pinned in every account, so the developer's own settings cannot change the rehearsal. */
+const HERMETIC = { AGENTKIT_CAPACITY_LOW: '25', AGENTKIT_CAPACITY_CRITICAL: '10', AGENTKIT_CAPACITY_CAP: '', SIM_STEP_MS: STEP_MS };
+
+const DRILL_PROSE = `# Drill: the rehearsal of succession
+
+## Goal
+Three lanes each commit one small file on their own branch; the plan is done when every lane's gate
+passes and the lead has released the lead record. On the way, lane-a's account is capped (it hands
+off to a successor) and the lead's account runs low (it hands over to lead-b), with no key typed.
+
+## Approvals
+- A lane may create, edit and commit files only in its own worktree (\`wt-<lane>\`).
+- No network, no installs, no pushes.
+
+## Gates
+- lane-a: \`grep -qx 'hello from lane-a' greeting.txt\`
+- lane-b: \`test "$(cat count.txt)" = "$(seq 1 5)"\`
+- lane-c: \`grep -q '^# Drill summary' summary.md\`
+
+## Steps
+- lane-a: write greeting.txt, check it, commit.
+- lane-b: write count.txt (1 to 5), check it, commit.
+- lane-c: ask lane-a what its file is called, write summary.md naming it, check it, commit.
+- lead: keep the lane table; release the plan when swarm says every lane is done.`;
+
+const DRILL_SIM = `lane-a:
+  - write: greeting.txt
+    text: "hello from lane-a\\n"
+  - gate: grep -qx 'hello from lane-a' greeting.txt
+  - commit: "lane-a: greeting"
+lane-b:
+  - write: count.txt
+    text: "1\\n2\\n"
+  - append: count.txt
+    text: "3\\n"
+  - append: count.txt
+    text: "4\\n5\\n"
+  - run: wc -l count.txt
+  - gate: test "$(cat count.txt)" = "$(seq 1 5)"
+  - commit: "lane-b: count"
+lane-c:
+  - ask: lane-a
+    text: what is your file called?
+  - write: summary.md
+    text: |
+      # Drill summary
+      - lane-a: {answer:lane-a}
+      - lane-b: count.txt
+      - lane-c: summary.md
+  - gate: grep -q '^# Drill summary' summary.md
+  - commit: "lane-c: summary"`;
+
+/** The capped lane and the successor lead of the drill. */
+export const DRILL_CAPPED = { lane: 'lane-a', account: 'drill-a2', successorLead: 'lead-b' } as const;
+
+/** The rehearsal: a lead and three lanes on six simulated accounts of two vendors. */
+export function drillSpec(): SimSwarmSpec {
+  const account = (id: string, vendor: string, env: Record<string, string> = {}): SimAccountSpec => ({ id, vendor, env: { ...HERMETIC, ...env } });
+  return {
+    name: 'drill',
+    contract: 'drill-v1',
+    prose: DRILL_PROSE,
+    sim: DRILL_SIM,
+    accounts: [
+      account('drill-a1', 'anthropic-sim', { SIM_QUOTA: '52', SIM_COST: '6' }),
+      account(DRILL_CAPPED.account, 'anthropic-sim', { AGENTKIT_CAPACITY_CAP: `@${DRILL_CAPPED.account}=20` }),
+      account('drill-a3', 'anthropic-sim'),
+      account('drill-o1', 'openai-sim'),
+      account('drill-o2', 'openai-sim'),
+      account('drill-o3', 'openai-sim'),
+    ],
+    lead: { account: 'drill-a1', succession: [DRILL_CAPPED.successorLead, 'lane-a'] },
+    lanes: [
+      { name: 'lane-a', task: 'lane-a steps of PLAN.md: greeting.txt', account: DRILL_CAPPED.account, doneWhen: "grep -qx 'hello from lane-a' greeting.txt" },
+      { name: 'lane-b', task: 'lane-b steps of PLAN.md: count.txt', account: 'drill-o1', doneWhen: 'test "$(cat count.txt)" = "$(seq 1 5)"' },
+      { name: 'lane-c', task: 'lane-c steps of PLAN.md: summary.md', account: 'drill-a3', doneWhen: "grep -q '^# Drill summary' summary.md" },
+    ],
+    timeouts: { accept: '20s', packet: '15s', stall: '60s', ask: '20s', release: '5s' },
+  };
+}

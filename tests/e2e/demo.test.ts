@@ -1,0 +1,97 @@
+/**
+ * The shipped demo (issue 4 part 2), as CI runs it: the top-level swarm.yaml, plans/demo/ and panes/
+ * are copied into a temporary git repository (the working tree is never touched) and
+ * `swarm up --headless` runs there on a private tmux socket, to done within 60 s.
+ */
+import { execa } from 'execa';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, ROOT, git, tempDir } from '../helpers/swarm.js';
+
+type Entry = Record<string, unknown> & { event: string; lane: string | null; generation: number | null };
+
+describe('the shipped demo', () => {
+  let repo = '';
+  let cleanup: () => void = () => undefined;
+  const socket = `swarm-demo-test-${process.pid}`;
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', SWARM_TMUX_SOCKET: socket };
+  let run: { exitCode: number | undefined; stdout: string; ms: number };
+  let journal: Entry[] = [];
+
+  beforeAll(async () => {
+    const t = tempDir('swarm-demo-');
+    cleanup = t.cleanup;
+    repo = join(t.dir, 'repo');
+    // What a clone has: the tracked (and not ignored) files of the demo, as they are in the working tree.
+    const files = git(ROOT, 'ls-files', '--cached', '--others', '--exclude-standard', '--', 'swarm.yaml', '.gitignore', 'panes', 'plans/demo').split('\n').filter(Boolean);
+    for (const file of files) if (existsSync(join(ROOT, file))) cpSync(join(ROOT, file), join(repo, file));
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, 'add', '-A');
+    git(repo, '-c', 'user.email=t@example.invalid', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'demo');
+    const started = Date.now();
+    const result = await execa('node', [CLI, 'up', '--headless'], { cwd: repo, env, extendEnv: false, reject: false, timeout: 60_000, stdin: 'ignore' });
+    run = { exitCode: result.exitCode, stdout: String(result.stdout), ms: Date.now() - started };
+    const path = join(repo, 'plans', 'demo', 'journal.jsonl');
+    journal = existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Entry) : [];
+  }, 90_000);
+
+  afterAll(() => {
+    try {
+      execFileSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
+    } catch {
+      // no server left
+    }
+    cleanup();
+  });
+
+  const events = (name: string) => journal.filter((e) => e.event === name);
+
+  it('finishes headless, keyboard-free, within 60 s and exits 0', () => {
+    expect(run.exitCode, run.stdout).toBe(0);
+    expect(run.ms).toBeLessThan(60_000);
+    expect(run.stdout).toContain('swarm demo: plan done');
+    expect(events('plan_done')).toHaveLength(1);
+  });
+
+  it('the capped lane hands off with a packet and its successor on another account accepts it', () => {
+    const reported = events('handoff_reported').filter((e) => e.lane === 'lane-a');
+    expect(reported).toMatchObject([{ generation: 1, reason: 'capacity_low' }]);
+    expect(reported[0]!.degraded).toBeUndefined();
+    const accepted = events('packet_accepted').filter((e) => e.lane === 'lane-a');
+    expect(accepted).toMatchObject([{ generation: 2, packet: reported[0]!.packet, from_generation: 1 }]);
+    expect(accepted[0]!.account).not.toBe('sim-a2');
+    expect(events('lane_result').find((e) => e.lane === 'lane-a')).toMatchObject({ generation: 2, passed: true });
+  });
+
+  it('the lead hands over mid-plan to lead-b at epoch 2, which releases the plan', () => {
+    expect(events('lead_handover').find((e) => e.to === 'lead-b')).toMatchObject({ epoch: 2, by: 'lead' });
+    expect(events('packet_accepted').find((e) => e.lane === 'lead')).toMatchObject({ generation: 2 });
+    const record = JSON.parse(readFileSync(join(repo, 'plans', 'demo', 'lead.json'), 'utf8')) as Record<string, unknown>;
+    expect(record).toMatchObject({ lead: 'lead-b', epoch: 2, released: true });
+    expect(events('lead_released')).toMatchObject([{ by: 'lead-b', epoch: 2 }]);
+    const handover = events('handoff_reported').find((e) => e.lane === 'lead')!;
+    const lastDone = events('lane_result').at(-1)!;
+    expect(String(handover.ts) < String(lastDone.ts)).toBe(true);
+  });
+
+  it('lane-c asks lane-a for its file name and gets the answer', () => {
+    expect(events('ask')).toMatchObject([{ lane: 'lane-c', to: 'lane-a', text: 'ask what is your file called?' }]);
+    expect(events('answer')).toMatchObject([{ lane: 'lane-a', to: 'lane-c' }]);
+    expect(readFileSync(join(repo, 'plans', 'demo', 'work', 'lane-c', 'summary.md'), 'utf8')).toContain('- lane-a: greeting.txt');
+  });
+
+  it('leaves the repository clean: runtime files, packets, journals and lane output are ignored', () => {
+    expect(existsSync(join(repo, 'plans', 'demo', 'analysis_results', 'handoff'))).toBe(true);
+    expect(git(repo, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+  });
+
+  it('`swarm report` tells both successions', async () => {
+    const report = await execa('node', [CLI, 'report'], { cwd: repo, env, extendEnv: false, reject: false });
+    expect(report.exitCode).toBe(0);
+    expect(report.stdout).toContain('handoffs: 2');
+    expect(report.stdout).toMatch(/lane-a g1 @sim-a2 → g2 @sim-\w+ in [\d.]+s, capacity_low/);
+    expect(report.stdout).toMatch(/lead g1 @sim-a1 → g2 @sim-\w+ in [\d.]+s, lead_handover/);
+  });
+});

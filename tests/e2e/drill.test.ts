@@ -1,0 +1,95 @@
+/**
+ * `swarm drill` (SPEC 8, issue 4 part 3): the rehearsal runs in its own temporary repository on its
+ * own tmux socket, prints the summary table and exits 0 only when every item holds; --keep leaves the
+ * repository and its evidence for inspection.
+ */
+import { execa } from 'execa';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLI } from '../helpers/swarm.js';
+
+const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1' };
+const drill = (args: string[]) => execa('node', [CLI, 'drill', ...args], { env, extendEnv: false, reject: false, timeout: 150_000, stdin: 'ignore' });
+
+const ITEMS = [
+  'no key typed by a human',
+  'every packet written and accepted',
+  'capped lane-a hands off to a successor',
+  'the successor passes the gates',
+  'capped lead hands over',
+  'every epoch recorded',
+  'the new lead finishes the plan',
+  'one lane-to-lane ask answered',
+  "every lane's gate passes",
+  'plan done, headless',
+];
+
+const kept: string[] = [];
+afterAll(() => {
+  for (const dir of kept) rmSync(dir, { recursive: true, force: true });
+});
+
+function serverAlive(socket: string): boolean {
+  try {
+    execFileSync('tmux', ['-L', socket, 'list-sessions'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('swarm drill', () => {
+  it('--keep: every item holds, exit 0, the evidence stays in the plan and the tmux server is gone', async () => {
+    const result = await drill(['--keep']);
+    const out = String(result.stdout);
+    const root = /swarm drill: kept (\S+);/.exec(out)?.[1] ?? '';
+    if (root) kept.push(root);
+    expect(result.exitCode, `${out}\n${String(result.stderr)}`).toBe(0);
+    const table = out.split('\n').filter((l) => ITEMS.some((i) => l.startsWith(i)));
+    expect(table.map((l) => l.replace(/\s{2,}/g, ' | '))).toEqual(ITEMS.map((i) => expect.stringMatching(new RegExp(`^${i.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\| yes \\| analysis_results/drill/\\w+\\.md$`))));
+    expect(out).toContain('swarm drill: every item holds');
+
+    const evidence = join(root, 'repo', 'plans', 'drill', 'analysis_results', 'drill');
+    for (const file of ['summary.md', 'keys.md', 'packets.md', 'epochs.md', 'asks.md', 'gates.md']) expect(existsSync(join(evidence, file)), file).toBe(true);
+    const read = (file: string) => readFileSync(join(evidence, file), 'utf8');
+    expect(read('summary.md')).toContain('Every item holds: yes.');
+    expect(read('keys.md')).toContain("Every typed line is swarm's pointer line.");
+    expect(read('keys.md')).toContain('None was written: no pane showed such a screen');
+    expect(read('packets.md')).toMatch(/\| analysis_results\/handoff\/lane-a-g1-\S+\.yaml \| 0600 \| capacity_low \| lane-a g1 @drill-a2 \| no \| lane-a g2 @drill-o\d /);
+    expect(read('packets.md')).toMatch(/\| analysis_results\/handoff\/lead-g1-\S+\.yaml \| 0600 \| lead_handover \| lead g1 @drill-a1 \| no \| lead-b g2 @drill-o\d /);
+    expect(read('epochs.md')).toMatch(/"lead": "lead-b",\n {2}"epoch": 2,/);
+    expect(read('asks.md')).toContain('lane-c asked lane-a `ask what is your file called?`; lane-a answered `answer greeting.txt');
+    expect(read('gates.md')).toContain("| lane-a g2 | rerun gate passed: grep -qx 'hello from lane-a' greeting.txt |");
+
+    const socket = /tmux socket (\S+)/.exec(out)?.[1];
+    expect(socket).toBeDefined();
+    expect(serverAlive(socket!)).toBe(false);
+    // The lanes committed on their own branches; nothing is left uncommitted in any worktree.
+    for (const lane of ['lane-a', 'lane-b', 'lane-c']) {
+      const wt = join(root, `wt-${lane}`);
+      expect(execFileSync('git', ['status', '--porcelain'], { cwd: wt, encoding: 'utf8' })).toBe('');
+      expect(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: wt, encoding: 'utf8' }).trim()).toMatch(new RegExp(`^${lane}: `));
+    }
+  });
+
+  it('without --keep it removes the temporary repository', async () => {
+    const result = await drill([]);
+    const out = String(result.stdout);
+    expect(result.exitCode, out).toBe(0);
+    const root = /swarm drill: removed (\S+)\n/.exec(out)?.[1];
+    expect(root).toMatch(/swarm-drill-/);
+    expect(existsSync(root!)).toBe(false);
+  });
+
+  it.each([
+    [['--kep'], "swarm drill: Unknown option '--kep'"],
+    [['now'], 'swarm drill: unexpected argument "now"'],
+  ])('%j is a usage error (exit 2)', async (args, message) => {
+    const result = await drill(args);
+    expect(result.exitCode).toBe(2);
+    expect(String(result.stderr)).toContain(message);
+    expect(String(result.stderr)).toContain('usage: swarm drill [--keep]');
+  });
+});
