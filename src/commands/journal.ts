@@ -8,7 +8,7 @@ import { dirname, basename } from 'node:path';
 import { formatEntry, parseJournal, type JournalEntry } from '../core/journal.js';
 import { planPaths } from '../core/paths.js';
 import { UsageError } from '../errors.js';
-import { resolvePlanDir } from './planDir.js';
+import { resolvePlanDir, shownFrom } from './planDir.js';
 import type { CommandIO } from './io.js';
 
 export async function journal(io: CommandIO): Promise<number> {
@@ -21,7 +21,7 @@ export async function journal(io: CommandIO): Promise<number> {
   const { values, positionals } = parsed;
   const plan = await resolvePlanDir(io, positionals[0]);
   const path = planPaths(plan).journal;
-  const print = (entry: JournalEntry) => io.stdout(values.json ? `${JSON.stringify(entry)}\n` : `${formatEntry(entry, { relativeTo: dirname(plan) })}\n`);
+  const print = (entry: JournalEntry) => io.stdout(values.json ? `${JSON.stringify(entry)}\n` : `${formatEntry(entry, { relativeTo: shownFrom(io, plan) })}\n`);
 
   let offset = 0;
   const drain = () => {

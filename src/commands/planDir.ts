@@ -3,7 +3,7 @@
  * swarm.yaml of the current folder.
  */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { CommandIO } from './io.js';
 
@@ -15,4 +15,9 @@ export async function resolvePlanDir(io: CommandIO, file: string | undefined): P
   }
   const { loadConfig } = await import('../adapters/configFile.js');
   return loadConfig(configFile, { cwd: io.cwd, env: io.env }).plan;
+}
+
+/** The folder paths are shown relative to: where the person stands when the plan is below it, else the plan's parent. */
+export function shownFrom(io: CommandIO, plan: string): string {
+  return plan.startsWith(`${io.cwd}/`) ? io.cwd : dirname(plan);
 }

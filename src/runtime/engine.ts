@@ -15,7 +15,7 @@ import { appendJournal, type JournalInput } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { readLeases } from '../adapters/leaseFiles.js';
 import { appendMailbox } from '../adapters/mailbox.js';
-import { pushEvent, type SwarmStore } from '../ui/store.js';
+import type { SwarmStore } from '../ui/store.js';
 import { saveState, type EngineState } from './engineState.js';
 import { runEffect } from './effects.js';
 import { Deadlines } from './timers.js';
@@ -120,10 +120,9 @@ export class Engine {
     saveState(planPaths(this.config.plan).state, this.state);
   }
 
+  /** Append to the journal; the store sees it (and every other process's entries) through its follower. */
   journal(input: JournalInput): JournalEntry {
-    const entry = appendJournal(this.config.plan, { epoch: this.state.epoch, ...input });
-    pushEvent(this.store, entry);
-    return entry;
+    return appendJournal(this.config.plan, { epoch: this.state.epoch, ...input });
   }
 
   /** Append to an agent's mailbox and point it there when its turn has ended. */

@@ -19,7 +19,8 @@ import { pidAlive } from '../adapters/lock.js';
 import { hostname } from 'node:os';
 import { tryLock } from '../adapters/lock.js';
 import { writeSettings } from '../adapters/settings.js';
-import { createSwarmStore } from '../ui/store.js';
+import { createSwarmStore, pushEvent } from '../ui/store.js';
+import { followJournal, journalSize } from '../adapters/journal.js';
 import { agentPane } from './agents.js';
 import { briefFor, runNotifyCommand } from './effects.js';
 import { Engine } from './engine.js';
@@ -129,9 +130,14 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
   let releaseTimer: NodeJS.Timeout | null = null;
   let done = false;
 
+  // The store's events are the journal itself, whoever wrote the line (the engine, `swarm lead`, a
+  // fenced `swarm notify`): the dashboard and the headless log show the same record as `swarm journal`.
+  const journalFollower = followJournal(config.plan, journalSize(config.plan), (entry) => pushEvent(engine.store, entry));
+
   const finish = (outcome: Outcome) => {
     if (done) return;
     done = true;
+    journalFollower.drain();
     settle(outcome);
   };
 
@@ -217,6 +223,8 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
 
   engine.asks.arm();
   const detach = async () => {
+    journalFollower.drain();
+    journalFollower.close();
     engine.closed = true;
     engine.asks.stop();
     if (timeout) clearTimeout(timeout);

@@ -73,7 +73,7 @@ describe('developer commands on a live swarm', () => {
     expect(report.code).toBe(0);
     expect(report.stdout).toMatch(/plan done/);
     expect(report.stdout).toMatch(/handoffs: 1\n {2}lane-a g1 @\S+ → g2 @\S+ in [\d.]+s, capacity_critical/);
-    expect(report.stdout).toMatch(/packet p\/analysis_results\/handoff\/lane-a-g1-\d{8}T\d{6}Z\.yaml/);
+    expect(report.stdout).toMatch(/packet plans\/p\/analysis_results\/handoff\/lane-a-g1-\d{8}T\d{6}Z\.yaml/);
     expect(report.stdout).toContain('lane-a: done at');
   });
 });
