@@ -50,6 +50,7 @@ export class Engine {
   onSettled: (() => void) | null = null;
   onLeadRecord: ((record: Extract<InboxRecord, { kind: 'lead' }>) => void) | null = null;
   onPlanReleased: (() => void) | null = null;
+  onPaneAssigned: ((paneId: string) => void) | null = null;
   onLaneAdded: ((record: Extract<InboxRecord, { kind: 'lane' }>) => void) | null = null;
   spawner: ((lane: LaneState, generation: number, account: string, packet: string) => Promise<LaneEvent>) | null = null;
 
@@ -89,6 +90,11 @@ export class Engine {
     if (!lane) return;
     const { lane: next, effects } = reduceLane(lane, event, this.context(laneName));
     this.state.lanes[laneName] = next;
+    // A pane's first output can arrive before the pane is known to belong to this lane: look at the
+    // screen of every newly assigned pane once, so a dialog shown at start is not missed.
+    for (const paneId of [next.paneId, next.handoff?.successor?.paneId ?? null]) {
+      if (paneId && paneId !== lane.paneId && paneId !== (lane.handoff?.successor?.paneId ?? null)) this.onPaneAssigned?.(paneId);
+    }
     this.state.pending.push(...effects.map((effect) => ({ lane: laneName, effect })));
     this.save();
     await this.drainPending();

@@ -6,31 +6,27 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename } from 'node:path';
 import type { SwarmConfig } from '../core/config.js';
-import { claim, recordLane, release } from '../core/epochs.js';
-import { isStale, pick } from '../core/leases.js';
+import { claim, release } from '../core/epochs.js';
+import type { LaneState } from '../core/machineTypes.js';
 import { planPaths } from '../core/paths.js';
 import { progress } from '../core/progress.js';
-import { MismatchError, SwarmError } from '../errors.js';
+import { MismatchError } from '../errors.js';
+import type { PaneHost } from '../adapters/host.js';
 import { ensureDir } from '../adapters/files.js';
 import { readInbox } from '../adapters/inbox.js';
+import { followJournal, journalSize } from '../adapters/journal.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
-import { acquireLease, adoptLease, readLeases, releaseLease } from '../adapters/leaseFiles.js';
-import { pidAlive } from '../adapters/lock.js';
-import { hostname } from 'node:os';
 import { tryLock } from '../adapters/lock.js';
 import { writeSettings } from '../adapters/settings.js';
 import { createSwarmStore, pushEvent } from '../ui/store.js';
-import { followJournal, journalSize } from '../adapters/journal.js';
-import { agentPane } from './agents.js';
-import { briefFor, runNotifyCommand } from './effects.js';
+import { reconcileLeases, spawn, startMissing } from './agentStarts.js';
+import { runNotifyCommand } from './effects.js';
 import { Engine } from './engine.js';
 import { loadState, type EngineState } from './engineState.js';
 import { hostFor, sessionName } from './hostFor.js';
 import { route } from './inboxRouter.js';
+import { leadAfterStep, leadSuccession } from './leadSuccession.js';
 import { PaneWatch } from './watch.js';
-import type { LaneEvent, LaneState } from '../core/machineTypes.js';
-import type { PaneHost } from '../adapters/host.js';
-import { bumpEpoch, leadAfterStep, leadSuccession, takeoverName } from './leadSuccession.js';
 
 export interface Outcome {
   code: 0 | 1;
@@ -125,6 +121,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
     settle = resolve;
   });
   const watchPanes = new PaneWatch(engine);
+  engine.onPaneAssigned = (paneId) => watchPanes.poke(paneId);
   let inboxWatcher: FSWatcher | null = null;
   let timeout: NodeJS.Timeout | null = null;
   let releaseTimer: NodeJS.Timeout | null = null;
@@ -241,27 +238,6 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
   return { engine, finished, detach };
 }
 
-/**
- * Leases whose holder (an earlier engine) is dead: those still serving a lane's current agent or its
- * successor in flight are adopted; the rest are released (never a lease held by nobody).
- */
-function reconcileLeases(engine: Engine): void {
-  const { config, state } = engine;
-  for (const lease of readLeases(config.plan)) {
-    if (lease.pid === process.pid || !isStale(lease, { host: hostname(), pidAlive })) continue;
-    const lane = state.lanes[lease.lane];
-    const serving = lane !== undefined && lane.state !== 'done' &&
-      ((lane.generation === lease.generation && lane.account === lease.account) ||
-        (lane.handoff?.successor?.generation === lease.generation && lane.handoff.successor.account === lease.account));
-    if (serving) {
-      adoptLease(config.plan, lease);
-    } else {
-      releaseLease(config.plan, lease.account);
-      engine.journal({ type: 'observation', event: 'lease_recovered', lane: lease.lane, generation: lease.generation, account: lease.account, holder: lease.pid });
-    }
-  }
-}
-
 function laneStates(engine: Engine): LaneState[] {
   return engine.state.order.filter((n) => n !== engine.state.leadName).map((n) => engine.state.lanes[n]!);
 }
@@ -276,80 +252,4 @@ function claimLead(engine: Engine): void {
   if (!outcome.ok) throw new MismatchError(`cannot claim the lead of plan ${basename(config.plan)}: ${outcome.message}`, [outcome.message]);
   state.epoch = outcome.record.epoch;
   engine.journal({ type: 'observation', event: 'lead_claimed', lane: config.lead.name, epoch: state.epoch, account: config.lead.account });
-}
-
-/** Start the lead, then each lane, that has no agent yet (first start, or a lane added at run time). */
-async function startMissing(engine: Engine, panes: Awaited<ReturnType<PaneHost['list']>>): Promise<void> {
-  const { config, state } = engine;
-  const wanted: { name: string; role: 'lead' | 'lane'; account: string | null; kind?: string | null }[] = [
-    { name: config.lead.name, role: 'lead', account: config.lead.account },
-    ...config.lanes.map((l) => ({ name: l.name, role: 'lane' as const, account: l.account })),
-    ...state.added.map((l) => ({ name: l.name, role: 'lane' as const, account: null, kind: l.kind })),
-  ];
-  for (const want of wanted) {
-    const lane = state.lanes[want.name] ?? engine.addLane(want.name, want.role, want.account);
-    if (lane.paneId !== null || lane.generation !== 1 || lane.state !== 'starting') continue;
-    const adopted = panes.find((p) => p.lane === want.name && p.generation === 1 && !p.dead);
-    const account = adopted?.account ?? want.account ?? firstAccount(engine, want.name, want.kind ?? null);
-    if (!account) {
-      engine.journal({ type: 'observation', event: 'waiting_for_reset', lane: want.name, generation: 1, why: 'no account in the pool has headroom to start this lane' });
-      continue;
-    }
-    acquireLease(config.plan, { account, lane: want.name, generation: 1 });
-    const event = adopted
-      ? ({ type: 'spawned', generation: 1, account, paneId: adopted.paneId } as const)
-      : await spawn(engine, lane, 1, account, '');
-    if (event.type === 'spawned') {
-      engine.dispatch(want.name, { type: 'started', generation: 1, account, paneId: event.paneId });
-      if (want.role === 'lane') updateLeadRecord(config.plan, (current) => (current ? { ok: true, record: recordLane(current, want.name, new Date().toISOString()) } : { ok: false, code: 'no_record', message: 'no lead record' }));
-    } else {
-      engine.journal({ type: 'observation', event: 'start_failed', lane: want.name, account, error: event.type === 'spawn_failed' ? event.error : 'unknown' });
-    }
-  }
-}
-
-function firstAccount(engine: Engine, lane: string, kind: string | null): string | null {
-  const result = pick({
-    pool: kind ? engine.config.accounts.filter((a) => a.kind === kind) : engine.config.accounts,
-    leases: readLeases(engine.config.plan),
-    readings: new Map(Object.entries(engine.state.readings)),
-    spent: new Map(Object.entries(engine.state.limited)),
-    leadAccount: engine.config.lead.account,
-    exclude: [...engine.accountsInUse(), ...engine.config.lanes.map((l) => l.account).filter((a): a is string => a !== null)],
-    now: new Date().toISOString(),
-  });
-  if (!result.ok) return null;
-  return acquireLease(engine.config.plan, { account: result.account, lane, generation: 1 }) ? result.account : null;
-}
-
-/** Start an agent (first generation or successor); adopt a pane that already carries its identity. */
-async function spawn(engine: Engine, lane: LaneState, generation: number, accountId: string, packet: string): Promise<LaneEvent> {
-  const { config, state } = engine;
-  const account = config.accounts.find((a) => a.id === accountId);
-  if (!account) return { type: 'spawn_failed', generation, account: accountId, error: `account ${accountId} is not in the pool` };
-  if (lane.role === 'lead' && generation > 1 && !state.leadNext) state.leadNext = takeoverName(engine);
-  const name = lane.role === 'lead' && generation > 1 ? (state.leadNext ?? state.leadAgent) : lane.name;
-  try {
-    const existing = (await engine.host.list()).find((p) => p.lane === name && p.generation === generation && !p.dead);
-    if (existing) return { type: 'spawned', generation, account: accountId, paneId: existing.paneId };
-    if (lane.role === 'lead' && generation > 1 && lane.handoff?.degraded) bumpEpoch(engine, name);
-    const laneSpec = config.lanes.find((l) => l.name === lane.name);
-    const spec = agentPane({
-      config,
-      name,
-      role: lane.role,
-      generation,
-      account,
-      epoch: state.epoch,
-      checkout: engine.checkoutOf(lane.name),
-      task: engine.taskOf(lane.name),
-      command: lane.role === 'lead' ? config.lead.command : (laneSpec?.command ?? state.added.find((l) => l.name === lane.name)?.command ?? null),
-      packet: packet || null,
-      brief: packet ? briefFor(engine, packet) : null,
-    }, engine.env);
-    const info = await engine.host.spawn(spec);
-    return { type: 'spawned', generation, account: accountId, paneId: info.paneId };
-  } catch (error) {
-    return { type: 'spawn_failed', generation, account: accountId, error: error instanceof SwarmError || error instanceof Error ? error.message : String(error) };
-  }
 }

@@ -43,6 +43,11 @@ export class PaneWatch {
     }, SCREEN_DEBOUNCE_MS));
   }
 
+  /** Read a pane's screen soon, as if it had printed something (a pane just assigned to a lane). */
+  poke(paneId: string): void {
+    this.handle({ type: 'output', paneId });
+  }
+
   stop(): void {
     for (const handle of this.pending.values()) clearTimeout(handle);
     this.pending.clear();

@@ -67,7 +67,7 @@ describe('parseSteps', () => {
     expect(Object.keys(result.lanes)).toEqual(['lane-a', 'lane-b', 'lane-c']);
     for (const steps of Object.values(result.lanes)) {
       expect(steps.length).toBeGreaterThanOrEqual(3);
-      expect(steps.length).toBeLessThanOrEqual(6);
+      expect(steps.length).toBeLessThanOrEqual(8);
     }
     expect(result.lanes['lane-c']?.[0]).toMatchObject({ kind: 'ask', lane: 'lane-a' });
   });
