@@ -1,8 +1,9 @@
-/** `swarm attach [file]` (SPEC 8): attach this terminal to the swarm's tmux session. */
+/** `swarm attach [file]` (SPEC 8): attach this terminal to the swarm's tmux session, at the dashboard (window 0). */
 import { execa } from 'execa';
 import { UsageError, DependencyError } from '../errors.js';
 import { loadConfig } from '../adapters/configFile.js';
 import { findOnPath } from '../adapters/ak.js';
+import { DASHBOARD_WINDOW } from '../adapters/tmux/argv.js';
 import { sessionName, tmuxSocket } from '../runtime/hostFor.js';
 import type { CommandIO } from './io.js';
 
@@ -16,6 +17,8 @@ export async function attach(io: CommandIO): Promise<number> {
   if (has.exitCode !== 0) throw new UsageError(`no tmux session ${session} on socket ${socket}`, { hint: 'start it with `swarm up`' });
   // Inside another tmux session (the common case) attach nested: a private server cannot be switched to.
   const env = { ...io.env, TMUX: undefined };
+  // The dashboard's window first: a client shows its session's current window.
+  await execa('tmux', ['-u', '-L', socket, 'select-window', '-t', `=${session}:=${DASHBOARD_WINDOW}`], { env, extendEnv: false, reject: false });
   const result = await execa('tmux', ['-u', '-L', socket, 'attach-session', '-t', session], { stdio: 'inherit', env, extendEnv: false, reject: false });
   return result.exitCode === 0 ? 0 : 1;
 }

@@ -1,16 +1,18 @@
 /**
  * `swarm up [file] [--headless] [--until-done] [--timeout D]` (SPEC 8): start or re-adopt the swarm.
- * This build runs the engine in the foreground and prints one line per event (the headless log);
- * the dashboard comes with its own issue and reads the same store.
+ * On a terminal the engine and the live dashboard run in window 0 of the swarm's tmux session and
+ * this terminal attaches to it (runtime/dashboard.ts); without one, with `--headless`, or with `CI`
+ * set, the engine runs here and prints one line per event (the headless log). Both read one store.
+ * `--dashboard` is internal: what window 0 runs.
  */
 import { parseArgs } from 'node:util';
-import { dirname } from 'node:path';
 import { parseDuration } from '../core/duration.js';
 import { formatEntry, type JournalEntry } from '../core/journal.js';
 import { UsageError } from '../errors.js';
 import { loadConfig } from '../adapters/configFile.js';
 import { startSwarm } from '../runtime/swarm.js';
 import { sessionName, tmuxSocket } from '../runtime/hostFor.js';
+import type { SwarmStore } from '../ui/store.js';
 import type { CommandIO } from './io.js';
 
 const USAGE = 'usage: swarm up [file] [--headless] [--until-done] [--timeout D]';
@@ -22,7 +24,7 @@ export async function up(io: CommandIO): Promise<number> {
       args: io.args,
       allowPositionals: true,
       strict: true,
-      options: { headless: { type: 'boolean' }, 'until-done': { type: 'boolean' }, timeout: { type: 'string' } },
+      options: { headless: { type: 'boolean' }, 'until-done': { type: 'boolean' }, timeout: { type: 'string' }, dashboard: { type: 'boolean' } },
     });
   } catch (error) {
     throw new UsageError(`swarm up: ${(error as Error).message}`, { hint: USAGE });
@@ -36,7 +38,25 @@ export async function up(io: CommandIO): Promise<number> {
     timeoutMs = d.ms;
   }
   const config = loadConfig(positionals[0] ?? 'swarm.yaml', { cwd: io.cwd, env: io.env });
-  const interactive = Boolean(process.stdout.isTTY) && !values.headless && !io.env.CI;
+  const flags = [...(values['until-done'] ? ['--until-done'] : []), ...(values.timeout === undefined ? [] : ['--timeout', values.timeout])];
+  const say = io.stdout;
+
+  if (values.dashboard) {
+    const { runDashboard } = await import('../runtime/dashboard.js');
+    return runDashboard(config, { env: io.env, untilDone: values['until-done'] ?? false, timeoutMs, inTmux: true, say });
+  }
+  const terminal = Boolean(process.stdout.isTTY && process.stdin.isTTY);
+  if (terminal && !values.headless && !io.env.CI) {
+    const { dashboardInTmux, openDashboard, runDashboard } = await import('../runtime/dashboard.js');
+    if (dashboardInTmux(config, io.env)) {
+      const size = { columns: process.stdout.columns || 120, rows: process.stdout.rows || 40 };
+      return openDashboard(config, { env: io.env, cwd: io.cwd, flags, size, say });
+    }
+    return runDashboard(config, {
+      env: io.env, untilDone: values['until-done'] ?? false, timeoutMs, inTmux: false, say, onViewClosed: (store) => void followLog(store, io, config.dir),
+    });
+  }
+  if (terminal && !values.headless) io.stdout('swarm: CI is set, so the headless log is shown (the dashboard draws nothing under CI)\n');
   const untilDone = values['until-done'] ?? true;
 
   const swarm = await startSwarm(config, { env: io.env, untilDone, timeoutMs });
@@ -45,21 +65,8 @@ export async function up(io: CommandIO): Promise<number> {
     ? `tmux session ${sessionName(config)} on socket ${tmuxSocket(io.env)} (watch: tmux -L ${tmuxSocket(io.env)} attach -t ${sessionName(config)})`
     : 'embedded pseudo-terminals (panes end with this process)';
   io.stdout(`swarm ${config.name}: plan ${config.plan}, lead ${engine.state.leadAgent}@${engine.state.epoch}, ${config.lanes.length} lanes, ${where}\n`);
-  if (interactive) io.stdout('swarm: the dashboard is not in this build; showing the headless log\n');
-  else if (io.env.CI) io.stdout('swarm: CI is set, so the headless log is shown\n');
 
-  const printed = new WeakSet<JournalEntry>();
-  const relativeTo = dirname(config.plan);
-  const print = (events: JournalEntry[]) => {
-    for (const entry of events) {
-      if (printed.has(entry)) continue;
-      printed.add(entry);
-      if (entry.event === 'ignored') continue;
-      io.stdout(`${formatEntry(entry, { relativeTo })}\n`);
-    }
-  };
-  print(engine.store.getState().events);
-  const unsubscribe = engine.store.subscribe((s) => print(s.events));
+  const unsubscribe = followLog(engine.store, io, config.dir);
 
   let interrupted = false;
   const onSignal = () => {
@@ -80,4 +87,19 @@ export async function up(io: CommandIO): Promise<number> {
   await swarm.detach();
   io.stdout(outcome.code === 0 ? `swarm ${config.name}: plan done\n` : `swarm ${config.name}: stopped short — ${outcome.why}\n`);
   return outcome.code;
+}
+
+/** The headless log: one grep-able line per journal event as the engine records it, no escape codes. */
+function followLog(store: SwarmStore, io: CommandIO, relativeTo: string): () => void {
+  const printed = new WeakSet<JournalEntry>();
+  const print = (events: JournalEntry[]) => {
+    for (const entry of events) {
+      if (printed.has(entry)) continue;
+      printed.add(entry);
+      if (entry.event === 'ignored') continue;
+      io.stdout(`${formatEntry(entry, { relativeTo })}\n`);
+    }
+  };
+  print(store.getState().events);
+  return store.subscribe((s) => print(s.events));
 }

@@ -1,0 +1,41 @@
+/**
+ * Two lines: the swarm, its plan, the lead (`name@epoch`, account, state), the tmux session and the
+ * uptime; then the lane counts by state, what part of the lanes is in view, and the outcome.
+ */
+import { Box, Text } from 'ink';
+import { useShallow } from 'zustand/react/shallow';
+import { useFrame } from '../context.js';
+import { cut, laneCounts, planName, uptime } from '../format.js';
+import { Tinted } from './Tinted.js';
+
+export interface HeaderProps {
+  width: number;
+  color: boolean;
+  /** ` · lanes 1–20 of 64` when the lanes scroll. */
+  scroll: string;
+}
+
+export function Header({ width, color, scroll }: HeaderProps) {
+  const v = useFrame(useShallow((f) => ({
+    name: f.view.name, plan: f.view.plan, session: f.view.session, backend: f.view.backend,
+    lead: f.view.lead, startedAt: f.view.startedAt, outcome: f.view.outcome,
+  })));
+  const up = useFrame((f) => uptime(f.view.startedAt, f.now));
+  const counts = useFrame((f) => laneCounts(f.view.lanes));
+  const lead = `lead ${v.lead.name}@${v.lead.epoch} ${v.lead.account ?? '-'} ${v.lead.state}`;
+  const title = `swarm ${v.name}`;
+  const rest = ` · plan ${planName(v.plan)} · ${lead} · ${v.backend} ${v.session} · up ${up}`;
+  const outcome = v.outcome === null ? '' : v.outcome.code === 0 ? ' · plan done' : ` · stopped short: ${v.outcome.why}`;
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate">
+        <Text bold>{cut(title, width)}</Text>
+        {cut(rest, width - [...title].length)}
+      </Text>
+      <Text wrap="truncate">
+        {cut(`${counts}${scroll}`, width)}
+        <Tinted tone={v.outcome?.code === 0 ? 'green' : 'red'} color={color}>{cut(outcome, width - [...`${counts}${scroll}`].length)}</Tinted>
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,64 @@
+/**
+ * One lane as one line of cells, each with its tone, fitted to the columns: state mark, name,
+ * generation, account/vendor, state, the capacity line verbatim, the context bar, the handoff phase
+ * with its age, the last report. Pure: the row's text is the cells joined.
+ */
+import { CAPACITY_TONE, PHASE_TONE, STATE_MARK, STATE_TONE, accountText, contextBar, cut, fit, lastText, oneLine, phaseText, stateText, type Tone } from './format.js';
+import { TITLES, type Columns } from './layout.js';
+import type { LaneView } from './store.js';
+
+export interface Cell {
+  text: string;
+  tone: Tone;
+  /** The one cell that changes with the clock alone (the phase's age). */
+  clock?: boolean;
+}
+
+const plain = (text: string): Cell => ({ text, tone: null });
+
+/** The cells of one lane's line; `selected` puts the cursor `›` in front. */
+export function laneCells(view: LaneView, now: number, cols: Columns, selected: boolean): Cell[] {
+  const { lane } = view;
+  const cells: Cell[] = [
+    plain(selected ? '› ' : '  '),
+    { text: STATE_MARK[lane.state], tone: STATE_TONE[lane.state] },
+    plain(' '),
+    plain(fit(lane.name, cols.name)),
+    plain(' '),
+    plain(fit(`g${lane.generation}`, cols.gen)),
+    plain(' '),
+    plain(fit(accountCell(view, cols.account), cols.account)),
+    plain(' '),
+    { text: fit(stateText(lane), cols.state), tone: STATE_TONE[lane.state] },
+    plain(' '),
+    { text: fit(oneLine(lane.capacity ?? '-'), cols.capacity), tone: lane.capacity ? CAPACITY_TONE[lane.capacityState] : 'gray' },
+    plain(' '),
+    plain(fit(contextBar(lane.contextPct, Math.max(0, cols.context - 5)), cols.context)),
+    plain(' '),
+    { text: fit(phaseText(lane, now), cols.phase), tone: lane.phase ? PHASE_TONE[lane.phase] : null, clock: true },
+  ];
+  if (cols.last > 0) cells.push(plain(' '), plain(cut(lastText(lane), cols.last)));
+  return cells;
+}
+
+/** `o1/openai` when it fits, else the account alone (the vendor gives way first). */
+function accountCell(view: LaneView, width: number): string {
+  const full = accountText(view);
+  return [...full].length <= width ? full : (view.lane.account ?? '-');
+}
+
+/** The column titles, aligned with the cells. */
+export function titleLine(cols: Columns): string {
+  const parts = [
+    '    ',
+    fit(TITLES.name, cols.name), fit(TITLES.gen, cols.gen), fit(TITLES.account, cols.account), fit(TITLES.state, cols.state),
+    fit(TITLES.capacity, cols.capacity), fit(TITLES.context, cols.context), fit(TITLES.phase, cols.phase),
+  ];
+  const line = `${parts[0]}${parts.slice(1).join(' ')}${cols.last > 0 ? ` ${cut(TITLES.last, cols.last)}` : ''}`;
+  return line.trimEnd();
+}
+
+/** A row's whole text, as a terminal without colour shows it. */
+export function rowText(cells: readonly Cell[]): string {
+  return cells.map((c) => c.text).join('').trimEnd();
+}

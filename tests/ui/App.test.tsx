@@ -1,0 +1,227 @@
+/**
+ * The dashboard as Ink draws it (ink-testing-library), checked as exact text: whole frames at 120
+ * and 80 columns, one lane line for each state and each handoff phase, 64 lanes in 40 rows, the
+ * keys, a resize, live updates. Colour is off here (`color={false}`, as under NO_COLOR).
+ */
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { LaneStatus, Phase } from '../../src/core/machineTypes.js';
+import { App } from '../../src/ui/App.js';
+import type { DashboardActions } from '../../src/ui/keys.js';
+import type { TerminalSize } from '../../src/ui/useTerminalSize.js';
+import type { SwarmView } from '../../src/ui/store.js';
+import { NOW, entry, frameStore, lane, view } from './views.js';
+
+const DOWN = '\u001b[B';
+const UP = '\u001b[A';
+const ENTER = '\r';
+
+let unmount: (() => void) | null = null;
+afterEach(() => {
+  unmount?.();
+  unmount = null;
+});
+
+function draw(v: SwarmView, size: TerminalSize | null = { columns: 120, rows: 24 }, actions: DashboardActions = { focusPane: vi.fn(), detach: vi.fn() }) {
+  const frames = frameStore(v);
+  const r = render(<App frames={frames} actions={actions} color={false} relativeTo="/repo" {...(size ? { size } : {})} />);
+  unmount = r.unmount;
+  return { ...r, frames, actions, lines: () => r.lastFrame()!.split('\n') };
+}
+
+const swarm = view([
+  lane('lane-a', { generation: 2, account: 'o2', capacity: 'capacity=ok 80% @o2', capacityState: 'ok', contextPct: 12, phase: 'accepted', phaseSince: NOW - 12_000, last: 'plan ready', paneId: '%4' }),
+  lane('lane-b', { account: 'a3', capacity: 'capacity=low 22% @a3 context=61%', capacityState: 'low', contextPct: 61, phase: 'near', phaseSince: NOW - 95_000, last: 'PR open https://example.com/pr/12', paneId: '%5' }, 'anthropic'),
+  lane('lane-c', { account: 'a2', state: 'blocked', blocked: { class: 'permission', what: 'Bash command: Do you want to proceed?', source: 'screen' }, capacity: 'capacity=critical 6% @a2', capacityState: 'critical', contextPct: 88, paneId: '%6' }, 'anthropic'),
+], {
+  events: [
+    entry('lane_started', 'lane-a', { account: 'a2', paneId: '%2' }, '2026-01-02T11:58:00.000Z'),
+    entry('handoff_reported', 'lane-a', { packet: '/repo/plans/demo/analysis_results/handoff/lane-a-g1-20260102T115940Z.yaml', reason: 'capacity_critical' }, '2026-01-02T11:59:40.000Z'),
+    entry('ignored', 'lane-a', { why: 'a duplicate report' }, '2026-01-02T11:59:41.000Z'),
+    { ...entry('escalation', 'lane-c', { class: 'permission', what: 'Bash command' }, '2026-01-02T11:59:45.000Z'), type: 'intervention' },
+    { ...entry('packet_accepted', 'lane-a', { packet: '/repo/plans/demo/analysis_results/handoff/lane-a-g1-20260102T115940Z.yaml', account: 'o2' }, '2026-01-02T11:59:48.000Z'), generation: 2 },
+  ],
+});
+
+describe('whole frames', () => {
+  it('at 120 columns', () => {
+    expect(draw(swarm).lastFrame()).toBe([
+      'swarm demo · plan plans/demo · lead lead@1 a1 working · tmux swarm-demo · up 2m',
+      '3 lanes: 2 working · 1 blocked',
+      '    LANE   GEN ACCOUNT      STATE              CAPACITY                         CONTEXT     HANDOFF      LAST',
+      '› ● lane-a g2  o2/openai    working            capacity=ok 80% @o2              █░░░░░  12% accepted 12s plan ready',
+      '  ● lane-b g1  a3/anthropic working            capacity=low 22% @a3 context=61% ████░░  61% near 1m      PR open https:…',
+      '  ▲ lane-c g1  a2/anthropic blocked permission capacity=critical 6% @a2         █████░  88% -            Bash command: …',
+      'EVENTS',
+      '11:58:00 lane-a g1 lane_started account=a2 paneId=%2',
+      '11:59:40 lane-a g1 handoff_reported packet=plans/demo/analysis_results/handoff/lane-a-g1-20260102T115940Z.yaml reason=c…',
+      '11:59:45 lane-c g1 escalation class=permission what="Bash command"',
+      '11:59:48 lane-a g2 packet_accepted packet=plans/demo/analysis_results/handoff/lane-a-g1-20260102T115940Z.yaml account=o2',
+      '↑↓ select · enter go to its pane (back: prefix 0) · q detach — the swarm keeps running; `swarm down` stops it',
+    ].join('\n'));
+  });
+
+  it('at 80 columns: narrower columns, the vendor gives way, nothing wraps', () => {
+    const { lines } = draw(swarm, { columns: 80, rows: 16 });
+    expect(lines()).toEqual([
+      'swarm demo · plan plans/demo · lead lead@1 a1 working · tmux swarm-demo · up 2m',
+      '3 lanes: 2 working · 1 blocked',
+      '    LANE   GEN ACCOUNT STATE      CAPACITY         CONTEXT  HANDOFF      LAST',
+      '› ● lane-a g2  o2      working    capacity=ok 80%… ░░░  12% accepted 12s plan r…',
+      '  ● lane-b g1  a3      working    capacity=low 22… ██░  61% near 1m      PR ope…',
+      '  ▲ lane-c g1  a2      blocked p… capacity=critic… ███  88% -            Bash c…',
+      'EVENTS',
+      '11:58:00 lane-a g1 lane_started account=a2 paneId=%2',
+      '11:59:40 lane-a g1 handoff_reported packet=plans/demo/analysis_results/handoff/…',
+      '11:59:45 lane-c g1 escalation class=permission what="Bash command"',
+      '11:59:48 lane-a g2 packet_accepted packet=plans/demo/analysis_results/handoff/l…',
+      '↑↓ select · enter its pane (back: prefix 0) · q detach; the swarm keeps running',
+    ]);
+    expect(lines().every((l) => [...l].length <= 80)).toBe(true);
+  });
+
+  it('no escape codes without colour (NO_COLOR)', () => {
+    expect(draw(swarm).lastFrame()).not.toContain('\u001b');
+  });
+
+  it.each<[string, SwarmView['outcome'], string]>([
+    ['running', null, '3 lanes: 2 working · 1 blocked'],
+    ['plan done', { code: 0, why: 'plan done' }, '3 lanes: 2 working · 1 blocked · plan done'],
+    ['stopped short', { code: 1, why: 'lane-c is blocked permission' }, '3 lanes: 2 working · 1 blocked · stopped short: lane-c is blocked permission'],
+  ])('the outcome: %s', (_name, outcome, expected) => {
+    expect(draw({ ...swarm, outcome }).lines()[1]).toBe(expected);
+  });
+
+  it('no lanes yet', () => {
+    expect(draw(view([]), { columns: 100, rows: 10 }).lines()).toEqual([
+      'swarm demo · plan plans/demo · lead lead@1 a1 working · tmux swarm-demo · up 2m',
+      '0 lanes',
+      '    LANE GEN ACCOUNT STATE CAPACITY CONTEXT     HANDOFF LAST',
+      '↑↓ select · enter its pane (back: prefix 0) · q detach; the swarm keeps running',
+    ]);
+  });
+
+  it('a terminal too small for the fixed lines gets one line', () => {
+    expect(draw(swarm, { columns: 100, rows: 4 }).lastFrame()).toBe('swarm demo: the terminal is too small for the dashboard');
+  });
+});
+
+describe('one line per lane', () => {
+  const line = (patch: Parameters<typeof lane>[1], vendor: string | null = 'openai') =>
+    draw(view([lane('lane-a', patch, vendor)]), { columns: 110, rows: 12 }).lines()[3];
+
+  it.each<[LaneStatus, Parameters<typeof lane>[1], string]>([
+    ['starting', { state: 'starting', account: null, paneId: null }, '› ◌ lane-a g1  -       starting -        ░░░░░░    - -'],
+    ['working', { last: 'plan ready', capacity: 'capacity=ok 64% @o1', capacityState: 'ok' }, '› ● lane-a g1  o1/openai working capacity=ok 64% @o1 ░░░░░░    - -       plan ready'],
+    ['blocked', { state: 'blocked', blocked: { class: 'login', what: 'Please run /login', source: 'screen' } }, '› ▲ lane-a g1  o1/openai blocked login -        ░░░░░░    - -       Please run /login'],
+    ['done', { state: 'done', last: 'done', capacity: 'capacity=ok 70% @o1', capacityState: 'ok' }, '› ✓ lane-a g1  o1/openai done  capacity=ok 70% @o1 ░░░░░░    - -       done'],
+    ['lost', { state: 'lost' }, '› ✗ lane-a g1  o1/openai lost  -        ░░░░░░    - -'],
+    ['stopped', { state: 'stopped', phase: 'stopped', phaseSince: NOW - 5_000 }, '› ■ lane-a g1  o1/openai stopped -        ░░░░░░    - stopped 5s'],
+  ])('%s', (_state, patch, expected) => {
+    expect(line(patch)).toBe(expected);
+  });
+
+  const cap = { capacity: 'capacity=low 20% @o1 context=55%', capacityState: 'low' as const, contextPct: 55, last: 'plan ready', phaseSince: NOW - 42_000 };
+  it.each<[Phase | null, string]>([
+    [null, '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% -       plan ready'],
+    ['near', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% near 42s plan ready'],
+    ['writing', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% writing 42s plan ready'],
+    ['reported', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% reported 42s plan ready'],
+    ['spawning', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% spawning 42s plan ready'],
+    ['accepted', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% accepted 42s plan ready'],
+    ['rejected', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% rejected 42s plan ready'],
+    ['waiting', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% waiting 42s plan ready'],
+    ['degraded', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% degraded 42s plan ready'],
+    ['attention', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% attention 42s plan ready'],
+    ['stopped', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% stopped 42s plan ready'],
+  ])('phase %s', (phase, expected) => {
+    expect(line({ ...cap, phase })).toBe(expected);
+  });
+
+  it('a capacity line with escape codes and CRLF is drawn clean', () => {
+    expect(line({ capacity: '\u001b[31mcapacity=critical 5% @o1\u001b[0m\r\n', capacityState: 'critical' }))
+      .toBe('› ● lane-a g1  o1/openai working capacity=critical 5% @o1 ░░░░░░    - -');
+  });
+});
+
+describe('64 lanes in 40 rows', () => {
+  const many = view(Array.from({ length: 64 }, (_, i) => lane(`lane-${String(i).padStart(2, '0')}`, {
+    capacity: `capacity=ok ${i}% @x${i}`, capacityState: 'ok', paneId: `%${i + 10}`,
+  })), { events: Array.from({ length: 30 }, (_, i) => entry('lane_started', `lane-${i}`)) });
+
+  it('fit in 39 lines: the lanes scroll, 3 events stay', () => {
+    const { lines } = draw(many, { columns: 120, rows: 40 });
+    expect(lines()).toHaveLength(39);
+    expect(lines()[1]).toBe('64 lanes: 64 working · lanes 1–31 of 64');
+    expect(lines()[3]).toMatch(/^› ● lane-00 /);
+    expect(lines()[33]).toMatch(/^ {2}● lane-30 /);
+    expect(lines()[34]).toBe('EVENTS');
+  });
+
+  it('the selection scrolls the list and stays in view', async () => {
+    const { lines, stdin } = draw(many, { columns: 120, rows: 40 });
+    stdin.write('G');
+    await vi.waitFor(() => expect(lines()[1]).toBe('64 lanes: 64 working · lanes 34–64 of 64'));
+    expect(lines()[33]).toMatch(/^› ● lane-63 /);
+    expect(lines()).toHaveLength(39);
+    for (let i = 0; i < 20; i += 1) stdin.write(UP);
+    await vi.waitFor(() => expect(lines().find((l) => l.startsWith('›'))).toMatch(/^› ● lane-43 /));
+    expect(lines()[1]).toBe('64 lanes: 64 working · lanes 29–59 of 64');
+  });
+
+  it('fit in 80 rows without scrolling', () => {
+    const { lines } = draw(many, { columns: 120, rows: 80 });
+    expect(lines()[1]).toBe('64 lanes: 64 working');
+    expect(lines()).toHaveLength(4 + 64 + 11);
+  });
+});
+
+describe('keys', () => {
+  it('enter goes to the selected lane’s pane; arrows move the selection', async () => {
+    const { stdin, actions, lines } = draw(swarm);
+    stdin.write(ENTER);
+    await vi.waitFor(() => expect(actions.focusPane).toHaveBeenCalledWith('%4'));
+    stdin.write(DOWN);
+    await vi.waitFor(() => expect(lines()[4]).toMatch(/^› ● lane-b /));
+    stdin.write(ENTER);
+    await vi.waitFor(() => expect(actions.focusPane).toHaveBeenLastCalledWith('%5'));
+    stdin.write(DOWN);
+    stdin.write(DOWN);
+    await vi.waitFor(() => expect(lines()[5]).toMatch(/^› ▲ lane-c /));
+    expect(actions.detach).not.toHaveBeenCalled();
+  });
+
+  it('enter on a lane without a pane does nothing', async () => {
+    const { stdin, actions } = draw(view([lane('lane-a', { paneId: null }), lane('lane-b')]));
+    stdin.write(ENTER);
+    stdin.write(DOWN);
+    stdin.write(ENTER);
+    await vi.waitFor(() => expect(actions.focusPane).toHaveBeenCalledWith('%3'));
+    expect(actions.focusPane).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([['q', 'q'], ['Ctrl-C', '\u0003']])('%s detaches (never stops anything)', async (_name, key) => {
+    const { stdin, actions } = draw(swarm);
+    stdin.write(key);
+    await vi.waitFor(() => expect(actions.detach).toHaveBeenCalledTimes(1));
+    expect(actions.focusPane).not.toHaveBeenCalled();
+  });
+});
+
+describe('live', () => {
+  it('a new frame of the store redraws the lanes', async () => {
+    const { frames, lines } = draw(swarm);
+    const next = view([lane('lane-a', { generation: 3, phase: 'spawning', phaseSince: NOW - 2_000 })]);
+    frames.setState({ view: next, now: NOW });
+    await vi.waitFor(() => expect(lines()[3]).toBe('› ● lane-a g3  o1/openai working -        ░░░░░░    - spawning 2s'));
+  });
+
+  it('follows a resize of the terminal', async () => {
+    const { stdout, lines } = draw(swarm, null);
+    expect(lines()).toHaveLength(12);
+    Object.defineProperty(stdout, 'rows', { value: 8, configurable: true });
+    stdout.emit('resize');
+    await vi.waitFor(() => expect(lines()).toHaveLength(7));
+    expect(lines().at(-1)).toMatch(/^↑↓ select/);
+  });
+});

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CAPACITY_TONE, accountText, ageChangesIn, clockDue, contextBar, cut, fit, lastText, laneCounts, oneLine, phaseText, planName, stateText, uptime,
+} from '../../src/ui/format.js';
+import type { Phase } from '../../src/core/machineTypes.js';
+import { NOW, lane } from './views.js';
+
+describe('oneLine', () => {
+  it.each([
+    ['empty', '', ''],
+    ['whitespace only', '  \t ', ''],
+    ['multi-line', 'plan ready\ncapacity=ok 80% @a1', 'plan ready capacity=ok 80% @a1'],
+    ['trailing spaces', 'plan ready   ', 'plan ready'],
+    ['CRLF', 'plan ready\r\ncapacity=ok\r\n', 'plan ready capacity=ok'],
+    ['ANSI colour codes', '\u001b[31mPR open\u001b[0m http://x', 'PR open http://x'],
+    ['an OSC title', '\u001b]0;title\u0007done', 'done'],
+    ['upper case kept', 'DONE', 'DONE'],
+  ])('%s', (_name, input, expected) => {
+    expect(oneLine(input)).toBe(expected);
+  });
+});
+
+describe('cut and fit', () => {
+  it.each([
+    ['shorter than the width', 'lane-a', 8, 'lane-a', 'lane-a  '],
+    ['exactly the width', 'lane-a', 6, 'lane-a', 'lane-a'],
+    ['longer: ends with …', 'lane-alpha', 6, 'lane-…', 'lane-…'],
+    ['width 1', 'lane', 1, '…', '…'],
+    ['width 0', 'lane', 0, '', ''],
+    ['negative width', 'lane', -3, '', ''],
+    ['empty text', '', 3, '', '   '],
+    ['wide characters count as one', '██████', 4, '███…', '███…'],
+  ])('%s', (_name, text, width, cutText, fitText) => {
+    expect(cut(text, width)).toBe(cutText);
+    expect(fit(text, width)).toBe(fitText);
+  });
+});
+
+describe('contextBar', () => {
+  it.each<[string, number | null, number, string]>([
+    ['no reading', null, 6, '░░░░░░    -'],
+    ['0%', 0, 6, '░░░░░░   0%'],
+    ['41%', 41, 6, '██░░░░  41%'],
+    ['50%', 50, 6, '███░░░  50%'],
+    ['100%', 100, 6, '██████ 100%'],
+    ['over 100 is shown as 100', 140, 6, '██████ 100%'],
+    ['below 0 is shown as 0', -5, 6, '░░░░░░   0%'],
+    ['not a number', Number.NaN, 6, '░░░░░░    -'],
+    ['a fraction rounds', 66.6, 3, '██░  67%'],
+    ['no cells', 41, 0, '  41%'],
+  ])('%s', (_name, pct, cells, expected) => {
+    expect(contextBar(pct, cells)).toBe(expected);
+  });
+});
+
+describe('lane cells', () => {
+  it('state: the blocked class is part of it', () => {
+    expect(stateText(lane('a').lane)).toBe('working');
+    expect(stateText(lane('a', { state: 'blocked', blocked: { class: 'login', what: 'log in', source: 'screen' } }).lane)).toBe('blocked login');
+    expect(stateText(lane('a', { state: 'blocked', blocked: null }).lane)).toBe('blocked');
+  });
+
+  it.each<[Phase | null, number | null, string]>([
+    [null, null, '-'],
+    ['near', NOW - 5_000, 'near 5s'],
+    ['writing', NOW - 59_000, 'writing 59s'],
+    ['reported', NOW, 'reported 0s'],
+    ['spawning', NOW - 61_000, 'spawning 1m'],
+    ['accepted', NOW - 12_000, 'accepted 12s'],
+    ['rejected', NOW - 3_600_000, 'rejected 1h00m'],
+    ['waiting', NOW - 3_725_000, 'waiting 1h02m'],
+    ['degraded', NOW - 1_000, 'degraded 1s'],
+    ['attention', NOW - 600_000, 'attention 10m'],
+    ['stopped', null, 'stopped 0s'],
+  ])('phase %s → %s', (phase, since, expected) => {
+    expect(phaseText(lane('a', { phase, phaseSince: since }).lane, NOW)).toBe(expected);
+  });
+
+  it('account and vendor', () => {
+    expect(accountText(lane('a'))).toBe('o1/openai');
+    expect(accountText(lane('a', {}, null))).toBe('o1');
+    expect(accountText(lane('a', { account: null }, null))).toBe('-');
+    expect(accountText(lane('a', { account: null }, 'openai'))).toBe('-');
+  });
+
+  it.each([
+    ['the last report, flattened', lane('a', { last: 'PR open http://x\r\n' }), 'PR open http://x'],
+    ['nothing reported yet', lane('a'), ''],
+    ['why a blocked lane is held', lane('a', { state: 'blocked', blocked: { class: 'permission', what: 'Bash: proceed?\n1. Yes', source: 'screen' }, last: 'plan ready' }), 'Bash: proceed? 1. Yes'],
+    ['the reasons of a rejected packet', lane('a', {
+      phase: 'rejected', last: 'handoff x',
+      handoff: { packet: '/p.yaml', reason: 'capacity_critical', degraded: false, from: { generation: 1, account: 'o1', paneId: '%3' }, successor: null, tried: [], rejected: ['mode 0644, not 0600', 'missing next'], picks: 0, retryAt: null, accountLimited: false },
+    }), 'rejected: mode 0644, not 0600; missing next'],
+  ])('last: %s', (_name, view, expected) => {
+    expect(lastText(view.lane)).toBe(expected);
+  });
+});
+
+describe('when the clock must draw again', () => {
+  it.each([
+    ['at 0: "0s" until 0.5 s', 0, 500],
+    ['before the start: "0s" until 0.5 s', -3_000, 3_500],
+    ['at 12.2 s: "12s" until 12.5 s', 12_200, 300],
+    ['at 59.4 s: "59s" until 59.5 s, then "1m"', 59_400, 100],
+    ['at 59.6 s: "1m" until 119.5 s', 59_600, 59_900],
+    ['at 1h02m: the next minute', 3_725_000, 54_500],
+    ['at 0.5 s: "1s" until 1.5 s', 500, 1_000],
+  ])('%s', (_name, ms, expected) => {
+    expect(ageChangesIn(ms)).toBe(expected);
+  });
+
+  it('the soonest of the uptime and every phase age; a lane without a phase has no age', () => {
+    const lanes = [lane('a'), lane('b', { phase: 'accepted', phaseSince: NOW - 70_000 }), lane('c', { phase: 'near', phaseSince: null })];
+    expect(clockDue({ startedAt: NOW - 600_000, lanes }, NOW)).toBe(49_500);
+    expect(clockDue({ startedAt: NOW - 5_200, lanes }, NOW)).toBe(300);
+    expect(clockDue({ startedAt: NOW - 600_000, lanes: [] }, NOW)).toBe(59_500);
+  });
+});
+
+describe('header parts', () => {
+  it.each([
+    ['no lanes', [], '0 lanes'],
+    ['one lane', [lane('a')], '1 lane: 1 working'],
+    ['states in a fixed order', [lane('a', { state: 'done' }), lane('b', { state: 'blocked' }), lane('c'), lane('d', { state: 'starting' }), lane('e')], '5 lanes: 1 starting · 2 working · 1 blocked · 1 done'],
+    ['lost and stopped', [lane('a', { state: 'lost' }), lane('b', { state: 'stopped' })], '2 lanes: 1 lost · 1 stopped'],
+  ])('counts: %s', (_name, lanes, expected) => {
+    expect(laneCounts(lanes)).toBe(expected);
+  });
+
+  it.each([
+    ['/repo/plans/demo', 'plans/demo'],
+    ['/repo/plans/demo/', 'plans/demo'],
+    ['plans', 'plans'],
+    ['', ''],
+  ])('plan %j → %j', (plan, expected) => {
+    expect(planName(plan)).toBe(expected);
+  });
+
+  it('uptime', () => {
+    expect(uptime(NOW - 125_000, NOW)).toBe('2m');
+    expect(uptime(NOW + 5_000, NOW)).toBe('0s');
+  });
+
+  it('capacity tones: ok green, low yellow, critical red, unknown grey', () => {
+    expect(CAPACITY_TONE).toEqual({ ok: 'green', low: 'yellow', critical: 'red', unknown: 'gray' });
+  });
+});

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { PREFIX_WIDTH, budget, laneColumns, scrollTop, type Columns } from '../../src/ui/layout.js';
+import { NOW, lane } from './views.js';
+
+const lanes = [
+  lane('lane-a', { capacity: 'capacity=ok 80% @o1', phase: 'accepted', phaseSince: NOW - 12_000, generation: 2, last: 'PR open http://localhost/pr/1' }),
+  lane('lane-b', { state: 'blocked', blocked: { class: 'permission', what: 'x', source: 'screen' } }, 'anthropic'),
+];
+/** A row's width: the prefix, seven columns and the six spaces between them, then a space and the last report. */
+const total = (c: Columns): number => PREFIX_WIDTH + c.name + c.gen + c.account + c.state + c.capacity + c.context + c.phase + 6 + (c.last > 0 ? c.last + 1 : 0);
+
+describe('laneColumns', () => {
+  it.each<[number, Columns]>([
+    [200, { name: 6, gen: 3, account: 12, state: 18, capacity: 19, context: 11, phase: 12, last: 108 }],
+    [120, { name: 6, gen: 3, account: 12, state: 18, capacity: 19, context: 11, phase: 12, last: 28 }],
+    [100, { name: 6, gen: 3, account: 11, state: 18, capacity: 19, context: 8, phase: 12, last: 12 }],
+    [80, { name: 6, gen: 3, account: 7, state: 10, capacity: 16, context: 8, phase: 12, last: 7 }],
+    [60, { name: 6, gen: 3, account: 4, state: 7, capacity: 12, context: 5, phase: 8, last: 4 }],
+    [50, { name: 6, gen: 3, account: 4, state: 7, capacity: 12, context: 5, phase: 8, last: 0 }],
+  ])('at %i columns', (width, expected) => {
+    const cols = laneColumns(lanes, NOW, width);
+    expect(cols).toEqual(expected);
+    if (width >= 55) expect(total(cols)).toBe(width);
+  });
+
+  it('caps a very long capacity line and lane name', () => {
+    const cols = laneColumns([lane('a-very-long-lane-name-indeed', { capacity: `capacity=ok 80% @${'x'.repeat(60)} context=41%` })], NOW, 300);
+    expect(cols.name).toBe(20);
+    expect(cols.capacity).toBe(44);
+  });
+
+  it('reports shorter than 12 characters take no more room than they need', () => {
+    const short = [lane('lane-a', { capacity: 'capacity=low 20% @o1 context=55%', last: 'plan ready' })];
+    expect(laneColumns(short, NOW, 100)).toEqual({ name: 6, gen: 3, account: 9, state: 7, capacity: 32, context: 11, phase: 7, last: 14 });
+  });
+
+  it('with no lanes the titles set the widths', () => {
+    expect(laneColumns([], NOW, 120)).toEqual({ name: 4, gen: 3, account: 7, state: 5, capacity: 8, context: 11, phase: 7, last: 64 });
+  });
+});
+
+describe('budget: never more than rows - 1 lines', () => {
+  it.each([
+    ['all fits', 40, 2, 12, { lanes: 2, events: 10 }],
+    ['few events', 40, 2, 3, { lanes: 2, events: 3 }],
+    ['no events: no events block', 40, 2, 0, { lanes: 2, events: 0 }],
+    ['64 lanes in 40 rows: lanes scroll, 3 events stay', 40, 64, 50, { lanes: 31, events: 3 }],
+    ['64 lanes in 80 rows', 80, 64, 50, { lanes: 64, events: 10 }],
+    ['24 rows', 24, 8, 20, { lanes: 8, events: 10 }],
+    ['tiny: 8 rows', 8, 5, 5, { lanes: 3, events: 0 }],
+    ['5 rows: only the fixed lines', 5, 5, 5, { lanes: 0, events: 0 }],
+    ['no lanes', 24, 0, 5, { lanes: 0, events: 5 }],
+  ])('%s', (_name, rows, laneCount, eventCount, expected) => {
+    const b = budget(rows, laneCount, eventCount);
+    expect(b).toEqual(expected);
+    expect(4 + b.lanes + (b.events > 0 ? b.events + 1 : 0)).toBeLessThanOrEqual(Math.max(4, rows - 1));
+  });
+});
+
+describe('scrollTop', () => {
+  it.each([
+    ['all in view', 5, 10, 20, 0],
+    ['at the start', 0, 64, 31, 0],
+    ['selection kept near the middle', 40, 64, 31, 25],
+    ['never past the end', 63, 64, 31, 33],
+    ['no room', 3, 10, 0, 0],
+  ])('%s', (_name, selected, count, visible, expected) => {
+    expect(scrollTop(selected, count, visible)).toBe(expected);
+  });
+});
