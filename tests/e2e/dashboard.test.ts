@@ -117,7 +117,8 @@ describe('swarm up on a terminal', () => {
       ],
     }));
     const { waitScreen } = await onTerminal(s, ['up', s.file]);
-    const lines = await waitScreen((l) => /accepted \d+s/.test(row(l, 'lane-a')) && /capacity=ok 80%/.test(row(l, 'lane-b')), 'lane-a accepted on screen');
+    // Wait for the successor's own first report too (accepted first shows with the spent agent's last line).
+    const lines = await waitScreen((l) => /accepted \d+s +plan ready$/.test(row(l, 'lane-a')) && /capacity=ok 80%/.test(row(l, 'lane-b')), 'lane-a accepted on screen');
     expect(lines[0]).toMatch(/^swarm e2e · plan plans\/p · lead lead@1 a1 \w+ · tmux swarm-e2e · up \d+s$/);
     expect(lines[1]).toBe('2 lanes: 2 working');
     expect(lines[2]).toMatch(/^ {4}LANE {3}GEN ACCOUNT +STATE +CAPACITY +CONTEXT +HANDOFF +LAST$/);
