@@ -87,19 +87,25 @@ function frame(tick) {
 async function timeFrames(screen, element, update) {
   const ink = render(element, { stdout: screen, stdin: fakeStdin(), debug: true, exitOnCtrlC: false, patchConsole: false });
   const times = [];
+  let cpu = 0;
   for (let tick = 1; tick <= FRAMES; tick += 1) {
     const written = new Promise((r) => { screen.waiter = r; });
     const start = performance.now();
+    const used = process.cpuUsage();
     update(ink, tick);
     await written;
+    const spent = process.cpuUsage(used);
     times.push(performance.now() - start);
+    if (tick > 20) cpu += (spent.user + spent.system) / 1000;
   }
   ink.unmount();
-  return times.slice(Math.min(20, times.length - 1));
+  const kept = times.slice(Math.min(20, times.length - 1));
+  kept.cpuMs = cpu / Math.max(1, FRAMES - 20);
+  return kept;
 }
 
 const fakeStdin = () => Object.assign(new EventEmitter(), { isTTY: false, setRawMode() {}, setEncoding() {}, resume() {}, pause() {}, ref() {}, unref() {}, read: () => null });
-const figures = (t) => `mean ${(t.reduce((a, b) => a + b, 0) / t.length).toFixed(2)} ms, p50 ${quantile(t, 0.5).toFixed(2)} ms, p95 ${quantile(t, 0.95).toFixed(2)} ms`;
+const figures = (t) => `mean ${(t.reduce((a, b) => a + b, 0) / t.length).toFixed(2)} ms, p50 ${quantile(t, 0.5).toFixed(2)} ms, p95 ${quantile(t, 0.95).toFixed(2)} ms (CPU ${t.cpuMs.toFixed(2)} ms a frame)`;
 
 async function renderBench(columns, rows) {
   const screen = new Screen(columns, rows);
