@@ -3,7 +3,6 @@
  * transition sees the state the previous one left; the state is saved (with its pending effects,
  * the intent records) before any effect runs.
  */
-import { hostname } from 'node:os';
 import type { SwarmConfig } from '../core/config.js';
 import { initialLane, reduceLane, type LaneEvent, type LaneState, type TimerName } from '../core/machine.js';
 import { planPaths } from '../core/paths.js';
@@ -237,9 +236,5 @@ export class Engine {
       await seen;
     }
     if (this.failed) throw this.failed;
-  }
-
-  holder(): string {
-    return `pid ${process.pid} on ${hostname()}`;
   }
 }
