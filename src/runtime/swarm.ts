@@ -185,6 +185,14 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
   await engine.host.start();
   const unsubscribe = engine.host.onEvent((event) => watchPanes.handle(event));
 
+  // A fresh run (no state, or the last run's plan was done) adopts nothing: agent panes an earlier run
+  // left in this swarm's session are closed first, so a leftover idle agent is not taken for a new one.
+  if (state.order.length === 0) {
+    const leftover = await engine.host.list();
+    for (const pane of leftover) await engine.host.kill(pane.paneId).catch(() => undefined);
+    if (leftover.length > 0) engine.journal({ type: 'observation', event: 'stale_panes_closed', lane: null, panes: leftover.length });
+  }
+
   // Re-adopt: leases of a dead engine, then intents, then tell each lane what the panes look like now.
   reconcileLeases(engine);
   const panes = await engine.host.list();

@@ -136,6 +136,16 @@ describe('swarm up on tmux', () => {
     expect(record).toMatchObject({ lead: 'lead-b', epoch: 2 });
   });
 
+  it('swarm up again after the plan is done starts a fresh run, closing the last run\'s idle panes', async () => {
+    const s = swarmOf({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,done' } }] });
+    expect((await s.up(['--timeout', '30s'])).exitCode).toBe(0);
+    const again = await s.up(['--timeout', '30s']);
+    expect(again.exitCode).toBe(0);
+    expect(s.events('stale_panes_closed')).toHaveLength(1);
+    expect(s.events('plan_done')).toHaveLength(2);
+    expect(s.agentLog().filter((l) => l === 'lane-a g1 started')).toHaveLength(2);
+  });
+
   it('a second swarm up on a live plan exits 3 within 2 s naming the holder', async () => {
     const s = swarmOf({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,sleep60000' } }] });
     const first = s.up(['--timeout', '30s']);
