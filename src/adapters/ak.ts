@@ -2,24 +2,9 @@
  * coding-agents-kit's `ak capacity --self --json`, when `ak` is on PATH (SPEC 5: first source).
  * Optional: without it, or when it fails, the caller moves on to the next source.
  */
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import type { RawReading } from '../core/capacity.js';
-
-export function findOnPath(name: string, env: NodeJS.ProcessEnv): string | null {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
-}
+import { findOnPath } from './which.js';
 
 /** Run ak and read its answer; null when ak is absent, fails, or says nothing we understand. */
 export function akReading(env: NodeJS.ProcessEnv, timeoutMs = 5000): RawReading | null {

@@ -2,7 +2,7 @@
 import { execa } from 'execa';
 import { UsageError, DependencyError } from '../errors.js';
 import { loadConfig } from '../adapters/configFile.js';
-import { findOnPath } from '../adapters/ak.js';
+import { findOnPath } from '../adapters/which.js';
 import { DASHBOARD_WINDOW } from '../adapters/tmux/argv.js';
 import { sessionName, tmuxSocket } from '../runtime/hostFor.js';
 import type { CommandIO } from './io.js';

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { SwarmConfig } from '../core/config.js';
 import { planPaths } from '../core/paths.js';
 import { DependencyError, MismatchError } from '../errors.js';
-import { findOnPath } from '../adapters/ak.js';
+import { findOnPath } from '../adapters/which.js';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
 import { pidAlive, readHolder } from '../adapters/lock.js';
 import { DASHBOARD_WINDOW } from '../adapters/tmux/argv.js';

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import type { SwarmConfig } from '../core/config.js';
 import { formatEntry, type JournalEntry } from '../core/journal.js';
-import { findOnPath } from '../adapters/ak.js';
+import { findOnPath } from '../adapters/which.js';
 import { loadConfig } from '../adapters/configFile.js';
 import { writeFileAtomic } from '../adapters/files.js';
 import { killServer } from '../adapters/tmux/argv.js';

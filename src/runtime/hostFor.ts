@@ -2,7 +2,7 @@
 import type { SwarmConfig } from '../core/config.js';
 import { planPaths } from '../core/paths.js';
 import { DependencyError } from '../errors.js';
-import { findOnPath } from '../adapters/ak.js';
+import { findOnPath } from '../adapters/which.js';
 import type { PaneHost } from '../adapters/host.js';
 import { join } from 'node:path';
 
