@@ -188,11 +188,14 @@ export function tmuxActions(socket: string, env: NodeJS.ProcessEnv): DashboardAc
  * (the development build renders several times slower). NODE_ENV is set for the load alone and
  * restored before any agent starts, so no pane inherits it.
  */
-async function loadUi() {
+async function loadUi(env: NodeJS.ProcessEnv) {
   const before = process.env.NODE_ENV;
   if (before === undefined) process.env.NODE_ENV = 'production';
   try {
-    return await Promise.all([import('react'), import('ink'), import('../ui/App.js'), import('../ui/frames.js')]);
+    const loaded = await Promise.all([import('react'), import('ink'), import('../ui/App.js'), import('../ui/frames.js')]);
+    // Ink's frames drawn without its cell-by-cell pass (ui/inkOutput.ts); SWARM_INK_OUTPUT=ink keeps Ink's own.
+    if (env.SWARM_INK_OUTPUT !== 'ink') await (await import('../ui/inkOutput.js')).useFastOutput();
+    return loaded;
   } finally {
     if (before === undefined) delete process.env.NODE_ENV;
   }
@@ -216,7 +219,7 @@ export interface RunOptions {
  * died; in this terminal (pty backend) the outcome's code, or 1 when a signal ended it.
  */
 export async function runDashboard(config: SwarmConfig, options: RunOptions): Promise<number> {
-  const [{ createElement }, { render }, { App }, { bindFrames }] = await loadUi();
+  const [{ createElement }, { render }, { App }, { bindFrames }] = await loadUi(options.env);
   let swarm;
   try {
     swarm = await startSwarm(config, { env: options.env, untilDone: options.untilDone, timeoutMs: options.timeoutMs });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CapacityState } from '../../src/core/protocol.js';
 import type { Phase } from '../../src/core/machineTypes.js';
 import { laneColumns } from '../../src/ui/layout.js';
-import { laneCells, rowText, titleLine, type Cell } from '../../src/ui/laneRow.js';
+import { laneCells, rowText, rowTexts, titleLine, type Cell } from '../../src/ui/laneRow.js';
 import { NOW, lane } from './views.js';
 
 const cellOf = (cells: Cell[], text: RegExp): Cell => cells.find((c) => text.test(c.text))!;
@@ -46,5 +46,43 @@ describe('laneCells', () => {
     const cols = laneColumns([v], NOW, 50);
     expect(cols.last).toBe(0);
     expect(rowText(laneCells(v, NOW, cols, false))).toBe('  ● lane-a g1  o1   working -            - -');
+  });
+});
+
+describe('rowTexts: a row as the texts Ink lays out', () => {
+  const cells: Cell[] = [
+    { text: '  ', tone: null }, { text: '●', tone: 'green' }, { text: ' ', tone: null }, { text: 'lane-a ', tone: null },
+    { text: 'g1 ', tone: null }, { text: 'working ', tone: 'green' }, { text: '███░░░  41%', tone: null }, { text: ' ', tone: null },
+    { text: 'reported 3s ', tone: 'cyan', clock: true }, { text: ' ', tone: null }, { text: 'PR ready   ', tone: null },
+  ];
+  const texts = (c: readonly Cell[], color = true) => rowTexts(c, color).map((runs) => runs.map((r) => `${r.tone ?? '-'}:${r.text}`));
+
+  it('printable ASCII and the rest in separate texts, short ASCII runs kept with their neighbour, the clock on its own', () => {
+    expect(texts(cells)).toEqual([
+      ['-:  ', 'green:●', '-: '],
+      ['-:lane-a g1 ', 'green:working '],
+      ['-:███░░░'],
+      ['-:  41% '],
+      ['cyan:reported 3s '],
+      ['-: PR ready'],
+    ]);
+  });
+
+  it('the same text as the cells, the last without trailing spaces', () => {
+    expect(rowTexts(cells, true).flat().map((r) => r.text).join('')).toBe(rowText(cells));
+  });
+
+  it('without colour, neighbouring runs are one', () => {
+    expect(texts(cells, false)[1]).toEqual(['-:lane-a g1 working ']);
+  });
+
+  it.each([
+    ['no cells', [], []],
+    ['one empty cell', [{ text: '', tone: null }], []],
+    ['only spaces at the end', [{ text: 'a', tone: null }, { text: '   ', tone: null }], [['-:a']]],
+    ['a control character with the rest that is not ASCII', [{ text: 'a\tb', tone: null }], [['-:a\tb']]],
+    ['wide characters', [{ text: 'plan 漢字 ok', tone: null }], [['-:plan '], ['-:漢字'], ['-: ok']]],
+  ] as [string, Cell[], string[][]][])('%s', (_name, input, expected) => {
+    expect(texts(input)).toEqual(expected);
   });
 });

@@ -5,8 +5,9 @@
 import { memo } from 'react';
 import { Box, Text } from 'ink';
 import { useFrame } from '../context.js';
+import { phaseText } from '../format.js';
 import { laneColumns, type Columns } from '../layout.js';
-import { laneCells, titleLine, type Cell } from '../laneRow.js';
+import { laneCells, rowTexts, titleLine } from '../laneRow.js';
 import type { LaneView } from '../store.js';
 import { Tinted } from './Tinted.js';
 
@@ -42,38 +43,24 @@ interface LaneRowProps {
 }
 
 /**
- * One lane: the cells before the phase, the phase with its age, the rest. The age is its own text
- * so a clock tick changes one short string, not the whole line (Ink keeps every text it measured).
+ * One lane: its cells as a few texts side by side. A text is all printable ASCII or has none of
+ * it, because Ink measures every text of the frame on every frame and an ASCII text ~50 times
+ * faster; the phase's age is a text of its own, so a clock tick changes one short string (Ink keeps
+ * every text it measured).
  */
 const LaneRow = memo(function LaneRow({ view, now, cols, selected, color }: LaneRowProps) {
-  const cells = laneCells(view, now, cols, selected);
-  const at = cells.findIndex((c) => c.clock === true);
-  const parts = [cells.slice(0, at), cells.slice(at, at + 1), cells.slice(at + 1)];
-  if (parts[2]!.length === 0) parts[1]![0] = { ...parts[1]![0]!, text: parts[1]![0]!.text.trimEnd() };
   return (
     <Box>
-      {parts.filter((part) => part.length > 0).map((part, p) => (
+      {rowTexts(laneCells(view, now, cols, selected), color).map((runs, p) => (
         <Text key={p} wrap="truncate" bold={selected}>
-          {toneRuns(part, color).map((run, i) => (
-            <Tinted key={i} tone={run.tone} color={color}>{run.text}</Tinted>
-          ))}
+          {runs.map((run, i) => (run.tone === null ? run.text : <Tinted key={i} tone={run.tone} color={color}>{run.text}</Tinted>))}
         </Text>
       ))}
     </Box>
   );
-}, (a, b) => a.view === b.view && a.now === b.now && a.selected === b.selected && a.color === b.color && sameColumns(a.cols, b.cols));
-
-/** Neighbouring cells of one tone as one run (fewer nodes for Ink to lay out). */
-function toneRuns(cells: readonly Cell[], color: boolean): Cell[] {
-  const runs: Cell[] = [];
-  for (const cell of cells) {
-    const tone = color ? cell.tone : null;
-    const last = runs.at(-1);
-    if (last && last.tone === tone) last.text += cell.text;
-    else runs.push({ text: cell.text, tone });
-  }
-  return runs;
-}
+}, (a, b) => a.view === b.view && a.selected === b.selected && a.color === b.color && sameColumns(a.cols, b.cols) &&
+  // The clock moves every row's `now`; only a row whose age reads differently draws again.
+  (a.now === b.now || phaseText(a.view.lane, a.now) === phaseText(b.view.lane, b.now)));
 
 function sameColumns(a: Columns, b: Columns): boolean {
   return (Object.keys(a) as (keyof Columns)[]).every((k) => a[k] === b[k]);
