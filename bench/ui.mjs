@@ -3,7 +3,7 @@
 //  1. frame render time with 64 lanes: a new frame → React → Ink → written, at 120×40 (the lanes
 //     scroll) and 200×80 (all 64 in view), for two kinds of frame: every lane changed (the worst
 //     case) and one lane's report plus the clock (what a running swarm mostly draws); mean, p50,
-//     p95 (target ≤ 5 ms). Each frame is drawn, in turn, by the dashboard's output stage
+//     p95 (target ≤ 5 ms). The frames are drawn, in turns of 20, by the dashboard's output stage
 //     (ui/inkOutput.ts) and by Ink's own, side by side in one run, so their ratio is not noise;
 //  2. memory of the engine with 64 lanes: the real window-0 process (`swarm up --dashboard`, engine
 //     and dashboard together) on a private tmux socket, 64 lanes that report once and then idle;
@@ -145,7 +145,7 @@ async function renderBench(columns, rows) {
     const [ours, inks] = await timeFrames(columns, rows, next, stages);
     proto.get = fastGet;
     console.log(`frame render, ${LANES} lanes at ${columns}×${rows}, ${kind}: ${figures(ours)} over ${ours.length} frames (target ≤ 5 ms); ` +
-      `with Ink's own output stage: ${figures(inks)} — ${(p50(inks) / p50(ours)).toFixed(1)}× (p50); frames Ink's code drew for the dashboard: ${drawn.ink - before.ink}`);
+      `the same frames through Ink's own output stage: ${figures(inks)} — ${(p50(inks) / p50(ours)).toFixed(1)}× (p50); frames Ink's code drew for the dashboard: ${drawn.ink - before.ink}`);
   }
 }
 

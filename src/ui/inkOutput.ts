@@ -93,7 +93,6 @@ export function lineOf(text: string): Line | null {
 }
 
 function scan(text: string): Line | null {
-  // Printable ASCII and colour codes, the common case: one cell a character.
   const style = new Style();
   let cells = 0;
   for (let i = 0; i < text.length;) {
@@ -103,13 +102,68 @@ function scan(text: string): Line | null {
       if (end < 0) return null;
       i = end;
     } else if (code >= 0x20 && code < 0x7f) {
+      // Printable ASCII, the common case: one cell a character.
       cells += 1;
       i += 1;
     } else {
-      return scanGraphemes(text);
+      // Anything else up to the next printable ASCII or escape code, measured once and kept.
+      let end = i + 1;
+      for (; end < text.length; end += 1) {
+        const next = text.charCodeAt(end);
+        if (next === 0x1b || (next >= 0x20 && next < 0x7f)) break;
+      }
+      const run = runOf(text.slice(i, end));
+      // A grapheme reaching across the run's ends (a combining mark after a letter): walk it all as Ink does.
+      if (run === null || (run.joinsBefore && i > 0) || (run.joinsAfter && end < text.length)) return scanGraphemes(text);
+      cells += run.cells;
+      i = end;
     }
   }
   return { text: style.open ? `${text}\u001b[0m` : text, cells };
+}
+
+/**
+ * `text` with each character outside printable ASCII replaced by `?`s filling the cells Ink counts
+ * for it, or null when a grapheme reaches across printable ASCII (a combining mark after a letter)
+ * or the text holds an escape code. Ink measures every text of a frame on every frame, printable
+ * ASCII ~50 times faster than the rest: a text laid out as this stand-in and swapped back at the
+ * output stage (ui/components/Swapped.tsx) takes the same cells for the cheaper measure.
+ */
+export function asciiStandIn(text: string): string | null {
+  let ok = true;
+  const standIn = text.replace(NOT_PRINTABLE_ASCII, (chars, at: number) => {
+    const run = chars.includes('\u001b') ? null : runOf(chars);
+    if (run === null || (run.joinsBefore && at > 0) || (run.joinsAfter && at + chars.length < text.length)) ok = false;
+    return '?'.repeat(run?.cells ?? 0);
+  });
+  return ok ? standIn : null;
+}
+
+const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]+/g;
+
+interface Run {
+  cells: number;
+  /** Its first grapheme takes in a letter before it; its last, a letter after it. */
+  joinsBefore: boolean;
+  joinsAfter: boolean;
+}
+
+const runs = new Map<string, Run | null>();
+
+function runOf(text: string): Run | null {
+  let run = runs.get(text);
+  if (run !== undefined) return run;
+  run = null;
+  if (!text.includes('\u009b')) {
+    let cells = 0;
+    for (const { segment } of segmenter.segment(text)) cells += Math.max(1, widthOf(segment));
+    const first = segmenter.segment(`a${text}`)[Symbol.iterator]().next().value?.segment;
+    const last = [...segmenter.segment(`${text}a`)].at(-1)?.segment;
+    run = { cells, joinsBefore: first !== 'a', joinsAfter: last !== 'a' };
+  }
+  if (runs.size >= LINES_KEPT) runs.clear();
+  runs.set(text, run);
+  return run;
 }
 
 /** As Ink's tokenizer walks a line: grapheme by grapheme, an escape code skipping what it spans. */

@@ -63,37 +63,19 @@ export function rowText(cells: readonly Cell[]): string {
   return cells.map((c) => c.text).join('').trimEnd();
 }
 
-const ASCII_OR_NOT = /[\x20-\x7e]+|[^\x20-\x7e]+/g;
-/** A run of ASCII this short goes with the text beside it even when that one is not ASCII. */
-const SHORT = 2;
-
 /**
- * The row's texts, each a list of runs in one tone: split where printable ASCII starts or stops
- * (short runs of ASCII aside) and around the clock cell, neighbouring cells of one tone joined
- * (fewer nodes for Ink to lay out), the last text without its trailing spaces.
+ * The row in three parts: the cells before the phase, the phase with its age, the rest; without
+ * the row's trailing spaces, and no part empty. The age is a part of its own so a clock tick
+ * changes one short text (Ink keeps every text it has measured, for good).
  */
-export function rowTexts(cells: readonly Cell[], color: boolean): Cell[][] {
-  const texts: { runs: Cell[]; clock: number; ascii: boolean; length: number }[] = [];
-  cells.forEach((cell, c) => {
-    const tone = color ? cell.tone : null;
-    const clock = cell.clock === true ? c : -1;
-    const text = c === cells.length - 1 ? cell.text.trimEnd() : cell.text;
-    for (const chunk of text.match(ASCII_OR_NOT) ?? []) {
-      const first = chunk.charCodeAt(0);
-      const ascii = first >= 0x20 && first < 0x7f;
-      const last = texts.at(-1);
-      const joins = last !== undefined && last.clock === clock &&
-        (last.ascii === ascii || (ascii ? chunk.length <= SHORT : last.length <= SHORT));
-      if (!joins) {
-        texts.push({ runs: [{ text: chunk, tone }], clock, ascii, length: chunk.length });
-        continue;
-      }
-      const run = last.runs.at(-1)!;
-      if (run.tone === tone) run.text += chunk;
-      else last.runs.push({ text: chunk, tone });
-      last.ascii &&= ascii;
-      last.length += chunk.length;
-    }
-  });
-  return texts.map((t) => t.runs);
+export function rowParts(cells: readonly Cell[]): Cell[][] {
+  const trimmed = [...cells];
+  for (let i = trimmed.length - 1; i >= 0; i -= 1) {
+    const text = trimmed[i]!.text.trimEnd();
+    trimmed[i] = { ...trimmed[i]!, text };
+    if (text !== '') break;
+  }
+  const at = trimmed.findIndex((c) => c.clock === true);
+  const parts = at < 0 ? [trimmed] : [trimmed.slice(0, at), trimmed.slice(at, at + 1), trimmed.slice(at + 1)];
+  return parts.filter((part) => part.some((c) => c.text !== ''));
 }

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import xterm from '@xterm/headless';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { frameText, inkOutput, lineOf, type InkOutputClass, type OutputOps, type FrameText } from '../../src/ui/inkOutput.js';
+import { asciiStandIn, frameText, inkOutput, lineOf, type InkOutputClass, type OutputOps, type FrameText } from '../../src/ui/inkOutput.js';
 
 let Output: InkOutputClass;
 let inkGet: (this: OutputOps) => FrameText;
@@ -223,6 +223,30 @@ describe('lineOf: a line and its width in cells, as Ink counts them', () => {
     ['a link', '\u001b]8;;u\u0007x'],
   ])('refuses %s', (_name, text) => {
     expect(lineOf(text)).toBeNull();
+  });
+});
+
+describe('asciiStandIn: the same cells in printable ASCII', () => {
+  it.each([
+    ['', ''],
+    ['plain text  ', 'plain text  '],
+    ['  ● lane-a ███░░░  41%', '  ? lane-a ??????  41%'],
+    ['漢字 ok', '???? ok'],
+    ['👍 and 👨‍👩‍👧', '?? and ??'],
+    ['é', '?'],
+    ['tab\there', 'tab?here'],
+  ])('%j → %j', (text, standIn) => {
+    expect(asciiStandIn(text)).toBe(standIn);
+    // As many cells as Ink gives the text itself.
+    expect(lineOf(standIn)?.cells).toBe(lineOf(text)?.cells);
+  });
+
+  it.each([
+    ['a combining mark after a letter', 'a\u0301'],
+    ['a prepended mark before a digit', '\u0600' + '1'],
+    ['an escape code', 'a\u001b[31mb'],
+  ])('none for %s', (_name, text) => {
+    expect(asciiStandIn(text)).toBeNull();
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CapacityState } from '../../src/core/protocol.js';
 import type { Phase } from '../../src/core/machineTypes.js';
 import { laneColumns } from '../../src/ui/layout.js';
-import { laneCells, rowText, rowTexts, titleLine, type Cell } from '../../src/ui/laneRow.js';
+import { laneCells, rowParts, rowText, titleLine, type Cell } from '../../src/ui/laneRow.js';
 import { NOW, lane } from './views.js';
 
 const cellOf = (cells: Cell[], text: RegExp): Cell => cells.find((c) => text.test(c.text))!;
@@ -49,40 +49,30 @@ describe('laneCells', () => {
   });
 });
 
-describe('rowTexts: a row as the texts Ink lays out', () => {
-  const cells: Cell[] = [
-    { text: '  ', tone: null }, { text: '●', tone: 'green' }, { text: ' ', tone: null }, { text: 'lane-a ', tone: null },
-    { text: 'g1 ', tone: null }, { text: 'working ', tone: 'green' }, { text: '███░░░  41%', tone: null }, { text: ' ', tone: null },
-    { text: 'reported 3s ', tone: 'cyan', clock: true }, { text: ' ', tone: null }, { text: 'PR ready   ', tone: null },
-  ];
-  const texts = (c: readonly Cell[], color = true) => rowTexts(c, color).map((runs) => runs.map((r) => `${r.tone ?? '-'}:${r.text}`));
-
-  it('printable ASCII and the rest in separate texts, short ASCII runs kept with their neighbour, the clock on its own', () => {
-    expect(texts(cells)).toEqual([
-      ['-:  ', 'green:●', '-: '],
-      ['-:lane-a g1 ', 'green:working '],
-      ['-:███░░░'],
-      ['-:  41% '],
-      ['cyan:reported 3s '],
-      ['-: PR ready'],
-    ]);
-  });
-
-  it('the same text as the cells, the last without trailing spaces', () => {
-    expect(rowTexts(cells, true).flat().map((r) => r.text).join('')).toBe(rowText(cells));
-  });
-
-  it('without colour, neighbouring runs are one', () => {
-    expect(texts(cells, false)[1]).toEqual(['-:lane-a g1 working ']);
-  });
+describe('rowParts: the row around its clock cell', () => {
+  const c = (text: string, clock = false): Cell => (clock ? { text, tone: null, clock } : { text, tone: null });
+  const texts = (cells: Cell[]) => rowParts(cells).map((part) => part.map((cell) => cell.text).join(''));
 
   it.each([
+    ['before, the phase, after', [c('● lane-a '), c('reported 3s  ', true), c(' '), c('PR ready   ')], ['● lane-a ', 'reported 3s  ', ' PR ready']],
+    ['the phase last: its spaces go', [c('● lane-a '), c('near 2s     ', true)], ['● lane-a ', 'near 2s']],
+    ['no clock cell: one part', [c('a '), c('b  ')], ['a b']],
     ['no cells', [], []],
-    ['one empty cell', [{ text: '', tone: null }], []],
-    ['only spaces at the end', [{ text: 'a', tone: null }, { text: '   ', tone: null }], [['-:a']]],
-    ['a control character with the rest that is not ASCII', [{ text: 'a\tb', tone: null }], [['-:a\tb']]],
-    ['wide characters', [{ text: 'plan 漢字 ok', tone: null }], [['-:plan '], ['-:漢字'], ['-: ok']]],
-  ] as [string, Cell[], string[][]][])('%s', (_name, input, expected) => {
-    expect(texts(input)).toEqual(expected);
+    ['an empty last report', [c('x '), c('-   ', true), c(' '), c('')], ['x ', '-']],
+    ['a blank row', [c('  '), c(' ', true)], []],
+    ['only spaces after the phase', [c('x '), c('-', true), c('   ')], ['x ', '-']],
+  ] as [string, Cell[], string[]][])('%s', (_name, cells, expected) => {
+    expect(texts(cells)).toEqual(expected);
+  });
+
+  it('the parts joined are the row text', () => {
+    const cells = laneCells(lane('lane-a', { phase: 'reported', phaseSince: NOW - 3_000, last: 'PR ready' }), NOW, laneColumns([lane('lane-a')], NOW, 120), false);
+    expect(rowParts(cells).flat().map((cell) => cell.text).join('')).toBe(rowText(cells));
+  });
+
+  it('does not change the cells it was given', () => {
+    const cells = [c('a '), c('b  ', true)];
+    rowParts(cells);
+    expect(cells[1]!.text).toBe('b  ');
   });
 });
