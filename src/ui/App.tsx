@@ -74,7 +74,7 @@ function Dashboard({ actions, color, size, relativeTo }: Omit<AppProps, 'frames'
       <Header width={columns} color={color} scroll={scroll} />
       <LaneTable width={columns} color={color} top={top} count={fit.lanes} selected={selected} />
       {fit.events > 0 ? <Events width={columns} color={color} count={fit.events} {...(relativeTo === undefined ? {} : { relativeTo })} /> : null}
-      <Footer width={columns} />
+      <Footer width={columns} color={color} />
     </Box>
   );
 }

@@ -38,18 +38,25 @@ export function oneLine(text: string): string {
   return text.replace(ESCAPES, '').replace(CONTROLS, ' ').trim();
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Characters (code points) in `text`; without surrogate pairs, as most text is, its length. */
+export function charCount(text: string): number {
+  return SURROGATE.test(text) ? [...text].length : text.length;
+}
+
 /** At most `width` characters; a cut text ends with `…`. */
 export function cut(text: string, width: number): string {
   if (width <= 0) return '';
+  if (!SURROGATE.test(text)) return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
   const chars = [...text];
-  if (chars.length <= width) return text;
-  return `${chars.slice(0, width - 1).join('')}…`;
+  return chars.length <= width ? text : `${chars.slice(0, width - 1).join('')}…`;
 }
 
 /** Exactly `width` characters: cut, then padded with spaces. */
 export function fit(text: string, width: number): string {
   const shown = cut(text, width);
-  return shown + ' '.repeat(Math.max(0, width - [...shown].length));
+  return shown + ' '.repeat(Math.max(0, width - charCount(shown)));
 }
 
 /** `███░░░  41%`: `cells` cells of bar and the percentage; `░░░░░░   -` with no reading. */

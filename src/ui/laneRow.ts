@@ -3,7 +3,7 @@
  * generation, account/vendor, state, the capacity line verbatim, the context bar, the handoff phase
  * with its age, the last report. Pure: the row's text is the cells joined.
  */
-import { CAPACITY_TONE, PHASE_TONE, STATE_MARK, STATE_TONE, accountText, contextBar, cut, fit, lastText, oneLine, phaseText, stateText, type Tone } from './format.js';
+import { CAPACITY_TONE, PHASE_TONE, STATE_MARK, STATE_TONE, accountText, charCount, contextBar, cut, fit, lastText, oneLine, phaseText, stateText, type Tone } from './format.js';
 import { TITLES, type Columns } from './layout.js';
 import type { LaneView } from './store.js';
 
@@ -44,7 +44,7 @@ export function laneCells(view: LaneView, now: number, cols: Columns, selected: 
 /** `o1/openai` when it fits, else the account alone (the vendor gives way first). */
 function accountCell(view: LaneView, width: number): string {
   const full = accountText(view);
-  return [...full].length <= width ? full : (view.lane.account ?? '-');
+  return charCount(full) <= width ? full : (view.lane.account ?? '-');
 }
 
 /** The column titles, aligned with the cells. */
@@ -58,24 +58,22 @@ export function titleLine(cols: Columns): string {
   return line.trimEnd();
 }
 
-/** A row's whole text, as a terminal without colour shows it. */
-export function rowText(cells: readonly Cell[]): string {
-  return cells.map((c) => c.text).join('').trimEnd();
+/** The cells without the row's trailing spaces (a cell left empty is dropped). */
+export function trimmedCells(cells: readonly Cell[]): Cell[] {
+  const kept = [...cells];
+  while (kept.length > 0) {
+    const last = kept.at(-1)!;
+    const text = last.text.trimEnd();
+    if (text !== '') {
+      kept[kept.length - 1] = { ...last, text };
+      break;
+    }
+    kept.pop();
+  }
+  return kept;
 }
 
-/**
- * The row in three parts: the cells before the phase, the phase with its age, the rest; without
- * the row's trailing spaces, and no part empty. The age is a part of its own so a clock tick
- * changes one short text (Ink keeps every text it has measured, for good).
- */
-export function rowParts(cells: readonly Cell[]): Cell[][] {
-  const trimmed = [...cells];
-  for (let i = trimmed.length - 1; i >= 0; i -= 1) {
-    const text = trimmed[i]!.text.trimEnd();
-    trimmed[i] = { ...trimmed[i]!, text };
-    if (text !== '') break;
-  }
-  const at = trimmed.findIndex((c) => c.clock === true);
-  const parts = at < 0 ? [trimmed] : [trimmed.slice(0, at), trimmed.slice(at, at + 1), trimmed.slice(at + 1)];
-  return parts.filter((part) => part.some((c) => c.text !== ''));
+/** A row's whole text, as a terminal without colour shows it. */
+export function rowText(cells: readonly Cell[]): string {
+  return trimmedCells(cells).map((c) => c.text).join('');
 }

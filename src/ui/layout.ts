@@ -3,7 +3,7 @@
  * and which lanes are in view. Pure. A frame is never taller than `rows - 1` (Ink clears the whole
  * screen, scrollback included, once a frame reaches the terminal's height) nor wider than `columns`.
  */
-import { accountText, lastText, oneLine, phaseText, stateText } from './format.js';
+import { accountText, charCount, lastText, oneLine, phaseText, stateText } from './format.js';
 import type { LaneView } from './store.js';
 
 export interface Columns {
@@ -36,7 +36,7 @@ const MIN_LAST = 4;
 export const FIXED_LINES = 4;
 export const MAX_EVENTS_SHOWN = 10;
 
-const len = (text: string): number => [...text].length;
+const len = charCount;
 
 /** Widths that fit `width`: each column as wide as its longest cell (capped), narrowed step by step. */
 export function laneColumns(lanes: readonly LaneView[], now: number, width: number): Columns {

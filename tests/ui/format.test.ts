@@ -30,6 +30,9 @@ describe('cut and fit', () => {
     ['negative width', 'lane', -3, '', ''],
     ['empty text', '', 3, '', '   '],
     ['wide characters count as one', '██████', 4, '███…', '███…'],
+    ['a surrogate pair is one character', '👍👍👍ab', 4, '👍👍👍…', '👍👍👍…'],
+    ['a surrogate pair that fits', 'a👍', 3, 'a👍', 'a👍 '],
+    ['never half a surrogate pair', 'ab👍cd', 3, 'ab…', 'ab…'],
   ])('%s', (_name, text, width, cutText, fitText) => {
     expect(cut(text, width)).toBe(cutText);
     expect(fit(text, width)).toBe(fitText);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CapacityState } from '../../src/core/protocol.js';
 import type { Phase } from '../../src/core/machineTypes.js';
 import { laneColumns } from '../../src/ui/layout.js';
-import { laneCells, rowParts, rowText, titleLine, type Cell } from '../../src/ui/laneRow.js';
+import { laneCells, rowText, titleLine, trimmedCells, type Cell } from '../../src/ui/laneRow.js';
 import { NOW, lane } from './views.js';
 
 const cellOf = (cells: Cell[], text: RegExp): Cell => cells.find((c) => text.test(c.text))!;
@@ -49,30 +49,23 @@ describe('laneCells', () => {
   });
 });
 
-describe('rowParts: the row around its clock cell', () => {
-  const c = (text: string, clock = false): Cell => (clock ? { text, tone: null, clock } : { text, tone: null });
-  const texts = (cells: Cell[]) => rowParts(cells).map((part) => part.map((cell) => cell.text).join(''));
+describe('trimmedCells: the row without its trailing spaces', () => {
+  const c = (text: string): Cell => ({ text, tone: null });
+  const texts = (cells: Cell[]) => trimmedCells(cells).map((cell) => cell.text);
 
   it.each([
-    ['before, the phase, after', [c('● lane-a '), c('reported 3s  ', true), c(' '), c('PR ready   ')], ['● lane-a ', 'reported 3s  ', ' PR ready']],
-    ['the phase last: its spaces go', [c('● lane-a '), c('near 2s     ', true)], ['● lane-a ', 'near 2s']],
-    ['no clock cell: one part', [c('a '), c('b  ')], ['a b']],
+    ['spaces in the last cell', [c('● lane-a '), c('PR ready   ')], ['● lane-a ', 'PR ready']],
+    ['blank cells at the end go', [c('x '), c('-   '), c(' '), c('')], ['x ', '-']],
+    ['spaces inside stay', [c('  a  b  ')], ['  a  b']],
+    ['a blank row', [c('  '), c(' ')], []],
     ['no cells', [], []],
-    ['an empty last report', [c('x '), c('-   ', true), c(' '), c('')], ['x ', '-']],
-    ['a blank row', [c('  '), c(' ', true)], []],
-    ['only spaces after the phase', [c('x '), c('-', true), c('   ')], ['x ', '-']],
   ] as [string, Cell[], string[]][])('%s', (_name, cells, expected) => {
     expect(texts(cells)).toEqual(expected);
   });
 
-  it('the parts joined are the row text', () => {
-    const cells = laneCells(lane('lane-a', { phase: 'reported', phaseSince: NOW - 3_000, last: 'PR ready' }), NOW, laneColumns([lane('lane-a')], NOW, 120), false);
-    expect(rowParts(cells).flat().map((cell) => cell.text).join('')).toBe(rowText(cells));
-  });
-
   it('does not change the cells it was given', () => {
-    const cells = [c('a '), c('b  ', true)];
-    rowParts(cells);
+    const cells = [c('a '), c('b  ')];
+    trimmedCells(cells);
     expect(cells[1]!.text).toBe('b  ');
   });
 });

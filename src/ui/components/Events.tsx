@@ -1,10 +1,10 @@
 /** The last journal events, one grep-able line each, as the headless log prints them. */
 import { dirname } from 'node:path';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { formatEntry, type JournalEntry } from '../../core/journal.js';
 import { useFrame } from '../context.js';
 import { cut } from '../format.js';
-import { Tinted } from './Tinted.js';
+import { Line } from './Line.js';
 
 export interface EventsProps {
   width: number;
@@ -26,11 +26,9 @@ export function Events({ width, color, count, relativeTo }: EventsProps) {
   const shown = count > 0 ? shownEvents(events).slice(-count) : [];
   return (
     <Box flexDirection="column">
-      <Text wrap="truncate" dimColor>{cut('EVENTS', width)}</Text>
+      <Line runs={[{ text: cut('EVENTS', width), dim: true }]} width={width} color={color} />
       {shown.map((entry, i) => (
-        <Text key={`${entry.ts}-${i}`} wrap="truncate">
-          <Tinted tone={entry.type === 'intervention' ? 'yellow' : null} color={color}>{cut(formatEntry(entry, { relativeTo: relativeTo ?? dirname(plan) }), width)}</Tinted>
-        </Text>
+        <Line key={`${entry.ts}-${i}`} runs={[{ text: cut(formatEntry(entry, { relativeTo: relativeTo ?? dirname(plan) }), width), tone: entry.type === 'intervention' ? 'yellow' : null }]} width={width} color={color} />
       ))}
     </Box>
   );

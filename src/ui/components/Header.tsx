@@ -2,11 +2,11 @@
  * Two lines: the swarm, its plan, the lead (`name@epoch`, account, state), the tmux session and the
  * uptime; then the lane counts by state, what part of the lanes is in view, and the outcome.
  */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
 import { useFrame } from '../context.js';
-import { cut, laneCounts, planName, uptime } from '../format.js';
-import { Tinted } from './Tinted.js';
+import { charCount, cut, laneCounts, planName, uptime } from '../format.js';
+import { Line } from './Line.js';
 
 export interface HeaderProps {
   width: number;
@@ -26,16 +26,11 @@ export function Header({ width, color, scroll }: HeaderProps) {
   const title = `swarm ${v.name}`;
   const rest = ` · plan ${planName(v.plan)} · ${lead} · ${v.backend} ${v.session} · up ${up}`;
   const outcome = v.outcome === null ? '' : v.outcome.code === 0 ? ' · plan done' : ` · stopped short: ${v.outcome.why}`;
+  const line2 = `${counts}${scroll}`;
   return (
     <Box flexDirection="column">
-      <Text wrap="truncate">
-        <Text bold>{cut(title, width)}</Text>
-        {cut(rest, width - [...title].length)}
-      </Text>
-      <Text wrap="truncate">
-        {cut(`${counts}${scroll}`, width)}
-        <Tinted tone={v.outcome?.code === 0 ? 'green' : 'red'} color={color}>{cut(outcome, width - [...`${counts}${scroll}`].length)}</Tinted>
-      </Text>
+      <Line runs={[{ text: cut(title, width), bold: true }, { text: cut(rest, width - charCount(title)) }]} width={width} color={color} />
+      <Line runs={[{ text: cut(line2, width) }, { text: cut(outcome, width - charCount(line2)), tone: v.outcome?.code === 0 ? 'green' : 'red' }]} width={width} color={color} />
     </Box>
   );
 }
