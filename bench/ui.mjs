@@ -31,7 +31,7 @@ const { createElement } = await import('react');
 const { render } = await import('ink');
 const { createStore } = await import('zustand/vanilla');
 const { App } = await import(join(ROOT, 'dist', 'ui', 'App.js'));
-const { useFastOutput, inkOutput, drawn } = await import(join(ROOT, 'dist', 'ui', 'inkOutput.js'));
+const { installFastOutput, inkOutput, drawn } = await import(join(ROOT, 'dist', 'ui', 'inkOutput.js'));
 
 class Screen extends EventEmitter {
   constructor(columns, rows) {
@@ -134,7 +134,7 @@ const p50 = (t) => quantile(t, 0.5);
 const figures = (t) => `mean ${(t.reduce((a, b) => a + b, 0) / t.length).toFixed(2)} ms, p50 ${p50(t).toFixed(2)} ms, p95 ${quantile(t, 0.95).toFixed(2)} ms (CPU ${t.cpuMs.toFixed(2)} ms a frame)`;
 
 async function renderBench(columns, rows) {
-  const why = await useFastOutput();
+  const why = await installFastOutput();
   if (why !== null) throw new Error(`bench: the dashboard's output stage is not in use: ${why}`);
   const found = await inkOutput();
   const proto = found.Output.prototype;

@@ -194,7 +194,7 @@ async function loadUi(env: NodeJS.ProcessEnv) {
   try {
     const loaded = await Promise.all([import('react'), import('ink'), import('../ui/App.js'), import('../ui/frames.js')]);
     // Ink's frames drawn without its cell-by-cell pass (ui/inkOutput.ts); SWARM_INK_OUTPUT=ink keeps Ink's own.
-    if (env.SWARM_INK_OUTPUT !== 'ink') await (await import('../ui/inkOutput.js')).useFastOutput();
+    if (env.SWARM_INK_OUTPUT !== 'ink') await (await import('../ui/inkOutput.js')).installFastOutput();
     return loaded;
   } finally {
     if (before === undefined) delete process.env.NODE_ENV;

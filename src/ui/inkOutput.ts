@@ -7,9 +7,9 @@
  * write overlaps another and none is clipped (all the dashboard ever draws), a row is simply its
  * texts in order with spaces between them; only each text's width in cells is needed, and that is
  * kept across frames for every line seen. `frameText` computes such a frame and declines (null) any
- * other, which Ink's own code then draws; the cells are the same either way (tests/inkOutput.test.ts
+ * other, which Ink's own code then draws; the cells are the same either way (tests/ui/inkOutput.test.ts
  * checks them on a real terminal emulator). Ink does not export its Output class, so
- * `useFastOutput` finds it beside Ink's entry point and changes nothing when its shape differs.
+ * `installFastOutput` finds it beside Ink's entry point and changes nothing when its shape differs.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -34,13 +34,13 @@ export interface FrameText {
 }
 
 /** A written line as it goes into a row: its text (closed, so no style runs on) and width in cells. */
-interface Line {
+interface Measured {
   text: string;
   cells: number;
 }
 
 const LINES_KEPT = 8192;
-const lines = new Map<string, Line | null>();
+const lines = new Map<string, Measured | null>();
 const widths = new Map<string, number>();
 const segmenter = new Intl.Segmenter();
 
@@ -83,7 +83,7 @@ export function frameText(out: OutputOps): FrameText | null {
 }
 
 /** A line's width in cells as Ink counts them (one grapheme, at least one cell), kept across frames. */
-export function lineOf(text: string): Line | null {
+export function lineOf(text: string): Measured | null {
   let line = lines.get(text);
   if (line !== undefined) return line;
   line = scan(text);
@@ -92,7 +92,7 @@ export function lineOf(text: string): Line | null {
   return line;
 }
 
-function scan(text: string): Line | null {
+function scan(text: string): Measured | null {
   const style = new Style();
   let cells = 0;
   for (let i = 0; i < text.length;) {
@@ -127,7 +127,7 @@ function scan(text: string): Line | null {
  * for it, or null when a grapheme reaches across printable ASCII (a combining mark after a letter)
  * or the text holds an escape code. Ink measures every text of a frame on every frame, printable
  * ASCII ~50 times faster than the rest: a text laid out as this stand-in and swapped back at the
- * output stage (ui/components/Swapped.tsx) takes the same cells for the cheaper measure.
+ * output stage (ui/components/Line.tsx) takes the same cells for the cheaper measure.
  */
 export function asciiStandIn(text: string): string | null {
   let ok = true;
@@ -167,7 +167,7 @@ function runOf(text: string): Run | null {
 }
 
 /** As Ink's tokenizer walks a line: grapheme by grapheme, an escape code skipping what it spans. */
-function scanGraphemes(text: string): Line | null {
+function scanGraphemes(text: string): Measured | null {
   if (text.includes('\u009b')) return null;
   const style = new Style();
   let cells = 0;
@@ -262,7 +262,7 @@ const INK_GET = Symbol.for('swarm.inkOutput.inkGet');
 /** How many frames `frameText` drew and how many it left to Ink since this process started. */
 export const drawn = { fast: 0, ink: 0 };
 
-/** Ink's Output class and its own `get` (also once `useFastOutput` has replaced it); null when not found. */
+/** Ink's Output class and its own `get` (also once `installFastOutput` has replaced it), or why they were not found. */
 export async function inkOutput(): Promise<{ Output: InkOutputClass; inkGet: (this: OutputOps) => FrameText } | string> {
   let Output: InkOutputClass;
   try {
@@ -281,7 +281,7 @@ export async function inkOutput(): Promise<{ Output: InkOutputClass; inkGet: (th
  * Returns null, or why not when Ink's Output is not where or what this was written against (Ink then
  * draws as it always does).
  */
-export async function useFastOutput(): Promise<string | null> {
+export async function installFastOutput(): Promise<string | null> {
   const found = await inkOutput();
   if (typeof found === 'string') return found;
   const { Output, inkGet } = found;

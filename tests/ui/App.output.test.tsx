@@ -48,7 +48,7 @@ function lanes(count: number) {
 const events = Array.from({ length: 14 }, (_, i) => entry(i % 3 ? 'capacity_verdict' : 'handoff_reported', `lane-0${i % 9}`, { decision: 'continue', path: '/repo/plans/demo/analysis_results/handoff/x.yaml' }));
 
 /** One frame of the App on a terminal of this size, drawn with `get` as the Output's. */
-function draw(swarm: ReturnType<typeof view>, columns: number, rows: number, get: (this: never) => unknown): string {
+function draw(swarm: ReturnType<typeof view>, columns: number, rows: number, get: (this: never) => unknown, reader = false): string {
   const proto = ink.Output.prototype as { get: unknown };
   const before = proto.get;
   proto.get = get;
@@ -58,6 +58,7 @@ function draw(swarm: ReturnType<typeof view>, columns: number, rows: number, get
   try {
     const app = render(<App frames={frameStore(swarm)} actions={{ focusPane: () => undefined, detach: () => undefined }} color />, {
       stdout: stdout as unknown as NodeJS.WriteStream, stdin: stdin as unknown as NodeJS.ReadStream, debug: true, patchConsole: false, exitOnCtrlC: false,
+      isScreenReaderEnabled: reader,
     });
     // The frame as first drawn: on unmount Ink writes once more (under CI, its last output or nothing).
     const frame = last;
@@ -109,5 +110,12 @@ describe('the dashboard drawn by frameText and by Ink', () => {
     expect(byFrameText.split('\n').length).toBeLessThan(rows);
     expect(byFrameText).toContain('lane-0');
     expect(await screen(byFrameText, columns, rows)).toEqual(await screen(byInk, columns, rows));
+  });
+
+  it('a screen reader is given the lines themselves, not placeholders', () => {
+    const said = draw(view(lanes(3), { events }), 100, 20, ink.inkGet as never, true);
+    expect(said).toContain('lane-00');
+    expect(said).toContain('capacity=low 89% @o1');
+    expect(said).not.toMatch(/\.{6}/);
   });
 });

@@ -250,11 +250,11 @@ describe('asciiStandIn: the same cells in printable ASCII', () => {
   });
 });
 
-describe('useFastOutput', () => {
+describe('installFastOutput', () => {
   it('a process that installs it draws Ink frames with frameText, none left to Ink', () => {
     const script = `
-      const { useFastOutput, drawn } = await import(${JSON.stringify(join(process.cwd(), 'dist', 'ui', 'inkOutput.js'))});
-      const why = await useFastOutput();
+      const { installFastOutput, drawn } = await import(${JSON.stringify(join(process.cwd(), 'dist', 'ui', 'inkOutput.js'))});
+      const why = await installFastOutput();
       const { EventEmitter } = await import('node:events');
       const React = await import('react');
       const { render, Box, Text } = await import('ink');

@@ -8,10 +8,11 @@
  * which Ink measures at once, and the same string whatever the line says: a line that changes
  * costs Ink no layout and leaves nothing behind. A line wider than `width`, or whose width in cells
  * is not plain to tell (ui/inkOutput.ts `asciiStandIn`), is drawn as ordinary Ink texts, which Ink
- * cuts to fit; the placeholder is never cut, so it is always swapped back.
+ * cuts to fit; the placeholder is never cut, so it is always swapped back. So is every line for a
+ * screen reader (INK_SCREEN_READER), which Ink reads out before any transform.
  */
 import chalk from 'chalk';
-import { Text, Transform } from 'ink';
+import { Text, Transform, useIsScreenReaderEnabled } from 'ink';
 import type { Tone } from '../format.js';
 import { asciiStandIn } from '../inkOutput.js';
 
@@ -34,8 +35,10 @@ export interface LineProps {
 const PLACEHOLDER = '.';
 
 export function Line({ runs, width, color, bold = false }: LineProps) {
+  // A screen reader is given the texts themselves (Ink reads them out before any transform).
+  const reader = useIsScreenReaderEnabled();
   const cells = asciiStandIn(runs.map((run) => run.text).join(''))?.length ?? Number.POSITIVE_INFINITY;
-  if (cells <= width) {
+  if (!reader && cells <= width) {
     const placeholder = PLACEHOLDER.repeat(cells);
     const text = painted(runs, color, bold);
     return (
