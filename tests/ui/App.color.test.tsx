@@ -1,19 +1,10 @@
 /**
- * Colour, with chalk forced on (FORCE_COLOR, set before Ink loads): the capacity line is coloured by
+ * Colour, with chalk forced on (forceColor.ts): the capacity line is coloured by
  * its state — ok green, low yellow, critical red, unknown grey — and `color={false}` (NO_COLOR)
  * leaves every colour out while the text stays the same.
  */
-import { afterAll, describe, expect, it, vi } from 'vitest';
-
-const previous = vi.hoisted(() => {
-  const value = process.env.FORCE_COLOR;
-  process.env.FORCE_COLOR = '1';
-  return value;
-});
-afterAll(() => {
-  if (previous === undefined) delete process.env.FORCE_COLOR;
-  else process.env.FORCE_COLOR = previous;
-});
+import './forceColor.js';
+import { describe, expect, it } from 'vitest';
 
 const { render } = await import('ink-testing-library');
 const { App } = await import('../../src/ui/App.js');

@@ -1,22 +1,13 @@
 /**
  * The dashboard through both output stages: every frame of these views drawn by Ink's own Output and
  * by `frameText` shows the same cells on a terminal emulator, and `frameText` draws every one of them
- * (a dashboard frame left to Ink would be the slow path) from texts Ink laid out as placeholders. Colour is forced on (FORCE_COLOR, set before
- * Ink loads) so styles are compared too.
+ * (a dashboard frame left to Ink would be the slow path) from texts Ink laid out as placeholders.
+ * Colour is forced on (forceColor.ts) so styles are compared too.
  */
+import './forceColor.js';
 import xterm from '@xterm/headless';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Phase } from '../../src/core/machineTypes.js';
-
-const previous = vi.hoisted(() => {
-  const value = process.env.FORCE_COLOR;
-  process.env.FORCE_COLOR = '1';
-  return value;
-});
-afterAll(() => {
-  if (previous === undefined) delete process.env.FORCE_COLOR;
-  else process.env.FORCE_COLOR = previous;
-});
 
 const { EventEmitter } = await import('node:events');
 const { render } = await import('ink');
