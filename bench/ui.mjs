@@ -5,6 +5,7 @@
 //     case) and one lane's report plus the clock (what a running swarm mostly draws); mean, p50,
 //     p95 (target ≤ 5 ms). The frames are drawn, in turns of 20, by the dashboard's output stage
 //     (ui/inkOutput.ts) and by Ink's own, side by side in one run, so their ratio is not noise;
+//     Then the dashboard's heap over 10,000 such frames (what it keeps per frame);
 //  2. memory of the engine with 64 lanes: the real window-0 process (`swarm up --dashboard`, engine
 //     and dashboard together) on a private tmux socket, 64 lanes that report once and then idle;
 //     VmRSS once every lane has reported, and VmHWM, its peak (target ≤ 120 MB RSS).
@@ -149,6 +150,32 @@ async function renderBench(columns, rows) {
   }
 }
 
+/**
+ * What the dashboard keeps as it draws: the heap (after a full GC) once 2,000 and once 10,000 frames
+ * with every lane changed have been drawn. Flat means nothing is kept per frame (Ink keeps every
+ * text it lays out; the dashboard gives it placeholders, components/Line.tsx).
+ */
+async function heapBench(columns, rows) {
+  if (typeof global.gc !== 'function') return;
+  const screen = new Screen(columns, rows);
+  const frames = createStore(() => everyLane(0));
+  const ink = render(createElement(App, { frames, actions: { focusPane: () => undefined, detach: () => undefined }, color: true }),
+    { stdout: screen, stdin: fakeStdin(), debug: true, exitOnCtrlC: false, patchConsole: false });
+  const heap = [];
+  for (let tick = 1; tick <= 10_000; tick += 1) {
+    const written = new Promise((r) => { screen.waiter = r; });
+    frames.setState(everyLane(tick));
+    await written;
+    if (tick === 2_000 || tick === 10_000) {
+      global.gc();
+      heap.push(process.memoryUsage().heapUsed / 1e6);
+    }
+  }
+  ink.unmount();
+  console.log(`dashboard heap with ${LANES} lanes at ${columns}×${rows}, every lane changed each frame: ${heap[0].toFixed(1)} MB after 2,000 frames, ` +
+    `${heap[1].toFixed(1)} MB after 10,000 (${((heap[1] - heap[0]) / 8).toFixed(2)} MB per 1,000 frames)`);
+}
+
 const ONLY = process.env.BENCH_ONLY ?? '';
 if (!process.env.BENCH_QUIET) {
   const start = performance.now();
@@ -159,11 +186,12 @@ if (!process.env.BENCH_QUIET) {
 if (ONLY === 'render') {
   await renderBench(120, 40);
   await renderBench(200, 80);
+  await heapBench(120, 40);
 } else if (ONLY === '') {
   // Frames are timed in a process started like the dashboard's own (its V8 flags).
   const { ENGINE_NODE_FLAGS } = await import(join(ROOT, 'dist', 'runtime', 'dashboard.js'));
   console.log(`frames timed under node ${ENGINE_NODE_FLAGS.join(' ')} (as window 0 runs the dashboard)`);
-  spawnSync(process.execPath, [...ENGINE_NODE_FLAGS, fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, BENCH_ONLY: 'render', BENCH_QUIET: '1' } });
+  spawnSync(process.execPath, [...ENGINE_NODE_FLAGS, '--expose-gc', fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, BENCH_ONLY: 'render', BENCH_QUIET: '1' } });
 }
 
 // ---- 2. engine memory with 64 lanes ---------------------------------------------------------
