@@ -7,14 +7,14 @@
  * dashboard that runs all night would keep every line it drew). A placeholder is printable ASCII,
  * which Ink measures at once, and the same string whatever the line says: a line that changes
  * costs Ink no layout and leaves nothing behind. A line wider than `width`, or whose width in cells
- * is not plain to tell (ui/inkOutput.ts `asciiStandIn`), is drawn as ordinary Ink texts, which Ink
+ * is not plain to tell (ui/cells.ts `asciiStandIn`), is drawn as ordinary Ink texts, which Ink
  * cuts to fit; the placeholder is never cut, so it is always swapped back. So is every line for a
  * screen reader (INK_SCREEN_READER), which Ink reads out before any transform.
  */
 import chalk from 'chalk';
 import { Text, Transform, useIsScreenReaderEnabled } from 'ink';
 import type { Tone } from '../format.js';
-import { asciiStandIn } from '../inkOutput.js';
+import { asciiStandIn } from '../cells.js';
 
 export interface Run {
   text: string;
