@@ -235,7 +235,7 @@ function status(s) {
 }
 
 const memKb = (pid, field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
-const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+const { pidAlive: alive } = await import(join(ROOT, 'dist', 'adapters', 'lock.js'));
 
 if (ONLY === '' || ONLY === 'memory') await memoryBench();
 

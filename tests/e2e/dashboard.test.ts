@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import xterm from '@xterm/headless';
 import type { IPty } from 'node-pty';
+import { pidAlive } from '../../src/adapters/lock.js';
 import { CLI } from '../helpers/swarm.js';
 import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
 import { waitFor } from '../helpers/waitFor.js';
@@ -29,15 +30,6 @@ function enginePid(s: TestSwarm): number | null {
     return (JSON.parse(readFileSync(join(s.plan, '.swarm', 'lock'), 'utf8')) as { pid: number }).pid;
   } catch {
     return null;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -63,7 +55,7 @@ afterEach(async () => {
     } catch {
       // no server left
     }
-    if (pid !== null) await waitFor(() => !alive(pid), { timeout: 10_000, what: `the engine (pid ${pid}) to end with its tmux server` });
+    if (pid !== null) await waitFor(() => !pidAlive(pid), { timeout: 10_000, what: `the engine (pid ${pid}) to end with its tmux server` });
     await t.cleanup();
   }
   t = null;
@@ -161,7 +153,7 @@ describe('swarm up on a terminal', () => {
     const { code, raw } = await first.exited();
     expect(code).toBe(0);
     expect(raw).toContain('swarm e2e: detached — the swarm keeps running in tmux session swarm-e2e; `swarm attach` re-opens the dashboard, `swarm down` stops it');
-    expect(alive(engine!)).toBe(true);
+    expect(pidAlive(engine!)).toBe(true);
 
     const again = await onTerminal(s, ['up', s.file]);
     await again.waitScreen((l) => /capacity=ok 80%/.test(row(l, 'lane-a')) && /^swarm e2e /.test(l[0] ?? ''), 'the dashboard again');
@@ -185,7 +177,7 @@ describe('swarm up on a terminal', () => {
     process.kill(engine, 'SIGKILL');
     const next = await waitFor(() => {
       const pid = enginePid(s);
-      return pid !== null && pid !== engine && alive(pid) ? pid : null;
+      return pid !== null && pid !== engine && pidAlive(pid) ? pid : null;
     }, { timeout: 20_000, what: 'a new engine holding the lock' });
     expect(next).not.toBe(engine);
     await s.waitEvent('readopted');

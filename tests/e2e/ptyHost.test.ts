@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HostEvent, PaneSpec } from '../../src/adapters/host.js';
+import { pidAlive } from '../../src/adapters/lock.js';
 import { PtyHost } from '../../src/adapters/pty/host.js';
 import { loadPty, PTY_NOT_BUILT } from '../../src/adapters/pty/load.js';
 import { renderText, showsLine } from '../../src/adapters/pty/screen.js';
@@ -22,15 +23,6 @@ async function waitFor<T>(what: string, probe: () => T | Promise<T>, timeoutMs =
     if (value !== undefined && value !== null && value !== false) return value as NonNullable<T>;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -105,7 +97,7 @@ describe('PtyHost', () => {
       { paneId: 'pty-1', lane: 'lane-a', generation: 2, account: 'work2', dead: false },
       { paneId: 'pty-2', lane: 'lead', generation: 1, account: 'work1', dead: false },
     ]);
-    expect(list.every((pane) => typeof pane.pid === 'number' && alive(pane.pid))).toBe(true);
+    expect(list.every((pane) => typeof pane.pid === 'number' && pidAlive(pane.pid))).toBe(true);
   });
 
   it('coalesces output events to at most one per pane per 50 ms', async () => {
@@ -176,7 +168,7 @@ describe('PtyHost', () => {
     const pane = await host.spawn(spec([join(AGENTS, 'pty-reader.sh')], { env: { PTY_RECORD: join(dir, 'r') } }));
     await waitFor('ready', async () => (await host.capture('pty-1')).includes('ready'));
     await host.kill('pty-1');
-    expect(alive(pane.pid ?? -1)).toBe(false);
+    expect(pidAlive(pane.pid ?? -1)).toBe(false);
     expect(await host.list()).toEqual([]);
     expect(events.filter((e) => e.type === 'exited')).toEqual([]);
     expect(await host.typeLine('pty-1', 'late')).toBe(false);
@@ -189,7 +181,7 @@ describe('PtyHost', () => {
     const started = Date.now();
     await host.kill('pty-1');
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-    expect(alive(pane.pid ?? -1)).toBe(false);
+    expect(pidAlive(pane.pid ?? -1)).toBe(false);
     expect(await host.list()).toEqual([]);
   });
 
@@ -199,7 +191,7 @@ describe('PtyHost', () => {
     const b = await host.spawn(spec([stubborn]));
     await waitFor('both started', async () => (await host.capture('pty-1')).includes('stubborn') && (await host.capture('pty-2')).includes('stubborn'));
     await host.detach();
-    expect([alive(a.pid ?? -1), alive(b.pid ?? -1)]).toEqual([false, false]);
+    expect([pidAlive(a.pid ?? -1), pidAlive(b.pid ?? -1)]).toEqual([false, false]);
     expect(await host.list()).toEqual([]);
   });
 });
