@@ -38,6 +38,15 @@ export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
+/** A repository on `main` in `dir`, with a test identity and one commit of everything in it. */
+export function initRepo(dir: string, message = 'start'): void {
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'config', 'user.email', 'test@example.invalid');
+  git(dir, 'config', 'user.name', 'test');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', message);
+}
+
 /** Files from an object literal: { 'a/b.txt': 'text' }. */
 export function writeTree(root: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
@@ -66,11 +75,7 @@ export function testPlan(options: { contract?: string } = {}): TestPlan {
     '.gitignore': 'plans/*/.swarm/\nplans/*/journal.jsonl\nplans/*/lead.json\nplans/*/analysis_results/\n',
     'src/app.txt': 'one\n',
   });
-  git(dir, 'init', '-q', '-b', 'main');
-  git(dir, 'config', 'user.email', 'test@example.invalid');
-  git(dir, 'config', 'user.name', 'test');
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-q', '-m', 'start');
+  initRepo(dir);
   const agentEnv = (lane: string, extra: Record<string, string> = {}) => ({
     SWARM_PLAN: plan,
     SWARM_LANE: lane,

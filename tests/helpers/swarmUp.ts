@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, ROOT, git, tempDir, writeTree } from './swarm.js';
+import { CLI, ROOT, git, initRepo, tempDir, writeTree } from './swarm.js';
 import { waitFor } from './waitFor.js';
 
 export const AGENT = join(ROOT, 'tests', 'fixtures', 'agents', 'lane.mjs');
@@ -76,11 +76,7 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
     '.gitignore': 'plans/*/.swarm/\nplans/*/journal.jsonl\nplans/*/lead.json\nplans/*/analysis_results/\n',
     'README.md': 'e2e\n',
   });
-  git(repo, 'init', '-q', '-b', 'main');
-  git(repo, 'config', 'user.email', 't@example.invalid');
-  git(repo, 'config', 'user.name', 't');
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'start');
+  initRepo(repo);
   for (const lane of options.lanes) git(repo, 'worktree', 'add', '-q', '-b', `lane/${lane.name}`, join(dir, `wt-${lane.name}`));
 
   const accounts = options.accounts ?? DEFAULT_ACCOUNTS;
