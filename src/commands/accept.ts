@@ -1,12 +1,14 @@
 /**
- * `swarm accept <packet>` (SPEC 5.1): the successor's first act. Re-checks plan, contract, branch,
- * head and uncommitted paths; on a mismatch prints every one, writes nothing, exits 3; else writes
+ * `swarm accept <packet>` (SPEC 5.1): the successor's first act. Applies the engine's packet checks
+ * (where the file is, its mode and size, the schema, plan, contract, branch, head, uncommitted paths,
+ * secrets) and that the caller is the packet's successor (the author's lane at its generation + 1; a
+ * lead packet: the lead lead.json names); on a mismatch prints every one, writes nothing, exits 3; else writes
  * `<packet>.accepted.json` (once per packet), tells swarm through the inbox, prints the resume brief.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { agentContext } from '../core/agentContext.js';
-import { checkoutMismatches, parsePacket } from '../core/packet.js';
+import { MAX_PACKET_BYTES, parsePacket, successorMismatches, validatePacket } from '../core/packet.js';
 import { resumeBrief } from '../core/brief.js';
 import { planContract } from '../core/plan.js';
 import { planPaths } from '../core/paths.js';
@@ -14,6 +16,7 @@ import { MismatchError, UsageError } from '../errors.js';
 import { readTextIfExists } from '../adapters/files.js';
 import { gitState } from '../adapters/git.js';
 import { appendInbox } from '../adapters/inbox.js';
+import { readLeadRecord } from '../adapters/leadStore.js';
 import { readPacketFile } from '../adapters/packetFile.js';
 import type { CommandIO } from './io.js';
 
@@ -25,17 +28,18 @@ export async function accept(io: CommandIO): Promise<number> {
   const path = resolve(io.cwd, given);
   const { facts, text } = readPacketFile(plan, path);
   if (!facts.exists) throw new MismatchError(`swarm accept: no packet at ${path}`, [], { hint: 'pass the path from $SWARM_PACKET' });
-  if (facts.isSymlink) throw new MismatchError(`swarm accept: ${path} is a symlink; a packet must be a plain file`);
-  const parsed = parsePacket(text);
-  if (!parsed.ok) throw mismatch(path, parsed.reasons);
-
-  const packet = parsed.packet;
+  // The engine's checks (location, plain file, mode, size, schema, plan, contract, where, secrets),
+  // with the author's lane as the lane; then: is the caller that packet's successor?
+  const parsed = facts.size <= MAX_PACKET_BYTES ? parsePacket(text) : null;
   const planText = readTextIfExists(planPaths(plan).planFile) ?? '';
   const contract = planContract(planText);
   const git = gitState(io.cwd, plan);
-  const reasons = checkoutMismatches(packet, { plan: basename(plan), contract, branch: git.branch, head: git.head, uncommitted: git.uncommitted });
-  if (reasons.length > 0) throw mismatch(path, reasons);
+  const author = parsed?.ok ? parsed.packet.author.lane : ctx.lane;
+  const reasons = validatePacket(text, facts, { plan: basename(plan), lane: author, contract, branch: git.branch, head: git.head, uncommitted: git.uncommitted }, io.env);
+  if (parsed?.ok) reasons.push(...successorMismatches(parsed.packet, ctx, readLeadRecord(plan)?.lead ?? null));
+  if (reasons.length > 0 || !parsed?.ok) throw mismatch(path, reasons);
 
+  const packet = parsed.packet;
   const record = {
     packet: path,
     accepted_at: new Date().toISOString(),

@@ -1,11 +1,18 @@
 /**
  * `swarm answer <lane> <text> [--file swarm.yaml]` (SPEC 8): the developer answers an escalation.
- * Recorded verbatim as the developer's; refused inside a swarm pane, so no agent speaks as the developer.
+ * Recorded verbatim as the developer's, for a lane of this swarm only; refused inside a swarm pane
+ * (SWARM_LANE set, or, whatever the environment, the process tree or terminal of one: paneGuard.ts),
+ * exit 2, so no agent speaks as the developer.
  */
 import { parseArgs } from 'node:util';
+import { checkLaneName, swarmLanes } from '../core/swarmLanes.js';
+import { planPaths } from '../core/paths.js';
 import { UsageError } from '../errors.js';
 import { appendInbox } from '../adapters/inbox.js';
-import { resolvePlanDir } from './planDir.js';
+import { readLeadRecord } from '../adapters/leadStore.js';
+import { loadState } from '../runtime/engineState.js';
+import { swarmPaneVerdict } from './paneGuard.js';
+import { loadSwarmConfig } from './planDir.js';
 import type { CommandIO } from './io.js';
 
 const USAGE = 'usage: swarm answer <lane> <text> [--file swarm.yaml]';
@@ -25,7 +32,24 @@ export async function answer(io: CommandIO): Promise<number> {
   const [lane, ...words] = parsed.positionals;
   const text = words.join(' ');
   if (!lane || text.trim() === '') throw new UsageError('swarm answer needs a lane and the answer', { hint: USAGE });
-  const plan = await resolvePlanDir({ ...io, env: { ...io.env, SWARM_PLAN: undefined } }, parsed.values.file);
+  const config = await loadSwarmConfig({ ...io, env: { ...io.env, SWARM_PLAN: undefined } }, parsed.values.file);
+  const plan = config.plan;
+  const pane = await swarmPaneVerdict(config, io.env);
+  if (pane.inside) {
+    throw new UsageError(`swarm answer is the developer's, and this process runs in a pane of swarm ${config.name}: ${pane.why}`, {
+      hint: "run it from your own terminal, outside the swarm's tmux session; agents report with `swarm notify lead \"blocked <class> <what>\"`",
+    });
+  }
+  const record = readLeadRecord(plan);
+  const known = swarmLanes({
+    leadName: config.lead.name,
+    configLanes: config.lanes.map((l) => l.name),
+    recordLead: record?.lead ?? null,
+    recordLanes: record?.lanes ?? [],
+    addedLanes: (loadState(planPaths(plan).state)?.added ?? []).map((l) => l.name),
+  });
+  const verdict = checkLaneName(lane, known, config.name);
+  if (!verdict.ok) throw new UsageError(`swarm answer: ${verdict.message}`, { hint: USAGE });
   appendInbox(plan, { kind: 'answer', ts: new Date().toISOString(), from: 'developer', role: 'developer', account: null, generation: null, epoch: null, to: lane, text });
   io.stdout(`swarm: answer queued for ${lane} (recorded verbatim as yours)\n`);
   return 0;

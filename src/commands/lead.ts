@@ -1,15 +1,18 @@
 /**
  * `swarm lead claim|handover|takeover|release` (SPEC 6): change lead.json by compare-and-swap,
- * epoch-checked, journal it, and tell the engine through the inbox. Works with no engine running.
+ * epoch-checked, journal it, and tell the engine through the inbox. Works with no engine running,
+ * except a takeover: it needs the engine's record (.swarm/state.json) of a lead dead, limited or unreachable.
  */
 import { parseArgs } from 'node:util';
 import { basename, resolve } from 'node:path';
 import { agentContext, wholeNumber, type AgentContext } from '../core/agentContext.js';
-import { claim, handover, release, takeover, type LeadOutcome, type LeadRecord } from '../core/epochs.js';
+import { claim, handover, mayTakeOver, release, takeover, type LeadHealth, type LeadOutcome, type LeadRecord } from '../core/epochs.js';
+import { planPaths } from '../core/paths.js';
 import { MismatchError, UsageError } from '../errors.js';
 import { appendInbox } from '../adapters/inbox.js';
 import { appendJournal } from '../adapters/journal.js';
 import { readLeadRecord, updateLeadRecord } from '../adapters/leadStore.js';
+import { loadState } from '../runtime/engineState.js';
 import type { CommandIO } from './io.js';
 
 const USAGE = [
@@ -49,8 +52,12 @@ export async function lead(io: CommandIO): Promise<number> {
         packet = resolve(io.cwd, values.packet);
         return handover(current, { caller: ctx.lane, epoch, to, now });
       }
-      case 'takeover':
-        return takeover(current, { by: ctx.lane, epoch, now });
+      case 'takeover': {
+        const outcome = takeover(current, { by: ctx.lane, epoch, now });
+        if (!outcome.ok) return outcome;
+        const ground = mayTakeOver(leadHealth(plan));
+        return ground.ok ? outcome : ground;
+      }
       case 'release':
         return release(current, { caller: ctx.lane, epoch, now });
     }
@@ -89,6 +96,21 @@ function refuse(plan: string, ctx: AgentContext, action: Action, epoch: number, 
     appendJournal(plan, { type: 'intervention', event: 'fenced', lane: ctx.lane, epoch, command: `lead ${action}`, reason: outcome.message });
   }
   throw new MismatchError(`swarm lead ${action}: ${outcome.message}`, [outcome.message]);
+}
+
+/** The lead as the engine last recorded it in .swarm/state.json; null when there is no such record. */
+function leadHealth(plan: string): LeadHealth | null {
+  const state = loadState(planPaths(plan).state);
+  const lane = state?.lanes[state.leadName];
+  if (!state || !lane) return null;
+  const account = lane.account ?? null;
+  return {
+    lead: state.leadAgent ?? state.leadName,
+    state: lane.state,
+    account,
+    limited: account !== null && Object.hasOwn(state.limited ?? {}, account),
+    askTimeouts: state.askTimeouts ?? 0,
+  };
 }
 
 function show(io: CommandIO): number {

@@ -12,6 +12,7 @@ import { appendInbox } from '../adapters/inbox.js';
 import { appendJournal } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { saveReportedCapacity } from '../adapters/capacityCache.js';
+import { isPlanFolder } from '../adapters/planFolder.js';
 import type { CommandIO } from './io.js';
 
 const ADDRESS = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -20,6 +21,11 @@ const USAGE = 'usage: swarm notify <lane|lead|all> <text> [--epoch N]';
 export async function notify(io: CommandIO): Promise<number> {
   const { to, text, epochFlag } = parseNotifyArgs(io.args);
   const ctx = agentContext(io.env, 'notify');
+  if (!isPlanFolder(ctx.plan)) {
+    throw new UsageError(`SWARM_PLAN=${ctx.plan} is no plan folder (no PLAN.md, no .swarm/); nothing was queued`, {
+      hint: 'SWARM_PLAN is set by `swarm up` to the plan folder of swarm.yaml; set it back to that folder',
+    });
+  }
   const epoch = epochFlag ?? ctx.epoch;
   const now = new Date();
 

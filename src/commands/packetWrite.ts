@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { basename, resolve } from 'node:path';
 import { agentContext } from '../core/agentContext.js';
-import { PACKET_REASONS, PACKET_SCHEMA, serializePacket, type Packet, type PacketReason } from '../core/packet.js';
+import { MAX_PACKET_BYTES, PACKET_REASONS, PACKET_SCHEMA, serializePacket, type Packet, type PacketReason } from '../core/packet.js';
 import { findSecrets } from '../core/secrets.js';
 import { planContract } from '../core/plan.js';
 import { planPaths } from '../core/paths.js';
@@ -56,7 +56,14 @@ export async function packetWrite(io: CommandIO): Promise<number> {
       hint: 'a packet is data; name where a secret lives (an env variable, a file path), never its value',
     });
   }
-  const path = writePacketFile(plan, packetFileName(ctx.lane, ctx.generation, new Date()), serializePacket(packet));
+  const text = serializePacket(packet);
+  const size = Buffer.byteLength(text);
+  if (size > MAX_PACKET_BYTES) {
+    throw new UsageError(`swarm packet write: the packet would be ${size} bytes, over the ${MAX_PACKET_BYTES} bytes (64 KiB) a successor can accept; nothing was written`, {
+      hint: 'keep each field short: point at files, logs and commits instead of pasting them',
+    });
+  }
+  const path = writePacketFile(plan, packetFileName(ctx.lane, ctx.generation, new Date()), text);
   io.stdout(`${path}\n`);
   return 0;
 }

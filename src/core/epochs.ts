@@ -125,6 +125,43 @@ export function takeover(
   return promote(current, input.by, input.account ?? null, input.now);
 }
 
+/** What the engine last recorded of the lead (`.swarm/state.json`); null when no engine ever ran. */
+export interface LeadHealth {
+  /** The name the lead goes by, and its lane's state (`lost` once its pane died or it stopped answering). */
+  lead: string;
+  state: string;
+  /** Its account, and whether the engine marked that account limited. */
+  account: string | null;
+  limited: boolean;
+  /** Asks to the lead that timed out in a row. */
+  askTimeouts: number;
+}
+
+/** Two asks unanswered make a lead unreachable (SPEC 6). */
+export const ASK_TIMEOUTS_FOR_TAKEOVER = 2;
+
+/**
+ * May a succession entry take the lead now (SPEC 6 "Takeover")? Only from a lead the engine recorded
+ * dead (lane lost), limited (its account marked limited) or unreachable (two asks timed out). No
+ * record of the lead's health at all (no engine ever ran, or the file is gone) is no ground either:
+ * fail closed, since deleting a file must not unlock a takeover; the developer can `swarm down` and
+ * claim anew. A refusal is 'fenced'.
+ */
+export function mayTakeOver(health: LeadHealth | null): { ok: true; why: string } | { ok: false; code: 'fenced'; message: string } {
+  if (health === null) {
+    return { ok: false, code: 'fenced', message: 'no engine has recorded how the lead is (no .swarm/state.json); a takeover is for a lead the engine recorded dead, limited or unreachable' };
+  }
+  if (health.state === 'lost') return { ok: true, why: `lead ${health.lead} is lost` };
+  if (health.limited) return { ok: true, why: `lead ${health.lead}'s account ${health.account ?? '?'} is limited` };
+  if (health.askTimeouts >= ASK_TIMEOUTS_FOR_TAKEOVER) return { ok: true, why: `${health.askTimeouts} asks to lead ${health.lead} timed out` };
+  return {
+    ok: false,
+    code: 'fenced',
+    message: `lead ${health.lead} is ${health.state} as the engine last recorded it (not lost, account not limited, ` +
+      `${health.askTimeouts} ask(s) timed out); a takeover is for a lead that is dead, limited or unreachable`,
+  };
+}
+
 /** The current lead ends the record (released: true); epoch-checked. */
 export function release(current: LeadRecord | null, input: { caller: string; epoch: number; now: string }): LeadOutcome {
   if (current === null) return noRecord('release');

@@ -262,6 +262,8 @@ export function validatePacket(text: string, file: PacketFile, expect: PacketExp
   if (mode !== 0o600) reasons.push(`packet mode is 0${mode.toString(8).padStart(3, '0')}, expected 0600: run chmod 600 ${file.path}`);
   const size = Math.max(file.size, new TextEncoder().encode(text).length);
   if (size > MAX_PACKET_BYTES) reasons.push(`packet is ${size} bytes, expected at most ${MAX_PACKET_BYTES} (64 KiB)`);
+  // A file too big to read was left unread: its size is the reason, not the empty text.
+  if (size > MAX_PACKET_BYTES && text === '') return reasons;
   const read = readPacket(text);
   reasons.push(...read.reasons);
   if (read.packet !== null) {
@@ -272,6 +274,32 @@ export function validatePacket(text: string, file: PacketFile, expect: PacketExp
   }
   reasons.push(...findSecrets(read.yaml ? read.raw : text, env));
   return reasons;
+}
+
+/** Who runs `swarm accept`: its SWARM_LANE, SWARM_ROLE and SWARM_GENERATION. */
+export interface PacketCaller { lane: string; role: 'lead' | 'lane'; generation: number }
+
+/**
+ * Only the packet's successor may accept it: the author's lane at the author's generation + 1. A
+ * lead packet (written by the lead: `lead` names its author) goes to the successor lead, which goes
+ * by another name: the one the lead record names now (the handover or takeover moved it there).
+ * `recordLead` is lead.json's `lead` (null when there is no record).
+ */
+export function successorMismatches(packet: Packet, caller: PacketCaller, recordLead: string | null): string[] {
+  const { author } = packet;
+  const from = `${author.lane} g${author.generation}`;
+  const you = `you are ${caller.lane} g${caller.generation}`;
+  if (packet.lead !== null && packet.lead === author.lane) {
+    const heir = `the successor lead lead.json names (${recordLead ?? 'none'}) at g${author.generation + 1}`;
+    if (caller.role !== 'lead' || caller.lane !== recordLead || caller.generation !== author.generation + 1) {
+      return [`author: the packet is a lead packet from ${from}; only ${heir} may accept it; ${you}${caller.role === 'lead' ? '' : ' (a lane)'}`];
+    }
+    return [];
+  }
+  if (caller.role !== 'lane' || caller.lane !== author.lane || caller.generation !== author.generation + 1) {
+    return [`author: the packet is from ${from}; only ${author.lane} g${author.generation + 1} (its successor) may accept it; ${you}${caller.role === 'lead' ? ' (the lead)' : ''}`];
+  }
+  return [];
 }
 
 /** Swarm's fallback packet when the lane wrote none (SPEC 5.1): degraded, with the task's first 1200 characters as the scene. */

@@ -40,7 +40,14 @@ export function planPaths(planDir: string): PlanPaths {
   };
 }
 
-/** The mailbox file of one agent (lane or lead name). */
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * The mailbox file of one agent (lane or lead name): `<name>.md` in the mailbox folder. A name that
+ * is no plain lane name (a `/`, `..`, a control character) is escaped into one file name there, with
+ * a leading `_` no lane name has, so whatever the name, the path stays inside the mailbox folder.
+ */
 export function mailboxPath(planDir: string, name: string): string {
-  return join(planPaths(planDir).mailboxDir, `${name}.md`);
+  const file = SAFE_NAME.test(name) ? name : `_${encodeURIComponent(name).replace(/\./g, '%2E')}`;
+  return join(planPaths(planDir).mailboxDir, `${file}.md`);
 }

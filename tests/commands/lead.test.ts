@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { swarm, testPlan, type TestPlan } from '../helpers/swarm.js';
@@ -10,6 +10,12 @@ beforeEach(() => {
 afterEach(() => t.cleanup());
 
 const record = () => JSON.parse(readFileSync(join(t.plan, 'lead.json'), 'utf8')) as Record<string, unknown>;
+/** The engine's memory as it records the lead: its lane's state, its account, limited accounts, ask timeouts. */
+const engineState = (lead: { state: string; account?: string }, extra: { limited?: Record<string, string | null>; askTimeouts?: number } = {}) => {
+  mkdirSync(join(t.plan, '.swarm'), { recursive: true });
+  const lanes = { lead: { name: 'lead', role: 'lead', generation: 1, account: lead.account ?? 'acct-lead', state: lead.state } };
+  writeFileSync(join(t.plan, '.swarm', 'state.json'), JSON.stringify({ version: 1, lanes, order: ['lead'], leadName: 'lead', leadAgent: 'lead', epoch: 1, limited: extra.limited ?? {}, askTimeouts: extra.askTimeouts ?? 0 }));
+};
 const journal = () => readFileSync(join(t.plan, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('swarm lead', () => {
@@ -34,8 +40,9 @@ describe('swarm lead', () => {
     expect(record()).toMatchObject({ released: true, epoch: 2 });
   });
 
-  it('a succession entry takes over with epoch + 1; one acting on a stale epoch is fenced', async () => {
+  it('a succession entry takes over a lost lead with epoch + 1; one acting on a stale epoch is fenced', async () => {
     await swarm(['lead', 'claim', '--succession', 'lane-a'], { env: t.agentEnv('lead') });
+    engineState({ state: 'lost' });
     const take = await swarm(['lead', 'takeover'], { env: t.agentEnv('lane-a') });
     expect(take.code).toBe(0);
     expect(record()).toMatchObject({ lead: 'lane-a', epoch: 2 });
@@ -45,9 +52,34 @@ describe('swarm lead', () => {
 
   it('a lane promoted in place passes the epoch it learned with --epoch', async () => {
     await swarm(['lead', 'claim', '--succession', 'lane-a'], { env: t.agentEnv('lead') });
+    engineState({ state: 'lost' });
     await swarm(['lead', 'takeover'], { env: t.agentEnv('lane-a') });
     const run = await swarm(['notify', 'all', 'I lead now', '--epoch', '2'], { env: t.agentEnv('lane-a') });
     expect(run.code).toBe(0);
+  });
+
+  it.each<[string, () => void, string]>([
+    ['a healthy lead', () => engineState({ state: 'working' }), 'lead lead is working as the engine last recorded it'],
+    ['no engine ever ran (no .swarm/state.json)', () => undefined, 'no engine has recorded how the lead is'],
+  ])('a succession entry cannot take the lead from %s: fenced with the reason, exit 3 (issue 10, item 8)', async (_name, arrange, reason) => {
+    await swarm(['lead', 'claim', '--succession', 'lane-a'], { env: t.agentEnv('lead') });
+    arrange();
+    const take = await swarm(['lead', 'takeover'], { env: t.agentEnv('lane-a') });
+    expect(take.code).toBe(3);
+    expect(take.stderr).toContain(reason);
+    expect(record()).toMatchObject({ lead: 'lead', epoch: 1, revision: 1 });
+    expect(journal().at(-1)).toMatchObject({ event: 'fenced', lane: 'lane-a', command: 'lead takeover', reason: expect.stringContaining(reason) });
+    expect((await swarm(['notify', 'all', 'still leading'], { env: t.agentEnv('lead') })).code).toBe(0);
+  });
+
+  it.each<[string, () => void]>([
+    ['its account is limited', () => engineState({ state: 'working', account: 'acct-lead' }, { limited: { 'acct-lead': null } })],
+    ['two asks to it timed out', () => engineState({ state: 'working' }, { askTimeouts: 2 })],
+  ])('a succession entry takes over a lead when %s', async (_name, arrange) => {
+    await swarm(['lead', 'claim', '--succession', 'lane-a'], { env: t.agentEnv('lead') });
+    arrange();
+    expect((await swarm(['lead', 'takeover'], { env: t.agentEnv('lane-a') })).code).toBe(0);
+    expect(record()).toMatchObject({ lead: 'lane-a', epoch: 2 });
   });
 
   it('a second claim by another lead is refused while the first holds the record', async () => {

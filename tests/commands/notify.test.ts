@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { swarm, testPlan, type TestPlan } from '../helpers/swarm.js';
+import { swarm, tempDir, testPlan, type TestPlan } from '../helpers/swarm.js';
 
 let t: TestPlan;
 beforeEach(() => {
@@ -45,6 +45,24 @@ describe('swarm notify', () => {
     const run = await swarm(args, { env: t.agentEnv('lane-a') });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(message);
+  });
+
+  it('refuses a SWARM_PLAN that is no plan (no PLAN.md, no .swarm/) and creates nothing there, exit 2 (issue 10, item 21)', async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const run = await swarm(['notify', 'lead', 'done'], { env: t.agentEnv('lane-a', { SWARM_PLAN: dir }) });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`SWARM_PLAN=${dir} is no plan folder (no PLAN.md, no .swarm/)`);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('takes a plan folder with no PLAN.md once swarm has made its .swarm/ there', async () => {
+    rmSync(join(t.plan, 'PLAN.md'));
+    mkdirSync(join(t.plan, '.swarm'));
+    expect((await swarm(['notify', 'lead', 'done'], { env: t.agentEnv('lane-a') })).code).toBe(0);
   });
 
   it('names every missing SWARM_* variable, exit 2', async () => {

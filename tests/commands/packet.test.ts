@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { git, swarm, testPlan, type TestPlan } from '../helpers/swarm.js';
 
@@ -70,9 +70,9 @@ describe('swarm accept', () => {
     expect(inbox).toContain('"kind":"accept"');
     // Idempotent for the same successor; refused for another.
     expect((await swarm(['accept', path], { cwd: t.root, env: successor() })).code).toBe(0);
-    const other = await swarm(['accept', path], { cwd: t.root, env: successor({ SWARM_GENERATION: '3' }) });
-    expect(other.code).toBe(3);
-    expect(other.stderr).toContain('already accepted by lane-a g2');
+    const other = await swarm(['accept', path], { cwd: t.root, env: successor({ SWARM_ACCOUNT: 'acct-3' }) });
+    expect(other.code).toBe(0);
+    expect(JSON.parse(readFileSync(`${path}.accepted.json`, 'utf8'))).toMatchObject({ by: { account: 'acct-2' } });
   });
 
   it('takes the packet from $SWARM_PACKET when no argument is given', async () => {
@@ -116,5 +116,109 @@ describe('swarm accept', () => {
     const run = await swarm(['accept', path], { cwd: t.root, env: successor() });
     expect(run.code).toBe(0);
     expect(run.stdout.startsWith('[DEGRADED: handoff not written]')).toBe(true);
+  });
+});
+
+describe('swarm accept checks where the packet is and who accepts it (issue 10, items 6 and 21)', () => {
+  const refused = async (path: string, env = successor()) => {
+    const run = await swarm(['accept', path], { cwd: t.root, env });
+    expect(run.code).toBe(3);
+    expect(existsSync(`${path}.accepted.json`)).toBe(false);
+    return run.stderr;
+  };
+
+  it('refuses a packet outside the plan, and writes no record beside it', async () => {
+    const path = (await write()).stdout.trim();
+    const outside = join(t.root, 'elsewhere.yaml');
+    copyFileSync(path, outside);
+    chmodSync(outside, 0o600);
+    expect(await refused(outside)).toContain("packet is outside the plan's analysis_results/handoff/");
+  });
+
+  it('refuses a packet of mode 0644', async () => {
+    const path = (await write()).stdout.trim();
+    chmodSync(path, 0o644);
+    expect(await refused(path)).toContain('packet mode is 0644, expected 0600');
+  });
+
+  it('refuses a packet reached through a handoff folder that is a symlink to a folder outside the plan', async () => {
+    const path = (await write()).stdout.trim();
+    const handoff = dirname(path);
+    const outside = join(t.root, 'outside-handoff');
+    renameSync(handoff, outside);
+    symlinkSync(outside, handoff);
+    expect(await refused(path)).toContain("packet is outside the plan's analysis_results/handoff/");
+    expect(existsSync(`${join(outside, basename(path))}.accepted.json`)).toBe(false);
+  });
+
+  it('refuses a 10 MB file as over 64 KiB, not as empty', async () => {
+    const path = (await write()).stdout.trim();
+    writeFileSync(path, `doing: ${'x'.repeat(10 * 1024 * 1024)}\n`);
+    const stderr = await refused(path);
+    expect(stderr).toContain('packet is 10485768 bytes, expected at most 65536 (64 KiB)');
+    expect(stderr).not.toContain('empty');
+  });
+
+  it('only the successor generation of the lane may accept: not the lead, not the author, not another lane', async () => {
+    const path = (await write()).stdout.trim();
+    expect(await refused(path, t.agentEnv('lead', { SWARM_GENERATION: '2' }))).toContain('only lane-a g2 (its successor) may accept it');
+    expect(await refused(path, t.agentEnv('lane-a'))).toContain('you are lane-a g1');
+    expect(await refused(path, t.agentEnv('lane-b', { SWARM_GENERATION: '2' }))).toContain('you are lane-b g2');
+    expect(await refused(path, successor({ SWARM_GENERATION: '3' }))).toContain('you are lane-a g3');
+    const run = await swarm(['accept', path], { cwd: t.root, env: successor() });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+  });
+
+  it('a lead packet is accepted by the successor lead the record names, and by no one else', async () => {
+    await swarm(['lead', 'claim', '--succession', 'lead-b'], { env: t.agentEnv('lead') });
+    const leadEnv = t.agentEnv('lead');
+    const written = await swarm(['packet', 'write', '--reason', 'lead_handover', '--doing', 'leading', '--next', 'keep leading'], { cwd: t.root, env: leadEnv });
+    const path = written.stdout.trim();
+    expect(written.code).toBe(0);
+    expect((await swarm(['lead', 'handover', 'lead-b', '--packet', path], { cwd: t.root, env: leadEnv })).code).toBe(0);
+    expect(await refused(path, leadEnv)).toContain('you are lead g1');
+    expect(await refused(path, t.agentEnv('lane-a', { SWARM_GENERATION: '2' }))).toContain('a lead packet');
+    expect(await refused(path, t.agentEnv('lead-c', { SWARM_GENERATION: '2', SWARM_EPOCH: '2' }))).toContain('lead-b');
+    const run = await swarm(['accept', path], { cwd: t.root, env: t.agentEnv('lead-b', { SWARM_GENERATION: '2', SWARM_EPOCH: '2' }) });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+  });
+
+  it("a lane's packet is not the lead's to accept, even for a lead at the author's next generation", async () => {
+    await swarm(['lead', 'claim'], { env: t.agentEnv('lead') });
+    const path = (await write()).stdout.trim();
+    expect(await refused(path, t.agentEnv('lead', { SWARM_GENERATION: '2' }))).toContain('only lane-a g2 (its successor) may accept it');
+  });
+});
+
+describe('swarm packet write refuses what validation would reject (issue 10, item 7)', () => {
+  it('refuses a packet over 64 KiB at write, with its size, and writes nothing', async () => {
+    const run = await write(['--done', 'y'.repeat(70_000)]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/the packet would be \d+ bytes, over the 65536 bytes \(64 KiB\)/);
+    const dir = join(t.plan, 'analysis_results', 'handoff');
+    expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+  });
+
+  it('refuses a handoff folder that is a symlink to a folder outside the plan, and writes nothing there', async () => {
+    const outside = join(t.root, 'outside-handoff');
+    mkdirSync(outside, { mode: 0o755 });
+    mkdirSync(join(t.plan, 'analysis_results'));
+    symlinkSync(outside, join(t.plan, 'analysis_results', 'handoff'));
+    const run = await write();
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('is a symlink');
+    expect(readdirSync(outside)).toEqual([]);
+    expect(statSync(outside).mode & 0o777).toBe(0o755);
+  });
+
+  it('refuses an analysis_results folder that is a symlink', async () => {
+    const outside = join(t.root, 'outside-results');
+    mkdirSync(outside);
+    symlinkSync(outside, join(t.plan, 'analysis_results'));
+    const run = await write();
+    expect(run.code).toBe(3);
+    expect(readdirSync(outside)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  claim, compareAndSwap, fence, handover, nextInSuccession, parseLeadRecord, recordLane, release, takeover, winner,
-  type LeadOutcome, type LeadRecord,
+  claim, compareAndSwap, fence, handover, mayTakeOver, nextInSuccession, parseLeadRecord, recordLane, release, takeover, winner,
+  type LeadHealth, type LeadOutcome, type LeadRecord,
 } from '../../src/core/epochs.js';
 
 const T0 = '2025-01-01T00:00:00.000Z';
@@ -128,6 +128,25 @@ describe('handover', () => {
       ok: false, code: 'released',
       message: 'the lead record of plan demo is released (last lead@3); there is nothing to hand over: claim it anew',
     });
+  });
+});
+
+describe('mayTakeOver', () => {
+  const health = (over: Partial<LeadHealth> = {}): LeadHealth => ({ lead: 'lead', state: 'working', account: 'a1', limited: false, askTimeouts: 0, ...over });
+  it.each<[string, LeadHealth | null, boolean, string]>([
+    ['no record of the lead (no engine ever ran)', null, false, 'no engine has recorded how the lead is (no .swarm/state.json)'],
+    ['a working lead', health(), false, 'lead lead is working as the engine last recorded it (not lost, account not limited, 0 ask(s) timed out)'],
+    ['a blocked lead', health({ state: 'blocked' }), false, 'lead lead is blocked as the engine last recorded it'],
+    ['one ask timed out', health({ askTimeouts: 1 }), false, '1 ask(s) timed out'],
+    ['a lost lead (pane dead)', health({ state: 'lost' }), true, 'lead lead is lost'],
+    ['a limited account', health({ limited: true }), true, "lead lead's account a1 is limited"],
+    ['two asks timed out', health({ askTimeouts: 2 }), true, '2 asks to lead lead timed out'],
+    ['three asks timed out, lead-b', health({ lead: 'lead-b', askTimeouts: 3 }), true, '3 asks to lead lead-b timed out'],
+  ])('%s', (_name, input, ok, text) => {
+    const verdict = mayTakeOver(input);
+    expect(verdict.ok).toBe(ok);
+    expect(verdict.ok ? verdict.why : verdict.message).toContain(text);
+    if (!verdict.ok) expect(verdict.code).toBe('fenced');
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import {
   MAX_PACKET_BYTES, PACKET_REASONS, PACKET_SCHEMA, checkoutMismatches, degradedPacket, parsePacket, serializePacket,
-  validatePacket, type Packet, type PacketExpectations, type PacketFile,
+  successorMismatches, validatePacket, type Packet, type PacketExpectations, type PacketFile,
 } from '../../src/core/packet.js';
 
 const HEAD = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -276,6 +276,10 @@ describe('validatePacket', () => {
       'secret in the packet: looks like an Anthropic API key (sk-ant-…); remove it (value not shown)']);
   });
 
+  it('a file too big to be read (no text) is refused for its size alone, not as empty', () => {
+    expect(validate({ size: 10 * 1024 * 1024 }, {}, '')).toEqual(['packet is 10485760 bytes, expected at most 65536 (64 KiB)']);
+  });
+
   it('measures the text as well as the size the caller found', () => {
     const big = serializePacket({ ...good(), task: 'x'.repeat(MAX_PACKET_BYTES) });
     const size = new TextEncoder().encode(big).length;
@@ -304,6 +308,30 @@ describe('validatePacket', () => {
       'where.uncommitted differs from the checkout: missing new.ts (uncommitted in the checkout, not in the packet); extra src/b.ts (in the packet, not uncommitted in the checkout)',
       'secret in doing: contains the value of $API_KEY; remove it (value not shown)',
     ]);
+  });
+});
+
+describe('successorMismatches', () => {
+  const lanePacket = good();
+  const leadPacket: Packet = { ...good(), lead: 'lead', author: { lane: 'lead', account: 'a1', generation: 1 } };
+  const laneRefusal = (you: string) => [`author: the packet is from lane-a g1; only lane-a g2 (its successor) may accept it; you are ${you}`];
+  const leadRefusal = (you: string, named = 'lead-b') => [`author: the packet is a lead packet from lead g1; only the successor lead lead.json names (${named}) at g2 may accept it; you are ${you}`];
+
+  it.each<[string, Packet, { lane: string; role: 'lead' | 'lane'; generation: number }, string | null, string[]]>([
+    ["a lane's successor", lanePacket, { lane: 'lane-a', role: 'lane', generation: 2 }, 'lead', []],
+    ['the author itself', lanePacket, { lane: 'lane-a', role: 'lane', generation: 1 }, 'lead', laneRefusal('lane-a g1')],
+    ['a later generation', lanePacket, { lane: 'lane-a', role: 'lane', generation: 3 }, 'lead', laneRefusal('lane-a g3')],
+    ['another lane', lanePacket, { lane: 'lane-b', role: 'lane', generation: 2 }, 'lead', laneRefusal('lane-b g2')],
+    ['the lead', lanePacket, { lane: 'lead', role: 'lead', generation: 2 }, 'lead', laneRefusal('lead g2 (the lead)')],
+    ["a lead-role agent going by the lane's name", lanePacket, { lane: 'lane-a', role: 'lead', generation: 2 }, 'lane-a', laneRefusal('lane-a g2 (the lead)')],
+    ['the successor lead the record names', leadPacket, { lane: 'lead-b', role: 'lead', generation: 2 }, 'lead-b', []],
+    ['a successor lead under the old name', leadPacket, { lane: 'lead', role: 'lead', generation: 2 }, 'lead', []],
+    ['the old lead', leadPacket, { lane: 'lead', role: 'lead', generation: 1 }, 'lead-b', leadRefusal('lead g1')],
+    ['a lead the record does not name', leadPacket, { lane: 'lead-c', role: 'lead', generation: 2 }, 'lead-b', leadRefusal('lead-c g2')],
+    ['a lane', leadPacket, { lane: 'lead-b', role: 'lane', generation: 2 }, 'lead-b', leadRefusal('lead-b g2 (a lane)')],
+    ['anyone, with no lead record', leadPacket, { lane: 'lead-b', role: 'lead', generation: 2 }, null, leadRefusal('lead-b g2', 'none')],
+  ])('%s', (_name, packet, caller, recordLead, reasons) => {
+    expect(successorMismatches(packet, caller, recordLead)).toEqual(reasons);
   });
 });
 

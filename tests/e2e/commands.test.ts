@@ -2,7 +2,7 @@
  * The developer's commands against a real swarm on tmux: status, report, logs, answer, lane add,
  * journal, down — with and without the engine running.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AGENT, makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
@@ -64,6 +64,31 @@ describe('developer commands on a live swarm', () => {
     const leases = join(s.plan, '.swarm', 'leases');
     expect(existsSync(leases) ? readdirSync(leases) : []).toEqual([]);
     expect(s.events('swarm_down')).toHaveLength(1);
+  });
+
+  it('an agent cannot answer as the developer by unsetting its pane environment; the developer can (issue 10, item 3)', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,answer,answer-detached', API_TOKEN: 'tok-e2e-not-to-be-shown' } }] }));
+    const up = s.up(['--timeout', '60s']);
+    const result = (name: string) => waitFor(() => {
+      const rc = `${s.env.AGENT_LOG}.${name}.rc`;
+      return existsSync(rc) && readFileSync(rc, 'utf8').trim() !== '' ? { code: Number(readFileSync(rc, 'utf8')), stderr: readFileSync(`${s.env.AGENT_LOG}.${name}`, 'utf8') } : null;
+    }, { what: `the pane's ${name}`, timeout: 30_000 });
+
+    const inPane = await result('answer');
+    expect(inPane.code).toBe(2);
+    expect(inPane.stderr).toMatch(/this process runs in a pane of swarm e2e: it runs under the process of the swarm pane on \/dev\/pts\/\d+/);
+    const detached = await result('answer-detached');
+    expect(detached.code).toBe(2);
+    expect(detached.stderr).toMatch(/this process runs in a pane of swarm e2e: its terminal \/dev\/pts\/\d+ is a swarm pane's/);
+    for (const said of [inPane.stderr, detached.stderr]) expect(said).not.toContain('tok-e2e-not-to-be-shown');
+
+    const developer = await s.run(['answer', 'lane-a', 'from', 'the', 'developer', '--file', s.file]);
+    expect(developer.stderr).toBe('');
+    expect(developer.code).toBe(0);
+    await s.waitEvent('developer_answer');
+    expect(s.events('developer_answer').map((e) => e.text)).toEqual(['from the developer']);
+    expect((await s.run(['down', s.file])).code).toBe(0);
+    await up;
   });
 
   it('report prints every handoff with its packet and accounts after the plan is done', async () => {

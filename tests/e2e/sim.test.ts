@@ -335,9 +335,10 @@ describe('the simulated lead', () => {
     expect(packet.reason).toBe('lead_handover');
     expect(packet.next[0]).toMatch(/^lane lane-a: plan ready \| capacity=ok 90% @s1 \| /);
 
-    const next = start('lead-b', { SWARM_EPOCH: '2', SWARM_PACKET: path }, t.root);
+    // As the engine starts it: the lead lane's next generation, under the successor's name.
+    const next = start('lead-b', { SWARM_EPOCH: '2', SWARM_GENERATION: '2', SWARM_PACKET: path }, t.root);
     await waitFor(() => next.out().includes(`[sim] accepted ${path}`), { what: 'the accept' });
-    await waitFor(() => table().startsWith('# Lead table: lead-b g1 @acct-lead-b, epoch 2') && table().includes('| lane-a | plan ready |'), { what: 'the carried table' });
+    await waitFor(() => table().startsWith('# Lead table: lead-b g2 @acct-lead-b, epoch 2') && table().includes('| lane-a | plan ready |'), { what: 'the carried table' });
     deliver('lead-b', 'swarm', 'Every lane is done. Release the plan: `swarm lead release`.', next);
     await waitFor(() => leadRecord().released === true, { what: 'the release by lead-b' });
   });

@@ -1,0 +1,33 @@
+/**
+ * Gathers what core/paneCaller.ts needs to tell whether `swarm answer` runs in a pane of the swarm:
+ * the caller's ancestors and terminals; the swarm's tmux server on the socket this environment names
+ * (SWARM_TMUX_SOCKET, default "swarm"), on the socket the engine holding the plan's lock was started
+ * with, and on the socket of any ancestor tmux server that hosts the swarm's session (so unsetting
+ * or changing SWARM_TMUX_SOCKET changes nothing); and that engine's pid.
+ */
+import { hostname } from 'node:os';
+import type { SwarmConfig } from '../core/config.js';
+import { paneCaller, type PaneVerdict, type SwarmProcesses } from '../core/paneCaller.js';
+import { planPaths } from '../core/paths.js';
+import { callerFacts, processEnv, tmuxServer, tmuxSocketsOf } from '../adapters/callerProcess.js';
+import { pidAlive, readHolder } from '../adapters/lock.js';
+import { sessionName, tmuxSocket } from '../runtime/hostFor.js';
+
+export async function swarmPaneVerdict(config: SwarmConfig, env: NodeJS.ProcessEnv): Promise<PaneVerdict> {
+  const caller = callerFacts();
+  const holder = readHolder(planPaths(config.plan).lock);
+  const engine = holder && holder.host === hostname() && pidAlive(holder.pid) ? holder.pid : null;
+  const named = new Set([tmuxSocket(env)]);
+  if (engine !== null) named.add(processEnv(engine, 'SWARM_TMUX_SOCKET')?.trim() || 'swarm');
+  const found = tmuxSocketsOf(caller.ancestors).filter((socket) => !named.has(socket));
+  const servers = await Promise.all([
+    ...[...named].map((socket) => tmuxServer(socket, null)),
+    ...found.map((socket) => tmuxServer(socket, sessionName(config))),
+  ]);
+  const swarm: SwarmProcesses = {
+    servers: servers.flatMap((s) => s?.servers ?? []),
+    engine,
+    panes: servers.flatMap((s) => s?.panes ?? []),
+  };
+  return paneCaller(caller, swarm);
+}
