@@ -18,6 +18,8 @@ export interface LaneOptions {
   agent?: Record<string, string>;
   account?: string;
   doneWhen?: string;
+  /** The folder name of the lane's worktree beside the repository; default `wt-<name>`. */
+  checkout?: string;
 }
 
 export interface SwarmOptions {
@@ -77,7 +79,8 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
     'README.md': 'e2e\n',
   });
   initRepo(repo);
-  for (const lane of options.lanes) git(repo, 'worktree', 'add', '-q', '-b', `lane/${lane.name}`, join(dir, `wt-${lane.name}`));
+  const folder = (lane: LaneOptions): string => lane.checkout ?? `wt-${lane.name}`;
+  for (const lane of options.lanes) git(repo, 'worktree', 'add', '-q', '-b', `lane/${lane.name}`, join(dir, folder(lane)));
 
   const accounts = options.accounts ?? DEFAULT_ACCOUNTS;
   const kind = options.kind ?? 'command';
@@ -96,7 +99,7 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
     'lanes:',
     ...options.lanes.flatMap((lane) => [
       `  - name: ${lane.name}`,
-      `    checkout: ../wt-${lane.name}`,
+      `    checkout: ${JSON.stringify(`../${folder(lane)}`)}`,
       `    task: "e2e task of ${lane.name}"`,
       ...(lane.account ? [`    account: ${lane.account}`] : []),
       `    command: "${command(lane.agent).replace(/"/g, '\\"')}"`,

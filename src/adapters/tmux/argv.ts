@@ -103,9 +103,12 @@ export function sessionSetup(session: string, options: { historyLimit: number; p
 /** What a spawn prints (`-P -F`): pane id, pid, window id. */
 export const SPAWN_FORMAT = '#{pane_id} #{pane_pid} #{window_id}';
 
+/** The start directory, which tmux format-expands (`#(cmd)` would run in the server): made inert. */
+export const startDirectory = (cwd: string): string[] => ['-c', formatLiteral(cwd)];
+
 function spawnTail(spec: PaneSpec): string[] {
   const env = Object.entries(spec.env).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
-  return ['-P', '-F', SPAWN_FORMAT, '-c', spec.cwd, ...env, '--', ...paneCommand(spec.argv)];
+  return ['-P', '-F', SPAWN_FORMAT, ...startDirectory(spec.cwd), ...env, '--', ...paneCommand(spec.argv)];
 }
 
 export function splitWindow(windowId: string, spec: PaneSpec): string[] {

@@ -90,6 +90,18 @@ describe('builders', () => {
     expect(newWindow('swarm-demo', 'agents-2', spec)).toEqual(['new-window', '-d', '-t', '=swarm-demo:', '-n', 'agents-2', ...tail]);
   });
 
+  it.each([
+    ['a command substitution', '/repo/wt-#(touch pwned)', '/repo/wt-##(touch pwned)'],
+    ['a format', '/repo/wt-#{pane_id}', '/repo/wt-##{pane_id}'],
+    ['a plain #', '/repo/wt-# one', '/repo/wt-## one'],
+    ['an escaped ##', '/repo/##', '/repo/####'],
+    ['no #', '/repo/lane a', '/repo/lane a'],
+  ])('passes -c inert to tmux (it format-expands the folder): %s', (_name, cwd, given) => {
+    for (const argv of [splitWindow('@3', { ...spec, cwd }), newWindow('swarm-demo', 'agents-2', { ...spec, cwd })]) {
+      expect(argv[argv.indexOf('-c') + 1]).toBe(given);
+    }
+  });
+
   it('sets identity options, title and layout', () => {
     expect(paneIdentity('%7', '@2', { ...spec, title: 'lane #1 g2' })).toEqual([
       ['set-option', '-p', '-t', '%7', '@swarm_lane', 'lane-a'],
