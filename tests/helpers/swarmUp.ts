@@ -30,6 +30,8 @@ export interface SwarmOptions {
   kind?: string;
   accounts?: { id: string; vendor: string; kind?: string }[];
   extra?: string;
+  /** swarm.yaml `pass_env` besides AGENT_KEYS (which the fixture agent needs and looks like a credential). */
+  passEnv?: string[];
   /** The timeouts line, e.g. `{ accept: 20s, ask: 2s }`. */
   timeouts?: string;
 }
@@ -106,6 +108,7 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
       ...(lane.doneWhen ? [`    done_when: "${lane.doneWhen}"`] : []),
     ]),
     `timeouts: ${options.timeouts ?? '{ accept: 20s, packet: 5s, stall: 10m, ask: 30s, release: 1s }'}`,
+    `pass_env: [${['AGENT_KEYS', ...(options.passEnv ?? [])].join(', ')}]`,
     options.extra ?? '',
   ].join('\n');
   const file = join(repo, 'swarm.yaml');
