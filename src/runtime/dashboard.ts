@@ -16,6 +16,7 @@ import { findOnPath } from '../adapters/which.js';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
 import { pidAlive, readHolder } from '../adapters/lock.js';
 import { DASHBOARD_WINDOW, startDirectory } from '../adapters/tmux/argv.js';
+import { paneTarget } from '../adapters/tmux/paneRef.js';
 import { TMUX_MISSING, runTmux, tmuxEnv } from '../adapters/tmux/runner.js';
 import type { DashboardActions } from '../ui/keys.js';
 import type { SwarmStore } from '../ui/store.js';
@@ -172,7 +173,8 @@ function readOutcome(config: SwarmConfig): Outcome | null {
 /** Keys through tmux: go to a lane's pane; detach the client the keys came from (this pane's `TMUX`). */
 export function tmuxActions(socket: string, env: NodeJS.ProcessEnv): DashboardActions {
   return {
-    focusPane: (paneId) => {
+    focusPane: (ref) => {
+      const paneId = paneTarget(ref);
       void runTmux(socket, ['select-window', '-t', paneId])
         .then(() => runTmux(socket, ['select-pane', '-t', paneId]))
         .catch(() => undefined);

@@ -4,6 +4,7 @@
  * pane started (not yet recorded), and while the successor accepts; `swarm up` again finishes the
  * handoff with exactly one successor and no lease held by nobody.
  */
+import { execa } from 'execa';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -74,5 +75,25 @@ describe('recovery after kill -9 of swarm up (tmux)', () => {
     await first;
     await finishesOnce(s);
     expect(s.events('pane_closed')).toHaveLength(1);
+  });
+});
+
+describe('recovery after the tmux server restarted (tmux)', () => {
+  it('kill -9 of swarm up, then of its tmux server: the old pane ids are void, and no successor is closed as a spent pane', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready', AGENT_G2: 'done' } }] }));
+    const first = s.up();
+    await s.waitEvent('lane_started', 2);
+    first.kill('SIGKILL');
+    await first;
+    await execa('tmux', ['-L', s.socket, 'kill-server']);
+    // The next server numbers its panes from %0 again: the lead's and lane-a's old ids are new panes' ids.
+    const run = await s.up(['--timeout', '45s']);
+    expect(run.all).toContain('plan done');
+    expect(run.exitCode).toBe(0);
+    const log = s.agentLog();
+    expect(log.filter((l) => l === 'lane-a g2 accepted')).toHaveLength(1);
+    expect(log).toContain('lane-a g2 done');
+    expect(log.filter((l) => l.startsWith('lane-a g3'))).toEqual([]);
+    expect(s.events('degraded_handoff').map((e) => e.lane)).toContain('lane-a');
   });
 });
