@@ -96,4 +96,24 @@ describe('recovery after the tmux server restarted (tmux)', () => {
     expect(log.filter((l) => l.startsWith('lane-a g3'))).toEqual([]);
     expect(s.events('degraded_handoff').map((e) => e.lane)).toContain('lane-a');
   });
+
+  it('the tmux server dies under a running swarm: host_lost says what to do, exit 1, the lock released, status says lost; up again resumes', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready', AGENT_G2: 'done' } }] }));
+    const first = s.up(['--timeout', '25s']);
+    await s.waitEvent('lane_started', 2);
+    const killedAt = Date.now();
+    await execa('tmux', ['-L', s.socket, 'kill-server']);
+    const stopped = await first;
+    expect(Date.now() - killedAt).toBeLessThan(10_000);
+    expect(stopped.exitCode).toBe(1);
+    expect(stopped.all).toMatch(/stopped short — the tmux server is gone \(.*\): every agent ran in that server and is gone; `swarm up` again resumes/);
+    expect(s.events('host_lost')).toEqual([expect.objectContaining({ what: expect.stringContaining('`swarm up` again resumes the plan') })]);
+    const status = JSON.parse((await s.run(['status', s.file, '--json'])).stdout) as { lead: { state: string }; lanes: { name: string; state: string }[] };
+    expect(status.lead.state).toBe('lost');
+    expect(status.lanes).toEqual([expect.objectContaining({ name: 'lane-a', state: 'lost' })]);
+    const again = await s.up(['--timeout', '45s']);
+    expect(again.all).toContain('plan done');
+    expect(again.exitCode).toBe(0);
+    expect(s.agentLog().filter((l) => l === 'lane-a g2 accepted')).toHaveLength(1);
+  });
 });
