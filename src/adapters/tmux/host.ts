@@ -81,21 +81,21 @@ export class TmuxHost implements PaneHost {
   }
 
   async list(): Promise<PaneInfo[]> {
-    const server = this.server ?? '';
+    const server = (await this.serverId()) ?? '';
     return (await this.listLocal()).map((pane) => ({ ...pane, paneId: paneRef(pane.paneId, server) }));
   }
 
   async capture(ref: string, history = 0): Promise<string> {
-    const paneId = this.local(ref);
+    const paneId = await this.local(ref);
     if (paneId === null) throw new SwarmError(`can't find pane: ${ref} (a pane of another tmux server)`);
     const lines = await this.exec(tmux.capturePane(paneId, history));
     while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
     return lines.join('\n');
   }
 
-  typeLine(ref: string, line: string): Promise<boolean> {
-    const paneId = this.local(ref);
-    if (paneId === null) return Promise.resolve(false);
+  async typeLine(ref: string, line: string): Promise<boolean> {
+    const paneId = await this.local(ref);
+    if (paneId === null) return false;
     const previous = this.queues.get(paneId) ?? Promise.resolve();
     const next = previous.then(() => this.deliver(paneId, line)).catch((error: unknown) => {
       if (isGoneError(error)) return false;
@@ -109,7 +109,7 @@ export class TmuxHost implements PaneHost {
 
   /** Another server's pane is gone already: nothing is killed (its number may be someone else's now). */
   async kill(ref: string): Promise<void> {
-    const paneId = this.local(ref);
+    const paneId = await this.local(ref);
     if (paneId === null) return;
     await this.exec(tmux.killPane(paneId)).catch((error: unknown) => {
       if (!isGoneError(error)) throw error;
@@ -118,7 +118,7 @@ export class TmuxHost implements PaneHost {
 
   /** Send a signal to the pane's process (the agent itself: panes run `exec <argv>`). */
   async signal(ref: string, signal: NodeJS.Signals): Promise<boolean> {
-    const paneId = this.local(ref);
+    const paneId = await this.local(ref);
     const pane = paneId === null ? undefined : (await this.listLocal()).find((p) => p.paneId === paneId);
     if (!pane?.pid || pane.dead) return false;
     try {
@@ -161,15 +161,22 @@ export class TmuxHost implements PaneHost {
     const argv = target.kind === 'split' ? tmux.splitWindow(target.windowId, spec) : tmux.newWindow(this.options.session, target.name, spec);
     const { paneId, pid, windowId } = tmux.parseSpawned((await this.exec(argv))[0]);
     for (const step of tmux.paneIdentity(paneId, windowId, spec)) await this.exec(step);
-    return { paneId: paneRef(paneId, this.server ?? ''), lane: spec.lane, generation: spec.generation, account: spec.account, dead: false, deadStatus: null, pid };
+    return { paneId: paneRef(paneId, (await this.serverId()) ?? ''), lane: spec.lane, generation: spec.generation, account: spec.account, dead: false, deadStatus: null, pid };
   }
 
   private async listLocal(): Promise<PaneInfo[]> {
     return tmux.parsePaneList(await this.exec(tmux.listPanes(this.options.session)));
   }
 
-  private local(ref: string): string | null {
-    return localPane(ref, this.server);
+  /** tmux's id of `ref` when it is a pane of this server (paneRef.ts), else null. */
+  private async local(ref: string): Promise<string | null> {
+    return localPane(ref, await this.serverId());
+  }
+
+  /** The server's identity: read at start, or on first use by a host that was not started (`swarm logs`). */
+  private async serverId(): Promise<string | null> {
+    this.server ??= await this.readServer().catch(() => null);
+    return this.server;
   }
 
   private async readServer(): Promise<string> {
