@@ -77,3 +77,26 @@ describe('developer commands on a live swarm', () => {
     expect(report.stdout).toContain('lane-a: done at');
   });
 });
+
+describe('swarm down, then swarm up (the everyday restart)', () => {
+  it('down ends the run: status says stopped, and the next up starts afresh and finishes', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,sleep2500,done' } }] }));
+    const first = s.up(['--timeout', '60s']);
+    await s.waitEvent('lane_started', 2);
+    const down = await s.run(['down', s.file]);
+    expect(down.code).toBe(0);
+    expect(down.stdout).toContain('the run is ended; `swarm up` starts the plan afresh');
+    await first;
+    const status = JSON.parse((await s.run(['status', s.file, '--json'])).stdout) as { lead: { state: string }; lanes: { name: string; state: string }[] };
+    expect(status.lead.state).toBe('released');
+    expect(status.lanes).toEqual([expect.objectContaining({ name: 'lane-a', state: 'stopped' })]);
+
+    const again = await s.up(['--timeout', '45s']);
+    expect(again.all).toContain('plan done');
+    expect(again.exitCode).toBe(0);
+    expect(s.events('lead_claimed').map((e) => e.epoch)).toEqual([1, 2]);
+    expect(s.events('lane_started').filter((e) => e.lane === 'lane-a').map((e) => e.generation)).toEqual([1, 1]);
+    for (const none of ['readopted', 'degraded_handoff', 'pane_closed', 'lead_takeover']) expect(s.events(none)).toEqual([]);
+    expect(s.agentLog().filter((l) => l === 'lane-a g1 done')).toHaveLength(1);
+  });
+});
