@@ -2,7 +2,8 @@
  * The developer's commands against a real swarm on tmux: status, report, logs, answer, lane add,
  * journal, down — with and without the engine running.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { execa } from 'execa';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AGENT, makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
@@ -98,5 +99,19 @@ describe('swarm down, then swarm up (the everyday restart)', () => {
     expect(s.events('lane_started').filter((e) => e.lane === 'lane-a').map((e) => e.generation)).toEqual([1, 1]);
     for (const none of ['readopted', 'degraded_handoff', 'pane_closed', 'lead_takeover']) expect(s.events(none)).toEqual([]);
     expect(s.agentLog().filter((l) => l === 'lane-a g1 done')).toHaveLength(1);
+  });
+});
+
+describe('a corrupt lead.json', () => {
+  it('stops swarm up before any tmux server exists, naming the file and what to do (exit 3)', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a' }] }));
+    writeFileSync(join(s.plan, 'lead.json'), '{"plan": "p", "epoch": ');
+    const run = await s.up(['--timeout', '20s']);
+    expect(run.exitCode).toBe(3);
+    expect(run.all).toContain(`${join(s.plan, 'lead.json')} is not a lead record`);
+    expect(run.all).toContain('fix or remove the file');
+    const server = await execa('tmux', ['-L', s.socket, 'list-sessions'], { reject: false });
+    expect(server.exitCode).not.toBe(0);
+    expect(s.events('lane_started')).toEqual([]);
   });
 });
