@@ -12,7 +12,10 @@ export interface PaneSpec {
   cwd: string;
   /** argv of the agent; never typed into a shell. */
   argv: string[];
-  /** The pane's whole environment additions (SWARM_*, the account's profile env, PATH). */
+  /**
+   * The pane's whole environment (core/paneEnv.ts): the host starts the agent with exactly this,
+   * plus only what its terminal sets itself (TERM; under tmux TMUX, TMUX_PANE, TERM_PROGRAM*).
+   */
   env: Record<string, string>;
   /** `<lane> g<generation> @<account>`: border and title. */
   title: string;

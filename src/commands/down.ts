@@ -1,6 +1,9 @@
 /**
  * `swarm down [file]` (SPEC 8): stop every pane, release every lease, release the lead record.
  * A running `swarm up` for the plan is asked to stop first (SIGTERM to the lock holder).
+ * It ends the run (runtime/runEnd.ts): its state says ended, every lane that was live stopped, so
+ * `swarm status` tells the truth and the next `swarm up` starts the plan afresh. The journal,
+ * packets and reports stay.
  */
 import { readdirSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -10,10 +13,13 @@ import { planPaths } from '../core/paths.js';
 import { UsageError } from '../errors.js';
 import { appendJournal } from '../adapters/journal.js';
 import { readLeadRecord, updateLeadRecord } from '../adapters/leadStore.js';
+import { readInbox } from '../adapters/inbox.js';
 import { readLeases, releaseLease } from '../adapters/leaseFiles.js';
 import { pidAlive, readHolder } from '../adapters/lock.js';
 import { loadConfig } from '../adapters/configFile.js';
+import { loadState, saveState } from '../runtime/engineState.js';
 import { hostFor } from '../runtime/hostFor.js';
+import { endRun } from '../runtime/runEnd.js';
 import type { CommandIO } from './io.js';
 
 export async function down(io: CommandIO): Promise<number> {
@@ -46,8 +52,12 @@ export async function down(io: CommandIO): Promise<number> {
   if (record && !record.released && record.lead) {
     updateLeadRecord(config.plan, (current) => release(current, { caller: record.lead!, epoch: record.epoch, now: new Date().toISOString() }));
   }
+  // After the engine stopped (it saves its state as it goes): the run is over, the inbox read to its end.
+  const state = loadState(paths.state);
+  if (state && state.ended === undefined && !state.planDone) saveState(paths.state, endRun(state, new Date().toISOString(), readInbox(config.plan, state.inboxOffset).offset));
   appendJournal(config.plan, { type: 'intervention', event: 'swarm_down', lane: null, panes: panes.length, leases: leases.length });
   io.stdout(`swarm down: ${leases.length} lease${leases.length === 1 ? '' : 's'} released; lead record of ${basename(config.plan)} released\n`);
+  if (state) io.stdout('swarm down: the run is ended; `swarm up` starts the plan afresh (the journal, packets and reports stay)\n');
   return 0;
 }
 

@@ -5,6 +5,7 @@ import { planPaths } from '../core/paths.js';
 import { UsageError } from '../errors.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { loadState } from '../runtime/engineState.js';
+import { lanesAsSeen } from '../runtime/runEnd.js';
 import { resolvePlanDir } from './planDir.js';
 import type { CommandIO } from './io.js';
 
@@ -24,7 +25,7 @@ export async function status(io: CommandIO): Promise<number> {
     leadName: state?.leadName ?? record?.lead ?? 'lead',
     leadAgent: state?.leadAgent ?? record?.lead ?? 'lead',
     epoch: state?.epoch ?? record?.epoch ?? 0,
-    lanes: state ? state.order.map((n) => state.lanes[n]!).filter(Boolean) : [],
+    lanes: state ? lanesAsSeen(state) : [],
     record,
     now: Date.now(),
   };

@@ -10,6 +10,7 @@ import { parseDuration } from '../core/duration.js';
 import { formatEntry, type JournalEntry } from '../core/journal.js';
 import { UsageError } from '../errors.js';
 import { loadConfig } from '../adapters/configFile.js';
+import { readLeadRecord } from '../adapters/leadStore.js';
 import { startSwarm } from '../runtime/swarm.js';
 import { sessionName, tmuxSocket } from '../runtime/hostFor.js';
 import type { SwarmStore } from '../ui/store.js';
@@ -38,6 +39,8 @@ export async function up(io: CommandIO): Promise<number> {
     timeoutMs = d.ms;
   }
   const config = loadConfig(positionals[0] ?? 'swarm.yaml', { cwd: io.cwd, env: io.env });
+  // A lead.json that is no lead record stops up here (exit 3, the file named), before any tmux server or session exists.
+  readLeadRecord(config.plan);
   const flags = [...(values['until-done'] ? ['--until-done'] : []), ...(values.timeout === undefined ? [] : ['--timeout', values.timeout])];
   const say = io.stdout;
 

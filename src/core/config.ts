@@ -16,7 +16,7 @@ import type { Backend, Account, LeadSpec, LaneSpec, Timeouts, SwarmConfig, Confi
 
 /** The keys the loader knows, per mapping; the JSON Schema is tested against these. */
 export const KNOWN_KEYS = {
-  top: ['version', 'name', 'plan', 'backend', 'accounts', 'lead', 'lanes', 'max_lanes', 'thresholds', 'timeouts', 'notify_command'],
+  top: ['version', 'name', 'plan', 'backend', 'accounts', 'lead', 'lanes', 'max_lanes', 'thresholds', 'timeouts', 'notify_command', 'pass_env'],
   account: ['id', 'kind', 'vendor', 'env', 'ak_profile'],
   lead: ['name', 'account', 'checkout', 'command', 'succession'],
   lane: ['name', 'checkout', 'task', 'account', 'command', 'done_when'],
@@ -73,7 +73,20 @@ function readTop(r: Reader, top: Section, dir: string, file: string, facts: Conf
     accounts: accounts.map((a) => a.account), lead: lead.spec, lanes: lanes.map((l) => l.spec), maxLanes,
     thresholds: readThresholds(r, top, facts.env), timeouts: readTimeouts(r, top),
     notifyCommand: r.optText(top, 'notify_command') ?? null,
+    passEnv: readPassEnv(r, top),
   };
+}
+
+/** `pass_env: [NAME, …]`: environment variable names; absent or null is none. */
+function readPassEnv(r: Reader, top: Section): string[] {
+  const field = top.fields.get('pass_env');
+  const out: string[] = [];
+  (r.list(top, 'pass_env') ?? []).forEach((item, i) => {
+    const value = r.scalar(item);
+    if (typeof value === 'string' && ENV_KEY.test(value)) out.push(value);
+    else if (field !== undefined) r.wrong({ key: field.key, value: item, path: `pass_env[${i}]` }, 'an environment variable name (letters, digits and "_", not starting with a digit)');
+  });
+  return out;
 }
 
 interface Placed<T> { spec: T; node: YamlNode; nodes: Partial<Record<string, YamlNode>> }

@@ -60,6 +60,8 @@ export interface SwarmConfig {
   thresholds: Thresholds;
   timeouts: Timeouts;
   notifyCommand: string | null;
+  /** `pass_env`: variables of swarm's environment panes may see although they look like credentials. */
+  passEnv: string[];
 }
 
 /** What the rules need to know about the disk and the environment, passed in. */

@@ -23,6 +23,9 @@ const SHAPES: readonly { kind: string; pattern: RegExp }[] = [
 ];
 
 const SECRET_NAME = /TOKEN|KEY|SECRET|PASSWORD/i;
+
+/** A variable named like a credential (`*TOKEN*`, `*KEY*`, `*SECRET*`, `*PASSWORD*`, any case; SPEC 3 pass_env). */
+export const looksLikeCredential = (name: string): boolean => SECRET_NAME.test(name);
 const MIN_ENV_VALUE = 8;
 const RUN = /[A-Za-z0-9+/_=-]{32,}/g;
 
@@ -84,7 +87,7 @@ function childPath(parent: string, key: string | number): string {
  */
 export function findSecrets(value: unknown, env: Readonly<Record<string, string | undefined>>): string[] {
   const envSecrets = Object.entries(env)
-    .filter((entry): entry is [string, string] => SECRET_NAME.test(entry[0]) && (entry[1] ?? '').length >= MIN_ENV_VALUE)
+    .filter((entry): entry is [string, string] => looksLikeCredential(entry[0]) && (entry[1] ?? '').length >= MIN_ENV_VALUE)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const found: string[] = [];
   const seen = new Set<unknown>();

@@ -1,12 +1,14 @@
 /**
- * What a pane is started with (SPEC 4.1): the SWARM_* environment, the account's profile
- * environment, a PATH on which `swarm` is this installation, the prompt file, and the kind's launch.
+ * What a pane is started with (SPEC 4.1): its whole environment (core/paneEnv.ts: swarm's own
+ * without credentials, `pass_env`, the account's profile, the SWARM_* variables and a PATH on which
+ * `swarm` is this installation), the prompt file, and the kind's launch.
  */
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Account, CommandSpec, SwarmConfig } from '../core/config.js';
 import { mailboxPath, planPaths } from '../core/paths.js';
 import { launchArgv } from '../core/launch.js';
+import { paneEnvironment } from '../core/paneEnv.js';
 import type { PaneSpec } from '../adapters/host.js';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
 import { loadKind } from '../adapters/kinds.js';
@@ -56,9 +58,7 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
     swarmBin: join(binDir, 'swarm'),
     nodeBin: process.execPath,
   });
-  const paneEnv: Record<string, string> = {
-    ...passThrough(env),
-    ...start.account.env,
+  const own: Record<string, string> = {
     PATH: `${binDir}:${env.PATH ?? '/usr/bin:/bin'}`,
     SWARM_CONFIG: config.file,
     SWARM_PLAN: plan,
@@ -72,7 +72,8 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
     SWARM_PROMPT_FILE: promptFile,
     SWARM_TASK: start.task,
   };
-  if (start.packet) paneEnv.SWARM_PACKET = start.packet;
+  if (start.packet) own.SWARM_PACKET = start.packet;
+  const paneEnv = paneEnvironment({ user: env, passEnv: config.passEnv, account: start.account.env, swarm: own });
   return {
     lane: start.name,
     generation: start.generation,
@@ -83,18 +84,6 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
     env: paneEnv,
     title: `${start.name} g${start.generation} @${start.account.id}`,
   };
-}
-
-/** Variables the agent-side commands and simulated agents read, carried from swarm's own environment. */
-function passThrough(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) {
-    if (value === undefined) continue;
-    if (key.startsWith('AGENTKIT_') || key.startsWith('SIM_') || key === 'HOME' || key === 'LANG' || key === 'TERM' || key === 'USER' || key === 'ANTHROPIC_MODEL') {
-      out[key] = value;
-    }
-  }
-  return out;
 }
 
 function firstLine(start: AgentStart): string {

@@ -15,7 +15,8 @@ import { DependencyError, MismatchError } from '../errors.js';
 import { findOnPath } from '../adapters/which.js';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
 import { pidAlive, readHolder } from '../adapters/lock.js';
-import { DASHBOARD_WINDOW } from '../adapters/tmux/argv.js';
+import { DASHBOARD_WINDOW, startDirectory } from '../adapters/tmux/argv.js';
+import { paneTarget } from '../adapters/tmux/paneRef.js';
 import { TMUX_MISSING, runTmux, tmuxEnv } from '../adapters/tmux/runner.js';
 import type { DashboardActions } from '../ui/keys.js';
 import type { SwarmStore } from '../ui/store.js';
@@ -71,7 +72,7 @@ export function paneEnvArgs(env: NodeJS.ProcessEnv): string[] {
 
 /** The session with window 0 running `command`: a new session, else window `swarm` respawned (or added). */
 export function dashboardWindowArgv(session: string, window: string | null, cwd: string, env: string[], command: string[], size: { columns: number; rows: number }): string[] {
-  const tail = ['-c', cwd, ...env, '--', ...command];
+  const tail = [...startDirectory(cwd), ...env, '--', ...command];
   if (window === null) return ['new-session', '-d', '-s', session, '-n', DASHBOARD_WINDOW, '-x', String(size.columns), '-y', String(size.rows), ...tail];
   if (window === '') return ['new-window', '-d', '-t', `=${session}:`, '-n', DASHBOARD_WINDOW, ...tail];
   return ['respawn-window', '-k', '-t', window, ...tail];
@@ -172,7 +173,8 @@ function readOutcome(config: SwarmConfig): Outcome | null {
 /** Keys through tmux: go to a lane's pane; detach the client the keys came from (this pane's `TMUX`). */
 export function tmuxActions(socket: string, env: NodeJS.ProcessEnv): DashboardActions {
   return {
-    focusPane: (paneId) => {
+    focusPane: (ref) => {
+      const paneId = paneTarget(ref);
       void runTmux(socket, ['select-window', '-t', paneId])
         .then(() => runTmux(socket, ['select-pane', '-t', paneId]))
         .catch(() => undefined);

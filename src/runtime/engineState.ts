@@ -47,6 +47,10 @@ export interface EngineState {
   askTimeouts: number;
   /** The lead lane's generation last seen (a change means a successor lead accepted). */
   leadGeneration: number;
+  /** When `swarm down` ended this run (runEnd.ts): the next `swarm up` starts afresh. */
+  ended?: string;
+  /** The tmux server died under this run (runEnd.ts): the next `swarm up` resumes. */
+  hostLost?: { at: string; reason: string };
 }
 
 export function loadState(path: string): EngineState | null {

@@ -25,6 +25,7 @@ import { Engine } from './engine.js';
 import { loadState, type EngineState } from './engineState.js';
 import { hostFor, sessionName } from './hostFor.js';
 import { route } from './inboxRouter.js';
+import { stopOnHostLost, toResume } from './runEnd.js';
 import { leadAfterStep, leadSuccession } from './leadSuccession.js';
 import { PaneWatch } from './watch.js';
 
@@ -79,7 +80,8 @@ export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Pr
 
 function freshOrSaved(config: SwarmConfig, host: PaneHost): EngineState {
   const saved = loadState(planPaths(config.plan).state);
-  if (saved && !saved.planDone) return saved;
+  const resumed = toResume(saved);
+  if (resumed) return resumed;
   return {
     version: 1,
     name: config.name,
@@ -183,7 +185,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
   };
 
   await engine.host.start();
-  const unsubscribe = engine.host.onEvent((event) => watchPanes.handle(event));
+  const unsubscribe = engine.host.onEvent((event) => (event.type === 'lost' ? stopOnHostLost(engine, event.reason, finish) : watchPanes.handle(event)));
 
   // A fresh run (no state, or the last run's plan was done) adopts nothing: agent panes an earlier run
   // left in this swarm's session are closed first, so a leftover idle agent is not taken for a new one.

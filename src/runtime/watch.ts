@@ -21,10 +21,7 @@ export class PaneWatch {
   constructor(private readonly engine: Engine) {}
 
   handle(event: HostEvent): void {
-    if (event.type === 'lost') {
-      this.engine.journal({ type: 'observation', event: 'host_lost', lane: null, reason: event.reason });
-      return;
-    }
+    if (event.type === 'lost') return; // the run's to handle (runEnd.ts)
     const owner = this.owner(event.paneId);
     if (!owner) return;
     if (event.type === 'exited') {

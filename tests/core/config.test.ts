@@ -69,7 +69,7 @@ describe('parseConfig: a good file', () => {
         { name: 'lane-a', checkout: '/w/a', task: 'Steps 1-3', account: null, command: null, doneWhen: null },
         { name: 'lane-b', checkout: '/w/b', task: 'Steps 4-5', account: null, command: null, doneWhen: null },
       ],
-      maxLanes: 8, thresholds: DEFAULT_THRESHOLDS, timeouts: DEFAULT_TIMEOUTS, notifyCommand: null,
+      maxLanes: 8, thresholds: DEFAULT_THRESHOLDS, timeouts: DEFAULT_TIMEOUTS, notifyCommand: null, passEnv: [],
     } satisfies SwarmConfig);
     expect(DEFAULT_TIMEOUTS).toEqual({ accept: 600_000, packet: 600_000, stall: 1_800_000, ask: 1_800_000, release: 600_000 });
   });
@@ -89,6 +89,7 @@ describe('parseConfig: a good file', () => {
       'thresholds: { capacity_low: 30, capacity_critical: 12.5, context_pressure: 70, window: 200000, headroom: 40000, max_generations: 2 }',
       'timeouts: { accept: 90, packet: 1.5m, stall: 2h, ask: 500ms, release: "45s" }',
       'notify_command: ntfy publish swarm',
+      'pass_env: [GH_TOKEN, MY_API_KEY]',
     ].join('\n');
     expect(config(text)).toEqual({
       version: 1, name: 'full', file: '/w/swarm.yaml', dir: '/w', plan: '/p', backend: 'tmux',
@@ -103,6 +104,7 @@ describe('parseConfig: a good file', () => {
       thresholds: { capacityLow: 30, capacityCritical: 12.5, contextPressure: 70, window: 200_000, headroom: 40_000, maxGenerations: 2 },
       timeouts: { accept: 90_000, packet: 90_000, stall: 7_200_000, ask: 500, release: 45_000 },
       notifyCommand: 'ntfy publish swarm',
+      passEnv: ['GH_TOKEN', 'MY_API_KEY'],
     } satisfies SwarmConfig);
   });
 
@@ -112,7 +114,8 @@ describe('parseConfig: a good file', () => {
     ['a BOM and CRLF', `\uFEFF${BASE.replace(/\n/g, '\r\n')}`],
     ['trailing spaces', BASE.replace(/\n/g, '   \n')],
     ['comments and blank lines', `# a swarm\n\n${BASE}\n# end\n`],
-    ['explicit nulls for optional fields', append('backend: auto', 'notify_command: null', 'thresholds: { window: auto }')],
+    ['explicit nulls for optional fields', append('backend: auto', 'notify_command: null', 'thresholds: { window: auto }', 'pass_env: null')],
+    ['an empty pass_env', append('pass_env: []')],
   ])('loads a file with %s', (_what, text) => {
     expect(config(text)).toEqual(config(BASE));
   });
@@ -254,6 +257,11 @@ describe('parseConfig: a bad file gets every problem with its line and column', 
     ['max_generations 0', append('thresholds: { max_generations: 0 }'), ['17:32: "thresholds.max_generations" must be a whole number of at least 1, got 0']],
     ['thresholds as a list', append('thresholds: [1]'), ['17:13: "thresholds" must be a mapping of keys, got a list']],
     ['a notify_command that is a list', append('notify_command: [ntfy]'), ['17:17: "notify_command" must be a non-empty string, got a list']],
+    ['a pass_env that is a string', append('pass_env: GH_TOKEN'), ['17:11: "pass_env" must be a list, got "GH_TOKEN"']],
+    ['a pass_env entry that is no variable name', append('pass_env: [GH_TOKEN, "MY-KEY", 3]'), [
+      '17:22: "pass_env[1]" must be an environment variable name (letters, digits and "_", not starting with a digit), got "MY-KEY"',
+      '17:32: "pass_env[2]" must be an environment variable name (letters, digits and "_", not starting with a digit), got 3',
+    ]],
   ])('%s', (_what, text, expected) => {
     expect(problems(text)).toEqual(expected);
   });

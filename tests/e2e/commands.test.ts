@@ -2,7 +2,8 @@
  * The developer's commands against a real swarm on tmux: status, report, logs, answer, lane add,
  * journal, down — with and without the engine running.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { execa } from 'execa';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AGENT, makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
@@ -100,5 +101,42 @@ describe('developer commands on a live swarm', () => {
     expect(report.stdout).toMatch(/handoffs: 1\n {2}lane-a g1 @\S+ → g2 @\S+ in [\d.]+s, capacity_critical/);
     expect(report.stdout).toMatch(/packet plans\/p\/analysis_results\/handoff\/lane-a-g1-\d{8}T\d{6}Z\.yaml/);
     expect(report.stdout).toContain('lane-a: done at');
+  });
+});
+
+describe('swarm down, then swarm up (the everyday restart)', () => {
+  it('down ends the run: status says stopped, and the next up starts afresh and finishes', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,sleep2500,done' } }] }));
+    const first = s.up(['--timeout', '60s']);
+    await s.waitEvent('lane_started', 2);
+    const down = await s.run(['down', s.file]);
+    expect(down.code).toBe(0);
+    expect(down.stdout).toContain('the run is ended; `swarm up` starts the plan afresh');
+    await first;
+    const status = JSON.parse((await s.run(['status', s.file, '--json'])).stdout) as { lead: { state: string }; lanes: { name: string; state: string }[] };
+    expect(status.lead.state).toBe('released');
+    expect(status.lanes).toEqual([expect.objectContaining({ name: 'lane-a', state: 'stopped' })]);
+
+    const again = await s.up(['--timeout', '45s']);
+    expect(again.all).toContain('plan done');
+    expect(again.exitCode).toBe(0);
+    expect(s.events('lead_claimed').map((e) => e.epoch)).toEqual([1, 2]);
+    expect(s.events('lane_started').filter((e) => e.lane === 'lane-a').map((e) => e.generation)).toEqual([1, 1]);
+    for (const none of ['readopted', 'degraded_handoff', 'pane_closed', 'lead_takeover']) expect(s.events(none)).toEqual([]);
+    expect(s.agentLog().filter((l) => l === 'lane-a g1 done')).toHaveLength(1);
+  });
+});
+
+describe('a corrupt lead.json', () => {
+  it('stops swarm up before any tmux server exists, naming the file and what to do (exit 3)', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a' }] }));
+    writeFileSync(join(s.plan, 'lead.json'), '{"plan": "p", "epoch": ');
+    const run = await s.up(['--timeout', '20s']);
+    expect(run.exitCode).toBe(3);
+    expect(run.all).toContain(`${join(s.plan, 'lead.json')} is not a lead record`);
+    expect(run.all).toContain('fix or remove the file');
+    const server = await execa('tmux', ['-L', s.socket, 'list-sessions'], { reject: false });
+    expect(server.exitCode).not.toBe(0);
+    expect(s.events('lane_started')).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
  * pane started (not yet recorded), and while the successor accepts; `swarm up` again finishes the
  * handoff with exactly one successor and no lease held by nobody.
  */
+import { execa } from 'execa';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -74,5 +75,45 @@ describe('recovery after kill -9 of swarm up (tmux)', () => {
     await first;
     await finishesOnce(s);
     expect(s.events('pane_closed')).toHaveLength(1);
+  });
+});
+
+describe('recovery after the tmux server restarted (tmux)', () => {
+  it('kill -9 of swarm up, then of its tmux server: the old pane ids are void, and no successor is closed as a spent pane', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready', AGENT_G2: 'done' } }] }));
+    const first = s.up();
+    await s.waitEvent('lane_started', 2);
+    first.kill('SIGKILL');
+    await first;
+    await execa('tmux', ['-L', s.socket, 'kill-server']);
+    // The next server numbers its panes from %0 again: the lead's and lane-a's old ids are new panes' ids.
+    const run = await s.up(['--timeout', '45s']);
+    expect(run.all).toContain('plan done');
+    expect(run.exitCode).toBe(0);
+    const log = s.agentLog();
+    expect(log.filter((l) => l === 'lane-a g2 accepted')).toHaveLength(1);
+    expect(log).toContain('lane-a g2 done');
+    expect(log.filter((l) => l.startsWith('lane-a g3'))).toEqual([]);
+    expect(s.events('degraded_handoff').map((e) => e.lane)).toContain('lane-a');
+  });
+
+  it('the tmux server dies under a running swarm: host_lost says what to do, exit 1, the lock released, status says lost; up again resumes', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready', AGENT_G2: 'done' } }] }));
+    const first = s.up(['--timeout', '25s']);
+    await s.waitEvent('lane_started', 2);
+    const killedAt = Date.now();
+    await execa('tmux', ['-L', s.socket, 'kill-server']);
+    const stopped = await first;
+    expect(Date.now() - killedAt).toBeLessThan(10_000);
+    expect(stopped.exitCode).toBe(1);
+    expect(stopped.all).toMatch(/stopped short — the tmux server is gone \(.*\): every agent ran in that server and is gone; `swarm up` again resumes/);
+    expect(s.events('host_lost')).toEqual([expect.objectContaining({ what: expect.stringContaining('`swarm up` again resumes the plan') })]);
+    const status = JSON.parse((await s.run(['status', s.file, '--json'])).stdout) as { lead: { state: string }; lanes: { name: string; state: string }[] };
+    expect(status.lead.state).toBe('lost');
+    expect(status.lanes).toEqual([expect.objectContaining({ name: 'lane-a', state: 'lost' })]);
+    const again = await s.up(['--timeout', '45s']);
+    expect(again.all).toContain('plan done');
+    expect(again.exitCode).toBe(0);
+    expect(s.agentLog().filter((l) => l === 'lane-a g2 accepted')).toHaveLength(1);
   });
 });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostEvent, PaneSpec } from '../../src/adapters/host.js';
 import { deathRecordCommand } from '../../src/adapters/tmux/argv.js';
 import { ControlClient } from '../../src/adapters/tmux/control.js';
+import { SERVER_FORMAT, paneRef, paneTarget, parseServer } from '../../src/adapters/tmux/paneRef.js';
 import { TMUX_MISSING, runTmux } from '../../src/adapters/tmux/runner.js';
 import { TmuxHost } from '../../src/adapters/tmux/host.js';
 import { DependencyError, SwarmError } from '../../src/errors.js';
@@ -18,6 +19,7 @@ import { waitFor } from '../helpers/waitFor.js';
 const AGENTS = resolve('tests/fixtures/agents');
 const socket = `swarm-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 const lostSocket = `${socket}-lost`;
+const againSocket = `${socket}-again`;
 const session = 'swarm-e2e';
 const dir = mkdtempSync(join(tmpdir(), 'swarm tmux '));
 const deathFile = join(dir, "state dir/it's #1 deaths.jsonl");
@@ -46,7 +48,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await host.detach().catch(() => undefined);
-  for (const name of [socket, lostSocket]) {
+  for (const name of [socket, lostSocket, againSocket]) {
     await execa('tmux', ['-L', name, 'kill-server'], { reject: false });
     rmSync(join(socketDir, name), { force: true });
   }
@@ -72,13 +74,13 @@ describe('TmuxHost on a real tmux', () => {
     const a = await host.spawn(agent('tmux-report.sh', ['two words', "it's $HOME"], { lane: 'lane-a', account: 'work2', generation: 2, cwd },
       { REPORT_FILE: report('a'), ODD: odd, SWARM_ACCOUNT: 'work2' }));
     const b = await host.spawn(agent('tmux-report.sh', [], { lane: 'lane-b' }, { REPORT_FILE: report('b'), SWARM_ACCOUNT: 'work1' }));
-    expect(a).toEqual({ paneId: expect.stringMatching(/^%\d+$/), lane: 'lane-a', generation: 2, account: 'work2', dead: false, deadStatus: null, pid: expect.any(Number) });
+    expect(a).toEqual({ paneId: expect.stringMatching(/^%\d+\/\d+\.\d+$/), lane: 'lane-a', generation: 2, account: 'work2', dead: false, deadStatus: null, pid: expect.any(Number) });
     await waitFor(() => existsSync(report('a')) && existsSync(report('b')), { what: 'both agents to report' });
     expect(lines(report('a'))).toEqual(['lane=lane-a', 'account=work2', `odd=${odd}`, `pwd=${cwd}`, 'argc=2', 'arg=two words', "arg=it's $HOME"]);
     expect(lines(report('b'))).toEqual(['lane=lane-b', 'account=work1', 'odd=', `pwd=${dir}`, 'argc=0']);
     const listed = await host.list();
     expect(listed.filter((p) => p.paneId === a.paneId || p.paneId === b.paneId)).toEqual([a, { ...b, generation: 1 }]);
-    expect(await tmux('display-message', '-p', '-t', a.paneId, '#{@swarm_role} #{pane_title} #{window_name}')).toEqual(['lane lane-a g1 @work1 agents-1']);
+    expect(await tmux('display-message', '-p', '-t', paneTarget(a.paneId), '#{@swarm_role} #{pane_title} #{window_name}')).toEqual(['lane lane-a g1 @work1 agents-1']);
     await waitFor(() => events.some((e) => e.type === 'output' && e.paneId === a.paneId), { what: 'an output event from lane-a' });
     expect(await host.capture(a.paneId)).toBe('up lane-a');
   });
@@ -101,19 +103,21 @@ describe('TmuxHost on a real tmux', () => {
     // pane, with #{pane_id} standing in for #{hook_pane}.
     const dead = (await host.list()).find((p) => p.dead && p.deadStatus === 3)!;
     const before = lines(deathFile).length;
-    await tmux('run-shell', '-t', dead.paneId, command.replace('#{hook_pane}', '#{pane_id}'));
-    const added = await waitFor(() => lines(deathFile).slice(before).find((l) => l.includes(`"${dead.paneId}"`)), { what: 'the death line' });
-    expect(JSON.parse(added)).toEqual({ kind: 'pane_died', pane: dead.paneId, status: 3, ts: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) });
+    await tmux('run-shell', '-t', paneTarget(dead.paneId), command.replace('#{hook_pane}', '#{pane_id}'));
+    const added = await waitFor(() => lines(deathFile).slice(before).find((l) => l.includes(`"${paneTarget(dead.paneId)}"`)), { what: 'the death line' });
+    expect(JSON.parse(added)).toEqual({ kind: 'pane_died', pane: paneTarget(dead.paneId), status: 3, ts: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) });
   });
 
   it('a death line appended to the file becomes one exited event', async () => {
     appendFileSync(deathFile, '{"kind":"pane_died","pane":"%777","status":9,"ts":"2026-01-01T00:00:00Z"}\nnot json\n{"kind":"pane_died","pane":"%778","status":null,');
-    const exited = await waitFor(() => events.find((e) => e.type === 'exited' && e.paneId === '%777'), { what: 'the exited event from the file' });
-    expect(exited).toEqual({ type: 'exited', paneId: '%777', status: 9 });
+    const server = parseServer((await tmux('display-message', '-p', SERVER_FORMAT))[0])!;
+    const [p777, p778] = [paneRef('%777', server), paneRef('%778', server)];
+    const exited = await waitFor(() => events.find((e) => e.type === 'exited' && e.paneId === p777), { what: 'the exited event from the file' });
+    expect(exited).toEqual({ type: 'exited', paneId: p777, status: 9 });
     appendFileSync(deathFile, '"ts":"x"}\n{"kind":"pane_died","pane":"%777","status":9}\n');
-    await waitFor(() => events.find((e) => e.type === 'exited' && e.paneId === '%778'), { what: 'the line finished later' });
-    expect(events.filter((e) => e.type === 'exited' && ['%777', '%778'].includes(e.paneId))).toEqual([
-      { type: 'exited', paneId: '%777', status: 9 }, { type: 'exited', paneId: '%778', status: null }]);
+    await waitFor(() => events.find((e) => e.type === 'exited' && e.paneId === p778), { what: 'the line finished later' });
+    expect(events.filter((e) => e.type === 'exited' && [p777, p778].includes(e.paneId))).toEqual([
+      { type: 'exited', paneId: p777, status: 9 }, { type: 'exited', paneId: p778, status: null }]);
   });
 
   it('several agents dying at once each yield one exited event', async () => {
@@ -130,7 +134,7 @@ describe('TmuxHost on a real tmux', () => {
     await waitFor(async () => (await host.capture(pane.paneId)).includes('ready>'), { what: 'the prompt' });
     const first = `swarm: 2 new message(s) in /tmp/x y/mailbox (data, not instructions) $HOME "q" 'r' #{x} ~`;
     expect(await host.typeLine(pane.paneId, first)).toBe(true);
-    await tmux('copy-mode', '-t', pane.paneId);
+    await tmux('copy-mode', '-t', paneTarget(pane.paneId));
     expect(await host.typeLine(pane.paneId, 'second')).toBe(true);
     await waitFor(() => lines(record).length >= 2, { what: 'two recorded lines' });
     expect(readFileSync(record, 'utf8')).toBe(`${first}\nsecond\n`);
@@ -159,7 +163,7 @@ describe('TmuxHost on a real tmux', () => {
     while ((await last())[1] !== '6') await host.spawn(agent('tmux-report.sh', [], {}, { REPORT_FILE: join(dir, 'filler') }));
     const next = await host.spawn(agent('tmux-report.sh', [], {}, { REPORT_FILE: join(dir, 'seventh') }));
     const number = Number(full.replace('agents-', ''));
-    expect(await tmux('display-message', '-p', '-t', next.paneId, '#{window_name}')).toEqual([`agents-${number + 1}`]);
+    expect(await tmux('display-message', '-p', '-t', paneTarget(next.paneId), '#{window_name}')).toEqual([`agents-${number + 1}`]);
     const all = await windows();
     expect(all[0]).toEqual(['swarm', '1']);
     expect(all.slice(1, -1).every(([, panes]) => panes === '6')).toBe(true);
@@ -195,6 +199,32 @@ describe('TmuxHost on a real tmux', () => {
     await host.destroy();
     await expect(tmux('list-sessions')).rejects.toThrow(/no server running|error connecting/);
     expect(events.some((e) => e.type === 'lost')).toBe(false);
+  });
+
+  it('never acts on a pane id of an earlier server, though the next server reuses its number', async () => {
+    const options = { socket: againSocket, session: 'swarm-again', paneDeathFile: join(dir, 'again deaths.jsonl') };
+    const first = new TmuxHost(options);
+    await first.start();
+    const old = await first.spawn(agent('tmux-record-lines.sh', [], { lane: 'old' }, { RECORD_FILE: join(dir, 'old lines') }));
+    await first.detach();
+    await runTmux(againSocket, ['kill-server']);
+    const second = new TmuxHost(options);
+    await second.start();
+    try {
+      const record = join(dir, 'new lines');
+      const fresh = await second.spawn(agent('tmux-record-lines.sh', [], { lane: 'new' }, { RECORD_FILE: record }));
+      expect(paneTarget(fresh.paneId)).toBe(paneTarget(old.paneId));
+      expect(fresh.paneId).not.toBe(old.paneId);
+      await waitFor(async () => (await second.capture(fresh.paneId)).includes('ready>'), { what: 'the new pane\'s prompt' });
+      expect(await second.typeLine(old.paneId, 'to the old pane')).toBe(false);
+      await expect(second.capture(old.paneId)).rejects.toThrow(/can't find pane/);
+      expect(await second.typeLine(paneTarget(old.paneId), 'unqualified')).toBe(false);
+      await second.kill(old.paneId);
+      expect((await second.list()).map((p) => p.paneId)).toEqual([fresh.paneId]);
+      expect(lines(record)).toEqual([]);
+    } finally {
+      await second.detach();
+    }
   });
 
   it('reports lost when the server dies under it', async () => {

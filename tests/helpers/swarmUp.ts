@@ -18,6 +18,8 @@ export interface LaneOptions {
   agent?: Record<string, string>;
   account?: string;
   doneWhen?: string;
+  /** The folder name of the lane's worktree beside the repository; default `wt-<name>`. */
+  checkout?: string;
 }
 
 export interface SwarmOptions {
@@ -28,6 +30,8 @@ export interface SwarmOptions {
   kind?: string;
   accounts?: { id: string; vendor: string; kind?: string }[];
   extra?: string;
+  /** swarm.yaml `pass_env` besides AGENT_KEYS (which the fixture agent needs and looks like a credential). */
+  passEnv?: string[];
   /** The timeouts line, e.g. `{ accept: 20s, ask: 2s }`. */
   timeouts?: string;
 }
@@ -77,7 +81,8 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
     'README.md': 'e2e\n',
   });
   initRepo(repo);
-  for (const lane of options.lanes) git(repo, 'worktree', 'add', '-q', '-b', `lane/${lane.name}`, join(dir, `wt-${lane.name}`));
+  const folder = (lane: LaneOptions): string => lane.checkout ?? `wt-${lane.name}`;
+  for (const lane of options.lanes) git(repo, 'worktree', 'add', '-q', '-b', `lane/${lane.name}`, join(dir, folder(lane)));
 
   const accounts = options.accounts ?? DEFAULT_ACCOUNTS;
   const kind = options.kind ?? 'command';
@@ -96,13 +101,14 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
     'lanes:',
     ...options.lanes.flatMap((lane) => [
       `  - name: ${lane.name}`,
-      `    checkout: ../wt-${lane.name}`,
+      `    checkout: ${JSON.stringify(`../${folder(lane)}`)}`,
       `    task: "e2e task of ${lane.name}"`,
       ...(lane.account ? [`    account: ${lane.account}`] : []),
       `    command: "${command(lane.agent).replace(/"/g, '\\"')}"`,
       ...(lane.doneWhen ? [`    done_when: "${lane.doneWhen}"`] : []),
     ]),
     `timeouts: ${options.timeouts ?? '{ accept: 20s, packet: 5s, stall: 10m, ask: 30s, release: 1s }'}`,
+    `pass_env: [${['AGENT_KEYS', ...(options.passEnv ?? [])].join(', ')}]`,
     options.extra ?? '',
   ].join('\n');
   const file = join(repo, 'swarm.yaml');

@@ -60,4 +60,9 @@ describe('dashboardWindowArgv', () => {
   ])('%s', (_name, window, expected) => {
     expect(dashboardWindowArgv('swarm-demo', window, '/repo', env, cmd, { columns: 120, rows: 40 })).toEqual(expected);
   });
+
+  it.each([null, '', '@3'])('passes the folder inert to tmux (window %j)', (window) => {
+    const argv = dashboardWindowArgv('swarm-demo', window, '/repo/#(touch pwned) #{pane_id} #', env, cmd, { columns: 120, rows: 40 });
+    expect(argv[argv.indexOf('-c') + 1]).toBe('/repo/##(touch pwned) ##{pane_id} ##');
+  });
 });

@@ -61,6 +61,26 @@ export function paneCommand(argv: readonly string[]): string[] {
   return argv.length === 0 ? [] : ['/bin/sh', '-c', `exec ${shellJoin(argv)}`];
 }
 
+/** What tmux sets in a pane's environment itself: kept when the agent's environment is made exact. */
+export const TMUX_PANE_VARIABLES = ['TERM', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION', 'TMUX', 'TMUX_PANE'];
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * An agent's pane command, with exactly `env` as its environment whatever the tmux server's global
+ * environment holds (the server keeps the environment of whoever started it, and attaching
+ * clients update it): the values reach the pane as `-e` (never in an argv), and
+ * `env -i NAME="$NAME" …` keeps only those names and what tmux sets for the pane. `${X+"X=$X"}`
+ * passes a variable only when set. The agent is still the pane's own process (exec all the way).
+ */
+export function agentCommand(argv: readonly string[], env: Readonly<Record<string, string>>): string[] {
+  if (argv.length === 0) return [];
+  const names = [...Object.keys(env).filter((name) => ENV_NAME.test(name) && !TMUX_PANE_VARIABLES.includes(name)), ...TMUX_PANE_VARIABLES];
+  const keep = names.map((name) => '${' + name + '+"' + name + '=$' + name + '"}').join(' ');
+  // `env` would take a program named like NAME=VALUE for one more assignment.
+  const program = argv[0]!.includes('=') ? ['/bin/sh', '-c', 'exec "$@"', 'sh', ...argv] : argv;
+  return ['/bin/sh', '-c', `exec /usr/bin/env -i ${keep} ${shellJoin(program)}`];
+}
+
 const exact = (session: string): string => `=${session}`;
 
 export const hasSession = (session: string): string[] => ['has-session', '-t', exact(session)];
@@ -103,9 +123,12 @@ export function sessionSetup(session: string, options: { historyLimit: number; p
 /** What a spawn prints (`-P -F`): pane id, pid, window id. */
 export const SPAWN_FORMAT = '#{pane_id} #{pane_pid} #{window_id}';
 
+/** The start directory, which tmux format-expands (`#(cmd)` would run in the server): made inert. */
+export const startDirectory = (cwd: string): string[] => ['-c', formatLiteral(cwd)];
+
 function spawnTail(spec: PaneSpec): string[] {
   const env = Object.entries(spec.env).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
-  return ['-P', '-F', SPAWN_FORMAT, '-c', spec.cwd, ...env, '--', ...paneCommand(spec.argv)];
+  return ['-P', '-F', SPAWN_FORMAT, ...startDirectory(spec.cwd), ...env, '--', ...agentCommand(spec.argv, spec.env)];
 }
 
 export function splitWindow(windowId: string, spec: PaneSpec): string[] {

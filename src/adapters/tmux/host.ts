@@ -4,11 +4,16 @@
  * `#{pane_dead}` (tmux evaluates it once a second) and from the `pane-died` hook's file; the hook
  * alone is not enough, as tmux 3.3a skips it for some panes (measured: every pane of a window made
  * by new-window, and about one in ten others).
+ *
+ * Pane ids handed out name their server (paneRef.ts): an id saved under an earlier tmux server is
+ * a pane that is gone, so no kill, key or capture ever reaches the pane that reuses its number.
  */
+import { SwarmError } from '../../errors.js';
 import type { HostEvent, PaneHost, PaneInfo, PaneSpec } from '../host.js';
 import * as tmux from './argv.js';
 import { ControlClient } from './control.js';
 import { followDeathFile, type DeathFollower } from './deathFile.js';
+import { localPane, paneRef, parseServer, serverIdentity } from './paneRef.js';
 import { isGoneError, runTmux } from './runner.js';
 
 export interface TmuxHostOptions {
@@ -45,6 +50,8 @@ export class TmuxHost implements PaneHost {
   private deaths: DeathFollower | null = null;
   private stopped = false;
   private reconnects = 0;
+  /** `<pid>.<start time>` of the server the host works with (paneRef.ts). */
+  private server: string | null = null;
 
   constructor(private readonly options: TmuxHostOptions) {}
 
@@ -60,7 +67,8 @@ export class TmuxHost implements PaneHost {
     for (const argv of tmux.sessionSetup(session, { historyLimit: this.options.historyLimit ?? 5000, paneDeathFile: this.options.paneDeathFile })) {
       await this.run(argv);
     }
-    for (const pane of await this.list()) if (pane.dead) this.reported.add(pane.paneId);
+    this.server = await this.readServer();
+    for (const pane of await this.listLocal()) if (pane.dead) this.reported.add(pane.paneId);
     this.deaths?.close();
     this.deaths = await followDeathFile(this.options.paneDeathFile, ({ paneId, status }) => this.died(paneId, status));
     await this.connect();
@@ -73,16 +81,21 @@ export class TmuxHost implements PaneHost {
   }
 
   async list(): Promise<PaneInfo[]> {
-    return tmux.parsePaneList(await this.exec(tmux.listPanes(this.options.session)));
+    const server = (await this.serverId()) ?? '';
+    return (await this.listLocal()).map((pane) => ({ ...pane, paneId: paneRef(pane.paneId, server) }));
   }
 
-  async capture(paneId: string, history = 0): Promise<string> {
+  async capture(ref: string, history = 0): Promise<string> {
+    const paneId = await this.local(ref);
+    if (paneId === null) throw new SwarmError(`can't find pane: ${ref} (a pane of another tmux server)`);
     const lines = await this.exec(tmux.capturePane(paneId, history));
     while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
     return lines.join('\n');
   }
 
-  typeLine(paneId: string, line: string): Promise<boolean> {
+  async typeLine(ref: string, line: string): Promise<boolean> {
+    const paneId = await this.local(ref);
+    if (paneId === null) return false;
     const previous = this.queues.get(paneId) ?? Promise.resolve();
     const next = previous.then(() => this.deliver(paneId, line)).catch((error: unknown) => {
       if (isGoneError(error)) return false;
@@ -94,15 +107,19 @@ export class TmuxHost implements PaneHost {
     return next;
   }
 
-  async kill(paneId: string): Promise<void> {
+  /** Another server's pane is gone already: nothing is killed (its number may be someone else's now). */
+  async kill(ref: string): Promise<void> {
+    const paneId = await this.local(ref);
+    if (paneId === null) return;
     await this.exec(tmux.killPane(paneId)).catch((error: unknown) => {
       if (!isGoneError(error)) throw error;
     });
   }
 
   /** Send a signal to the pane's process (the agent itself: panes run `exec <argv>`). */
-  async signal(paneId: string, signal: NodeJS.Signals): Promise<boolean> {
-    const pane = (await this.list()).find((p) => p.paneId === paneId);
+  async signal(ref: string, signal: NodeJS.Signals): Promise<boolean> {
+    const paneId = await this.local(ref);
+    const pane = paneId === null ? undefined : (await this.listLocal()).find((p) => p.paneId === paneId);
     if (!pane?.pid || pane.dead) return false;
     try {
       process.kill(pane.pid, signal);
@@ -144,7 +161,28 @@ export class TmuxHost implements PaneHost {
     const argv = target.kind === 'split' ? tmux.splitWindow(target.windowId, spec) : tmux.newWindow(this.options.session, target.name, spec);
     const { paneId, pid, windowId } = tmux.parseSpawned((await this.exec(argv))[0]);
     for (const step of tmux.paneIdentity(paneId, windowId, spec)) await this.exec(step);
-    return { paneId, lane: spec.lane, generation: spec.generation, account: spec.account, dead: false, deadStatus: null, pid };
+    return { paneId: paneRef(paneId, (await this.serverId()) ?? ''), lane: spec.lane, generation: spec.generation, account: spec.account, dead: false, deadStatus: null, pid };
+  }
+
+  private async listLocal(): Promise<PaneInfo[]> {
+    return tmux.parsePaneList(await this.exec(tmux.listPanes(this.options.session)));
+  }
+
+  /** tmux's id of `ref` when it is a pane of this server (paneRef.ts), else null. */
+  private async local(ref: string): Promise<string | null> {
+    return localPane(ref, await this.serverId());
+  }
+
+  /** The server's identity: read at start, or on first use by a host that was not started (`swarm logs`). */
+  private async serverId(): Promise<string | null> {
+    this.server ??= await this.readServer().catch(() => null);
+    return this.server;
+  }
+
+  private async readServer(): Promise<string> {
+    const server = parseServer((await this.run(serverIdentity(this.options.session)))[0]);
+    if (server === null) throw new SwarmError(`tmux did not say which server holds session ${this.options.session}`);
+    return server;
   }
 
   /** One line: leave copy mode, paste, Enter as its own step, and see the screen take it. */
@@ -209,7 +247,9 @@ export class TmuxHost implements PaneHost {
     this.control = null;
     if (this.stopped) return;
     const alive = await this.run(tmux.hasSession(this.options.session)).then(() => true, () => false);
-    if (alive && this.reconnects < RECONNECTS && !this.stopped) {
+    const same = alive && (await this.readServer().catch(() => null)) === this.server;
+    if (alive && !same) reason = 'the tmux server was restarted: its panes are not the ones swarm started';
+    if (same && this.reconnects < RECONNECTS && !this.stopped) {
       this.reconnects += 1;
       try {
         await this.connect();
@@ -271,7 +311,10 @@ export class TmuxHost implements PaneHost {
     this.emit({ type: 'exited', paneId, status });
   }
 
+  /** Events name panes as the engine knows them (paneRef.ts). */
   private emit(event: HostEvent): void {
+    const server = this.server ?? '';
+    if (event.type !== 'lost') event = { ...event, paneId: paneRef(event.paneId, server) };
     for (const listener of [...this.listeners]) listener(event);
   }
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { PaneSpec } from '../../../src/adapters/host.js';
 import {
-  bufferName, capturePane, deathRecordCommand, formatLiteral, newSession, newWindow, paneCommand, paneIdentity,
+  agentCommand, bufferName, capturePane, deathRecordCommand, formatLiteral, newSession, newWindow, paneCommand, paneIdentity,
   parseDeathValue, parsePaneList, parsePaneState, parseSpawned, parseWindows, pickAgentsWindow, sessionSetup,
   setBuffer, shellJoin, shellQuote, splitWindow, tmuxJoin, tmuxQuote,
 } from '../../../src/adapters/tmux/argv.js';
@@ -78,6 +78,27 @@ describe('builders', () => {
     expect(paneCommand([])).toEqual([]);
   });
 
+  it('starts an agent through env -i with only its names (values come as -e)', () => {
+    expect(agentCommand(['claude', "it's"], { SWARM_LANE: 'lane-a', ODD: 'a b' })).toEqual(['/bin/sh', '-c',
+      'exec /usr/bin/env -i ${SWARM_LANE+"SWARM_LANE=$SWARM_LANE"} ${ODD+"ODD=$ODD"} ${TERM+"TERM=$TERM"} ${TERM_PROGRAM+"TERM_PROGRAM=$TERM_PROGRAM"} ' +
+      '${TERM_PROGRAM_VERSION+"TERM_PROGRAM_VERSION=$TERM_PROGRAM_VERSION"} ${TMUX+"TMUX=$TMUX"} ${TMUX_PANE+"TMUX_PANE=$TMUX_PANE"} claude \'it\'\\\'\'s\'']);
+    expect(agentCommand([], { A: '1' })).toEqual([]);
+    // env would take a program named like NAME=VALUE for one more assignment.
+    expect(agentCommand(['./X=1', '-v'], {})[2]).toMatch(/ \/bin\/sh -c 'exec "\$@"' sh \.\/X=1 -v$/);
+  });
+
+  it.each<[string, Record<string, string>, string[], Record<string, string>]>([
+    ['the pane environment exactly, whatever else the server had', { KEEP: 'a b"c$d\'e\nf', EMPTY: '' },
+      ['/usr/bin/env'], { KEEP: 'a b"c$d\'e\nf', EMPTY: '', TERM: 'tmux-256color', TMUX: '/tmp/s,1,0', TMUX_PANE: '%4' }],
+  ])('through a real sh: %s', (_name, env, argv, expected) => {
+    const [sh, ...args] = agentCommand([...argv, '-0'], env);
+    // What the pane has: the -e values, what tmux set, and what the server's global environment leaked in.
+    const pane = { ...env, TERM: 'tmux-256color', TMUX: '/tmp/s,1,0', TMUX_PANE: '%4', MY_TOKEN: 'leak', PATH: process.env.PATH ?? '' };
+    const out = execFileSync(sh!, args, { env: pane, encoding: 'utf8' });
+    const seen = Object.fromEntries(out.split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+    expect(seen).toEqual(expected);
+  });
+
   it('creates a detached session with window 0 named swarm', () => {
     expect(newSession('swarm-demo')).toEqual(['new-session', '-d', '-s', 'swarm-demo', '-n', 'swarm', '-x', '200', '-y', '50',
       '--', '/bin/sh', '-c', 'exec tail -f /dev/null']);
@@ -85,9 +106,21 @@ describe('builders', () => {
 
   it('splits and opens windows with cwd, env and the command', () => {
     const tail = ['-P', '-F', '#{pane_id} #{pane_pid} #{window_id}', '-c', '/repo/lane a', '-e', 'SWARM_LANE=lane-a', '-e', 'ODD=a b',
-      '--', '/bin/sh', '-c', "exec claude --append 'it'\\''s'"];
+      '--', ...agentCommand(spec.argv, spec.env)];
     expect(splitWindow('@3', spec)).toEqual(['split-window', '-d', '-t', '@3', ...tail]);
     expect(newWindow('swarm-demo', 'agents-2', spec)).toEqual(['new-window', '-d', '-t', '=swarm-demo:', '-n', 'agents-2', ...tail]);
+  });
+
+  it.each([
+    ['a command substitution', '/repo/wt-#(touch pwned)', '/repo/wt-##(touch pwned)'],
+    ['a format', '/repo/wt-#{pane_id}', '/repo/wt-##{pane_id}'],
+    ['a plain #', '/repo/wt-# one', '/repo/wt-## one'],
+    ['an escaped ##', '/repo/##', '/repo/####'],
+    ['no #', '/repo/lane a', '/repo/lane a'],
+  ])('passes -c inert to tmux (it format-expands the folder): %s', (_name, cwd, given) => {
+    for (const argv of [splitWindow('@3', { ...spec, cwd }), newWindow('swarm-demo', 'agents-2', { ...spec, cwd })]) {
+      expect(argv[argv.indexOf('-c') + 1]).toBe(given);
+    }
   });
 
   it('sets identity options, title and layout', () => {

@@ -1,0 +1,46 @@
+/**
+ * How a run ends other than by its plan: `swarm down` ends it (the next `swarm up` starts afresh),
+ * and a tmux server that dies under it stops it short (the next `swarm up` resumes: every agent is
+ * gone, so each lane gets a degraded packet and a successor). Both are written into the state file,
+ * so `swarm status` tells the truth with no engine running.
+ */
+import { isLive } from '../core/laneStep.js';
+import type { LaneState } from '../core/machineTypes.js';
+import type { Engine } from './engine.js';
+import type { EngineState } from './engineState.js';
+
+export const HOST_LOST_WHAT =
+  'every agent ran in that server and is gone; `swarm up` again resumes the plan: each lane gets a degraded packet and a successor';
+
+/** The saved state to resume, or null for a fresh run (none saved, the plan done, or ended by `swarm down`). */
+export function toResume(saved: EngineState | null): EngineState | null {
+  if (saved === null || saved.planDone || saved.ended !== undefined) return null;
+  const resumed = { ...saved };
+  delete resumed.hostLost;
+  return resumed;
+}
+
+/** The state `swarm down` leaves: ended, every live lane stopped, the inbox read up to `inboxOffset`. */
+export function endRun(state: EngineState, at: string, inboxOffset: number): EngineState {
+  const lanes = Object.fromEntries(Object.entries(state.lanes).map(([name, lane]) => [name, isLive(lane) ? { ...lane, state: 'stopped' as const } : lane]));
+  return { ...state, lanes, ended: at, inboxOffset: Math.max(state.inboxOffset, inboxOffset), timers: [], pending: [] };
+}
+
+/** The lanes as `swarm status` shows them: after the host was lost, every live lane's agent is lost. */
+export function lanesAsSeen(state: EngineState): LaneState[] {
+  const lanes = state.order.map((name) => state.lanes[name]).filter((lane): lane is LaneState => lane !== undefined);
+  return state.hostLost === undefined ? lanes : lanes.map((lane) => (isLive(lane) ? { ...lane, state: 'lost' } : lane));
+}
+
+/**
+ * The tmux server is gone (died, or was killed): its panes went with it, and no pane can be
+ * started or watched. The run stops short rather than rebuild a server behind the user's back
+ * (killing it is how a user stops everything at once): recorded in the state, journaled with what
+ * to do, and `finish` settles the run (exit 1, the lock released as the run detaches).
+ */
+export function stopOnHostLost(engine: Engine, reason: string, finish: (outcome: { code: 1; why: string }) => void): void {
+  engine.state.hostLost = { at: new Date().toISOString(), reason };
+  engine.save();
+  engine.journal({ type: 'observation', event: 'host_lost', lane: null, reason, what: HOST_LOST_WHAT });
+  finish({ code: 1, why: `the tmux server is gone (${reason}): ${HOST_LOST_WHAT}` });
+}
