@@ -75,4 +75,20 @@ describe('recovery after kill -9 of swarm up (tmux)', () => {
     await finishesOnce(s);
     expect(s.events('pane_closed')).toHaveLength(1);
   });
+
+  // Issue 10 item 14: a gate killed with swarm has no result; the restart runs it again.
+  it('killed while a done_when gate runs: the restart runs the gate again and the plan finishes', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,done' }, doneWhen: 'touch gate.started; sleep 3; true' }] }));
+    const first = s.up();
+    const started = join(s.root, 'wt-lane-a', 'gate.started');
+    await waitFor(() => existsSync(started), { timeout: 30_000, what: 'the gate to start (gate.started in the checkout)' });
+    first.kill('SIGKILL');
+    await first;
+    expect(s.events('lane_result')).toHaveLength(0);
+    const run = await s.up(['--timeout', '45s']);
+    expect(run.all).toContain('plan done');
+    expect(run.exitCode).toBe(0);
+    expect(s.events('lane_result')).toMatchObject([{ lane: 'lane-a', result: 'done', passed: true }]);
+    expect(s.events('gate_started').filter((e) => e.rerun === true)).toHaveLength(1);
+  });
 });

@@ -64,7 +64,7 @@ const rows: Row[] = [
   ['writing but on a permission screen, timer packet → re-armed, not degraded', () => drive(writing(), [[{ type: 'screen', screen: 'permission' }, T0 + 3 * MIN]]).lane, { type: 'timer', timer: 'packet' }, { state: 'blocked', phase: 'writing', effects: ['set_timer'] }],
   // done and the gate
   ['working, done without gate → done', () => working(), report('done\ncapacity=ok 70% @work2'), { state: 'done', phase: null, effects: ['set_timer', 'clear_timer', 'journal', 'tell_lead'] }],
-  ['working, done with gate → gate pending', () => working(), report('done\ncapacity=ok 70% @work2'), { state: 'working', phase: null, effects: ['set_timer', 'run_gate'] }, { doneWhen: 'npm test' }],
+  ['working, done with gate → gate pending', () => working(), report('done\ncapacity=ok 70% @work2'), { state: 'working', phase: null, effects: ['set_timer', 'journal', 'run_gate'] }, { doneWhen: 'npm test' }],
   ['writing, done → done; no handoff needed', () => writing(), report('done\ncapacity=critical 8% @work2'), { state: 'done', phase: null, effects: ['set_timer', 'clear_timer', 'clear_timer', 'journal', 'tell_lead'] }],
   ['gate, passed → done', () => gating(), { type: 'gate', passed: true, output: 'ok' }, { state: 'done', phase: null, effects: ['clear_timer', 'journal', 'tell_lead'] }, { doneWhen: 'npm test' }],
   ['gate, failed → working', () => gating(), { type: 'gate', passed: false, output: 'FAIL' }, { state: 'working', phase: null, effects: ['journal', 'notify'] }, { doneWhen: 'npm test' }],
