@@ -91,7 +91,8 @@ export async function spawn(engine: Engine, lane: LaneState, generation: number,
   const name = lane.role === 'lead' && generation > 1 ? (state.leadNext ?? state.leadAgent) : lane.name;
   try {
     const existing = (await engine.host.list()).find((p) => p.lane === name && p.generation === generation && !p.dead);
-    if (existing) return { type: 'spawned', generation, account: accountId, paneId: existing.paneId };
+    // The pane's own account, not the one asked for: the machine refuses a pane on an account not leased to it.
+    if (existing) return { type: 'spawned', generation, account: existing.account || accountId, paneId: existing.paneId };
     if (lane.role === 'lead' && generation > 1 && lane.handoff?.degraded) bumpEpoch(engine, name);
     const laneSpec = config.lanes.find((l) => l.name === lane.name);
     const spec = agentPane({

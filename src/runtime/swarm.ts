@@ -193,12 +193,15 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
     if (leftover.length > 0) engine.journal({ type: 'observation', event: 'stale_panes_closed', lane: null, panes: leftover.length });
   }
 
-  // Re-adopt: leases of a dead engine, then intents, then tell each lane what the panes look like now.
+  // Re-adopt: leases of a dead engine, then intents (and the events they cause), then tell each lane what
+  // the panes look like now: listed after the intents ran, so a spawn just carried out is seen. A pane
+  // belongs to the lane whose agent its name is (the lead's successor may go by `lead-b`).
   reconcileLeases(engine);
-  const panes = await engine.host.list();
   await engine.enqueue(() => engine.drainPending());
+  await engine.idle();
+  const panes = await engine.host.list();
   for (const name of state.order) {
-    const mine = panes.filter((p) => p.lane === engine.agentName(state.lanes[name]!) || p.lane === name);
+    const mine = panes.filter((p) => engine.laneOfAgent(p.lane) === name);
     engine.dispatch(name, { type: 'resume', panes: mine.map((p) => ({ generation: p.generation, paneId: p.paneId, dead: p.dead })) });
   }
   if (state.order.length > 0) engine.journal({ type: 'observation', event: 'readopted', lane: null, panes: panes.length });

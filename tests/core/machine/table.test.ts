@@ -142,6 +142,18 @@ describe('ignored events: the same lane, and one journal saying why', () => {
     expect(step.lane).toBe(lane);
     expect(step.effects.at(-1)).toEqual({ type: 'kill_pane', id: 'lane-a/g2/kill/work3', paneId: '%9' });
   });
+
+  // Issue 10 items 12-13: a pane of the awaited generation left by an earlier attempt on another account
+  // (its lease released) is no successor: it is killed and the successor spawned on the leased account.
+  it('a pane of the awaited generation on another account than leased is killed and the successor spawned again', () => {
+    const lane = leased();
+    const step = reduceLane(lane, { type: 'spawned', generation: 2, account: 'work9', paneId: '%9' }, ctx(AT));
+    expect(step.lane).toBe(lane);
+    expect(types(step.effects)).toEqual(['journal', 'kill_pane', 'spawn']);
+    expect(step.effects[0]).toMatchObject({ event: 'ignored', data: { why: 'pane %9 of g2 runs on work9, not on work3 leased for it: killed, spawned again' } });
+    expect(step.effects[1]).toEqual({ type: 'kill_pane', id: 'lane-a/g2/kill/work9', paneId: '%9' });
+    expect(step.effects[2]).toEqual({ type: 'spawn', id: 'lane-a/g2/spawn/work3', generation: 2, account: 'work3', packet: PACKET });
+  });
 });
 
 describe('terminal and finished lanes', () => {
