@@ -13,7 +13,7 @@ import { progress } from '../core/progress.js';
 import { MismatchError } from '../errors.js';
 import type { PaneHost } from '../adapters/host.js';
 import { ensureDir } from '../adapters/files.js';
-import { readInbox } from '../adapters/inbox.js';
+import { inboxSize, readInbox } from '../adapters/inbox.js';
 import { followJournal, journalSize } from '../adapters/journal.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
 import { tryLock } from '../adapters/lock.js';
@@ -22,7 +22,7 @@ import { createSwarmStore, pushEvent } from '../ui/store.js';
 import { reconcileLeases, spawn, startMissing } from './agentStarts.js';
 import { runNotifyCommand } from './effects.js';
 import { Engine } from './engine.js';
-import { loadState, type EngineState } from './engineState.js';
+import { keepCorrupt, readState, type EngineState } from './engineState.js';
 import { hostFor, sessionName } from './hostFor.js';
 import { route } from './inboxRouter.js';
 import { leadAfterStep, leadSuccession } from './leadSuccession.js';
@@ -59,7 +59,7 @@ export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Pr
   }
   try {
     const host = options.host ?? (await hostFor(config, options.env));
-    const state = freshOrSaved(config, host);
+    const { state, corrupt } = freshOrSaved(config, host);
     const store = createSwarmStore({
       name: config.name,
       plan: config.plan,
@@ -70,22 +70,39 @@ export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Pr
       lanes: [],
     });
     const engine = new Engine({ config, host, store, state, env: options.env });
-    return await run(engine, options, () => lock.release());
+    return await run(engine, options, () => lock.release(), corrupt);
   } catch (error) {
     lock.release();
     throw error;
   }
 }
 
-function freshOrSaved(config: SwarmConfig, host: PaneHost): EngineState {
-  const saved = loadState(planPaths(config.plan).state);
-  if (saved && !saved.planDone) return saved;
+/** A corrupt state file, moved aside: where it went and why it was unreadable. */
+interface Corrupt {
+  kept: string;
+  why: string;
+}
+
+/**
+ * The saved state of a run not yet done, else a fresh one. A corrupt file is kept aside (never silently
+ * replaced); the fresh run then reads the inbox from its end, not records of the run whose state was lost.
+ */
+function freshOrSaved(config: SwarmConfig, host: PaneHost): { state: EngineState; corrupt: Corrupt | null } {
+  const path = planPaths(config.plan).state;
+  const read = readState(path);
+  if (read.kind === 'ok' && !read.state.planDone) return { state: read.state, corrupt: null };
+  const saved = read.kind === 'ok' ? read.state : null;
+  const corrupt = read.kind === 'corrupt' ? { kept: keepCorrupt(path, new Date()), why: read.why } : null;
+  return { state: fresh(config, host, corrupt ? inboxSize(config.plan) : (saved?.inboxOffset ?? 0)), corrupt };
+}
+
+function fresh(config: SwarmConfig, host: PaneHost, inboxOffset: number): EngineState {
   return {
     version: 1,
     name: config.name,
     session: sessionName(config),
     backend: host.kind,
-    inboxOffset: saved?.inboxOffset ?? 0,
+    inboxOffset,
     lanes: {},
     order: [],
     leadName: config.lead.name,
@@ -106,7 +123,7 @@ function freshOrSaved(config: SwarmConfig, host: PaneHost): EngineState {
   };
 }
 
-async function run(engine: Engine, options: SwarmOptions, unlock: () => void): Promise<RunningSwarm> {
+async function run(engine: Engine, options: SwarmOptions, unlock: () => void, corrupt: Corrupt | null): Promise<RunningSwarm> {
   const { config, state } = engine;
   const paths = planPaths(config.plan);
   writeSettings(config.plan, {
@@ -130,6 +147,12 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
   // The store's events are the journal itself, whoever wrote the line (the engine, `swarm lead`, a
   // fenced `swarm notify`): the dashboard and the headless log show the same record as `swarm journal`.
   const journalFollower = followJournal(config.plan, journalSize(config.plan), (entry) => pushEvent(engine.store, entry));
+  if (corrupt) {
+    engine.journal({
+      type: 'observation', event: 'state_corrupt', lane: null, kept: corrupt.kept, why: corrupt.why,
+      what: 'the saved state was unreadable: this run starts afresh (leftover panes are closed); the bad file is kept aside',
+    });
+  }
 
   const finish = (outcome: Outcome) => {
     if (done) return;

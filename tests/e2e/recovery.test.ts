@@ -5,7 +5,7 @@
  * handoff with exactly one successor and no lease held by nobody.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
@@ -131,5 +131,22 @@ describe('recovery after kill -9 of swarm up (tmux)', () => {
     expect(s.events('lease_acquired').filter((e) => e.lane === 'lead')).toHaveLength(1);
     expect(s.events('lease_released').filter((e) => e.for_generation === 2)).toHaveLength(0);
     leasesMatchAgents(s, { 'lead-b': 'lead' });
+  });
+
+  // Issue 10 item 21: a corrupt state file is said, journaled and kept aside, not silently replaced.
+  it('a corrupt state.json: swarm up says so, keeps the file aside and starts afresh', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,sleep1000,done' } }] }));
+    const first = s.up();
+    await s.waitEvent('lane_started', 2);
+    first.kill('SIGKILL');
+    await first;
+    const state = join(s.plan, '.swarm', 'state.json');
+    writeFileSync(state, '{"version":1,"lanes":{"lane-a":');
+    const run = await s.up(['--timeout', '45s']);
+    expect(run.all).toMatch(/state_corrupt .*kept=\S*state\.corrupt-\d{8}T\d{6}Z\.json/);
+    expect(run.exitCode).toBe(0);
+    const [entry] = s.events('state_corrupt');
+    expect(entry).toMatchObject({ why: expect.stringMatching(/^not JSON/) as unknown });
+    expect(readFileSync(String(entry!.kept), 'utf8')).toBe('{"version":1,"lanes":{"lane-a":');
   });
 });
