@@ -10,9 +10,9 @@ import { claim, release } from '../core/epochs.js';
 import type { LaneState } from '../core/machineTypes.js';
 import { planPaths } from '../core/paths.js';
 import { progress } from '../core/progress.js';
-import { MismatchError } from '../errors.js';
+import { MismatchError, planFilesFault, PlanFilesError } from '../errors.js';
 import type { PaneHost } from '../adapters/host.js';
-import { ensureDir } from '../adapters/files.js';
+import { appendLine, ensureDir } from '../adapters/files.js';
 import { inboxSize, readInbox } from '../adapters/inbox.js';
 import { followJournal, journalSize } from '../adapters/journal.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
@@ -22,15 +22,17 @@ import { createSwarmStore, pushEvent } from '../ui/store.js';
 import { reconcileLeases, spawn, startMissing } from './agentStarts.js';
 import { runNotifyCommand } from './effects.js';
 import { Engine } from './engine.js';
-import { keepCorrupt, readState, type EngineState } from './engineState.js';
+import { keepCorrupt, readState, saveState, type EngineState } from './engineState.js';
 import { hostFor, sessionName } from './hostFor.js';
 import { route } from './inboxRouter.js';
 import { leadAfterStep, leadSuccession } from './leadSuccession.js';
 import { PaneWatch } from './watch.js';
 
 export interface Outcome {
-  code: 0 | 1;
+  code: 0 | 1 | 5;
   why: string;
+  /** Set when the plan's files still refuse writes as the run ends (exit 5). */
+  fault?: PlanFilesError;
 }
 
 export interface RunningSwarm {
@@ -70,9 +72,12 @@ export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Pr
       lanes: [],
     });
     const engine = new Engine({ config, host, store, state, env: options.env });
+    probePlanFiles(engine);
     return await run(engine, options, () => lock.release(), corrupt);
   } catch (error) {
     lock.release();
+    const fault = planFilesFault(error);
+    if (fault) throw new PlanFilesError(`swarm up cannot start: ${fault.message}`, { path: fault.path, hint: fault.hint ?? 'make the plan folder writable', cause: error });
     throw error;
   }
 }
@@ -87,6 +92,12 @@ interface Corrupt {
  * The saved state of a run not yet done, else a fresh one. A corrupt file is kept aside (never silently
  * replaced); the fresh run then reads the inbox from its end, not records of the run whose state was lost.
  */
+/** Before anything starts: the state file and the journal take a write (else exit 5, nothing started). */
+function probePlanFiles(engine: Engine): void {
+  saveState(planPaths(engine.config.plan).state, engine.state);
+  appendLine(planPaths(engine.config.plan).journal, '');
+}
+
 function freshOrSaved(config: SwarmConfig, host: PaneHost): { state: EngineState; corrupt: Corrupt | null } {
   const path = planPaths(config.plan).state;
   const read = readState(path);
@@ -157,6 +168,8 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   const finish = (outcome: Outcome) => {
     if (done) return;
     done = true;
+    const fault = engine.writes.fault;
+    if (fault) outcome = { code: 5, why: `the plan's files still refuse writes: ${fault.error.message}`, fault: fault.error };
     journalFollower.drain();
     settle(outcome);
   };
@@ -186,7 +199,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
     state.added.push({ name: record.name, task: record.task, checkout: record.checkout, kind: record.lane_kind, command: record.command ?? null });
     state.allDoneTold = false;
     engine.journal({ type: 'delegation', event: 'lane_added', lane: record.name, by: record.from, task: record.task });
-    void engine.enqueue(async () => startMissing(engine, await engine.host.list()));
+    void engine.enqueue(async () => engine.writes.persistently(async () => startMissing(engine, await engine.host.list())));
   };
 
   engine.onSettled = () => {
@@ -232,7 +245,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
 
   // Claim before any lane starts, then start whatever has no agent yet.
   if (state.epoch === 0) claimLead(engine);
-  await engine.enqueue(() => startMissing(engine, panes));
+  await engine.enqueue(() => engine.writes.persistently(() => startMissing(engine, panes)));
   await engine.idle();
 
   const drainInbox = () =>
@@ -257,6 +270,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
     journalFollower.drain();
     journalFollower.close();
     engine.closed = true;
+    engine.writes.stop();
     engine.asks.stop();
     if (timeout) clearTimeout(timeout);
     if (releaseTimer) clearTimeout(releaseTimer);
