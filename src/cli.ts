@@ -41,7 +41,7 @@ function help(): string {
     ...rows,
     '',
     `not in this build yet: ${LATER.join(', ')}`,
-    'exit codes: 0 ok, 1 plan stopped short, 2 bad input, 3 packet/record mismatch, 4 missing dependency',
+    'exit codes: 0 ok, 1 plan stopped short, 2 bad input, 3 packet/record mismatch, 4 missing dependency, 5 plan files not writable',
     '',
   ].join('\n');
 }

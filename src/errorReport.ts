@@ -3,7 +3,7 @@
  * without NO_COLOR, and the exit code of SPEC 8. Used by the two entry points (src/cli.ts and the
  * agents' hot path src/hot.ts); neither prints errors any other way.
  */
-import type { ExitCode } from './errors.js';
+import { planFilesFault, type ExitCode } from './errors.js';
 
 interface Told {
   message: string;
@@ -19,12 +19,13 @@ interface Told {
 function told(error: unknown): Told | null {
   if (!(error instanceof Error)) return null;
   const code = (error as Partial<Told>).exitCode;
-  return code === 1 || code === 2 || code === 3 || code === 4 ? (error as unknown as Told) : null;
+  return code === 1 || code === 2 || code === 3 || code === 4 || code === 5 ? (error as unknown as Told) : null;
 }
 
 export function describeError(error: unknown, options: { color: boolean }): { text: string; code: ExitCode } {
   const red = (s: string) => (options.color ? `\u001b[31m${s}\u001b[39m` : s);
-  const ours = told(error);
+  // A file system refusal (EACCES, ENOSPC, an immutable file …) is the plan's files failing: exit 5, not a crash.
+  const ours = told(error) ?? told(planFilesFault(error));
   if (ours?.problems) return { text: `${ours.problems.map(red).join('\n')}\n`, code: ours.exitCode };
   if (ours) {
     const head = red(ours.message.startsWith('swarm') ? ours.message : `swarm: ${ours.message}`);

@@ -1,6 +1,7 @@
 /** Small, boring file operations with the guarantees the engine relies on. */
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync, chmodSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { planFilesFault } from '../errors.js';
 
 /**
  * Write to a temporary file beside the target, then rename: readers see the old or the new file, never
@@ -55,4 +56,22 @@ export function ensureDir(path: string, mode: number): void {
 function writeAll(fd: number, bytes: Buffer): void {
   let offset = 0;
   while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+}
+
+/**
+ * Run a write; while the file system refuses it (a planFilesFault: unwritable, full, immutable), try
+ * again with backoff (0.1 s doubling to 2 s) until `budgetMs` has passed, then throw the fault (exit 5).
+ */
+export async function retryWrite<T>(write: () => T, budgetMs: number): Promise<T> {
+  const deadline = Date.now() + budgetMs;
+  for (let wait = 100; ; wait = Math.min(wait * 2, 2000)) {
+    try {
+      return write();
+    } catch (error) {
+      const fault = planFilesFault(error);
+      if (!fault) throw error;
+      if (Date.now() >= deadline) throw fault;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(wait, Math.max(0, deadline - Date.now()))));
+    }
+  }
 }

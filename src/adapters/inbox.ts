@@ -1,5 +1,5 @@
 /** The plan's inbox file: agents append, the engine reads from a saved offset. */
-import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
+import { closeSync, openSync, readSync, fstatSync, statSync } from 'node:fs';
 import { planPaths } from '../core/paths.js';
 import { inboxLine, parseInboxChunk, type InboxChunk, type InboxRecord } from '../core/inbox.js';
 import { appendLine } from './files.js';
@@ -31,5 +31,14 @@ export function readInbox(planDir: string, offset: number): InboxChunk & { offse
     return { ...chunk, offset: offset + chunk.consumed };
   } finally {
     closeSync(fd);
+  }
+}
+
+/** The inbox's size now (bytes): where a reader starts to see only what comes next. */
+export function inboxSize(planDir: string): number {
+  try {
+    return statSync(planPaths(planDir).inbox).size;
+  } catch {
+    return 0;
   }
 }

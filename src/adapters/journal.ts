@@ -14,15 +14,14 @@ export interface JournalInput {
   [key: string]: unknown;
 }
 
+/** The entry an input becomes at `now`. */
+export function journalEntry(input: JournalInput, now: Date = new Date()): JournalEntry {
+  return { ts: now.toISOString(), ...input, lane: input.lane ?? null, generation: input.generation ?? null, epoch: input.epoch ?? null };
+}
+
 /** Append one entry (single write); `ts` defaults to now. */
 export function appendJournal(planDir: string, input: JournalInput, now: Date = new Date()): JournalEntry {
-  const entry: JournalEntry = {
-    ts: now.toISOString(),
-    ...input,
-    lane: input.lane ?? null,
-    generation: input.generation ?? null,
-    epoch: input.epoch ?? null,
-  };
+  const entry = journalEntry(input, now);
   appendLine(planPaths(planDir).journal, journalLine(entry));
   return entry;
 }

@@ -7,12 +7,13 @@ import { isAbsolute, resolve } from 'node:path';
 import { agentContext, wholeNumber } from '../core/agentContext.js';
 import { parseReport } from '../core/protocol.js';
 import { fence } from '../core/epochs.js';
-import { MismatchError, UsageError } from '../errors.js';
+import { MismatchError, planFilesFault, PlanFilesError, UsageError } from '../errors.js';
 import { appendInbox } from '../adapters/inbox.js';
 import { appendJournal } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { saveReportedCapacity } from '../adapters/capacityCache.js';
 import { isPlanFolder } from '../adapters/planFolder.js';
+import { retryWrite } from '../adapters/files.js';
 import type { CommandIO } from './io.js';
 
 const ADDRESS = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -37,10 +38,10 @@ export async function notify(io: CommandIO): Promise<number> {
     if (!parsed.ok) throw new UsageError(`swarm notify: ${parsed.error}`);
     const { event, capacity } = parsed.report;
     if (event.kind === 'handoff' && !isAbsolute(event.path)) body = absolutePacket(text, event.path, io.cwd);
-    if (capacity.raw !== '') saveReportedCapacity(ctx.plan, capacity.account ?? ctx.account, capacity, now);
+    if (capacity.raw !== '') cacheCapacity(() => saveReportedCapacity(ctx.plan, capacity.account ?? ctx.account, capacity, now));
   }
 
-  appendInbox(ctx.plan, {
+  const record = {
     kind: 'message',
     ts: now.toISOString(),
     from: ctx.lane,
@@ -51,9 +52,32 @@ export async function notify(io: CommandIO): Promise<number> {
     to,
     text: body,
     cwd: io.cwd,
-  });
+  } as const;
+  // A report must not be lost silently: a refused write is tried again for a while, then exit 5.
+  try {
+    await retryWrite(() => appendInbox(ctx.plan, record), writeBudget(io.env));
+  } catch (error) {
+    const fault = planFilesFault(error);
+    if (!fault) throw error;
+    throw new PlanFilesError(`swarm notify: your message to ${to} was NOT queued: ${fault.message}`, { path: fault.path, ...(fault.hint === undefined ? {} : { hint: fault.hint }), cause: error });
+  }
   io.stdout(`swarm: queued for ${to}\n`);
   return 0;
+}
+
+/** How long a refused inbox write is retried (SWARM_WRITE_RETRY_MS, default 10 s). */
+function writeBudget(env: NodeJS.ProcessEnv): number {
+  const ms = Number(env.SWARM_WRITE_RETRY_MS);
+  return Number.isFinite(ms) && ms >= 0 && env.SWARM_WRITE_RETRY_MS !== '' ? ms : 10_000;
+}
+
+/** The capacity cache is rebuilt from the next report: a refused write of it never fails the report. */
+function cacheCapacity(write: () => void): void {
+  try {
+    write();
+  } catch (error) {
+    if (!planFilesFault(error)) throw error;
+  }
 }
 
 function parseNotifyArgs(args: string[]): { to: string; text: string; epochFlag: number | null } {

@@ -88,6 +88,7 @@ export async function up(io: CommandIO): Promise<number> {
   process.off('SIGTERM', onSignal);
   unsubscribe();
   await swarm.detach();
+  if (outcome.fault) throw outcome.fault;
   io.stdout(outcome.code === 0 ? `swarm ${config.name}: plan done\n` : `swarm ${config.name}: stopped short — ${outcome.why}\n`);
   return outcome.code;
 }

@@ -92,8 +92,14 @@ export function onSpawned(lane: LaneState, event: Ev<'spawned'>, ctx: MachineCon
     const data = { account: event.account, paneId: event.paneId, for_generation: event.generation };
     return { lane: next, effects: [journal(next, 'successor_spawned', 'observation', data, ctx.now)] };
   }
-  // A pane nobody waits for (its successor was given up before the pane was seen): remove it.
   const kill = { type: 'kill_pane' as const, id: effectId(lane, event.generation, 'kill', event.account), paneId: event.paneId };
+  // A pane of the awaited generation on another account (left by an attempt whose lease was released):
+  // no agent may run on an account not leased to it, so it goes and the successor is spawned on its own.
+  if (h !== null && s !== null && lane.phase === 'spawning' && s.paneId === null && s.generation === event.generation) {
+    const why = `pane ${event.paneId} of g${event.generation} runs on ${event.account}, not on ${s.account} leased for it: killed, spawned again`;
+    return { lane, effects: [...ignored(lane, event, why, ctx.now).effects, kill, spawnEffect(lane, h, s)] };
+  }
+  // A pane nobody waits for (its successor was given up before the pane was seen): remove it.
   return { lane, effects: [...ignored(lane, event, `pane ${event.paneId} is no awaited successor: killed`, ctx.now).effects, kill] };
 }
 

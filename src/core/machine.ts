@@ -16,6 +16,7 @@ import {
   handoffRefusal, onAccepted, onDegradedWritten, onHandoff, onHandoffTimer, onLease, onPacketChecked, onSpawned, onSpawnFailed,
 } from './handoff.js';
 import { andThen, exitRecorded, isLive, stallWatched, type Ev } from './laneStep.js';
+import { onGate, startGate } from './gate.js';
 import { onResume } from './resume.js';
 
 export { handoffInFlight, initialLane, MAX_GENERATIONS_HINT, QUICK_EXIT_MS, WAIT_RETRY_MS } from './machineTypes.js';
@@ -132,25 +133,7 @@ function onDone(lane: LaneState, ctx: MachineContext): Step {
   const settled: Step = lane.phase === 'near' || lane.phase === 'writing'
     ? { lane: { ...lane, phase: null, phaseSince: ctx.now, handoff: null }, effects: [clearTimer(lane, 'packet', ctx.now)] }
     : { lane, effects: [] };
-  if (ctx.doneWhen === null) return andThen(settled, (l) => finishDone(l, ctx));
-  const command = ctx.doneWhen;
-  return andThen(settled, (l) => ({
-    lane: { ...l, gatePending: true },
-    effects: [{ type: 'run_gate', id: effectId(l, l.generation, 'gate', ctx.now), command }],
-  }));
-}
-
-function finishDone(lane: LaneState, ctx: MachineContext): Step {
-  const next: LaneState = { ...lane, state: 'done', gatePending: false, blocked: null };
-  const gate = ctx.doneWhen === null ? '' : ` (gate passed: ${ctx.doneWhen})`;
-  return {
-    lane: next,
-    effects: [
-      clearTimer(next, 'stall', ctx.now),
-      journal(next, 'lane_result', 'delegation', { result: 'done', gate: ctx.doneWhen, passed: true }, ctx.now),
-      { type: 'tell_lead', id: effectId(next, next.generation, 'done', ctx.now), text: `${lane.name} done${gate}` },
-    ],
-  };
+  return andThen(settled, (l) => startGate(l, ctx));
 }
 
 /** A capacity decision: `near` once per generation, `writing` once per handoff; nothing once in flight. */
@@ -251,17 +234,6 @@ function successorExited(lane: LaneState, event: Ev<'exited'>, ctx: MachineConte
   const why = `the successor exited before accepting (status ${event.status ?? 'unknown'})`;
   const failed = failSuccessor({ ...lane, quickExits }, why, event.paneId, ctx, quickExits < 2);
   return quickExits < 2 ? failed : andThen(failed, (l) => crashLoop(l, event, ctx));
-}
-
-function onGate(lane: LaneState, event: Ev<'gate'>, ctx: MachineContext): Step {
-  if (!lane.gatePending || !isLive(lane)) return ignored(lane, event, 'no gate is running', ctx.now);
-  if (event.passed) return finishDone(lane, ctx);
-  const command = ctx.doneWhen ?? 'done_when';
-  const next: LaneState = { ...lane, gatePending: false };
-  const result = journal(next, 'lane_result', 'delegation', { result: 'gate_failed', gate: command, passed: false, output: tail(event.output, 500) }, ctx.now);
-  if (lane.state === 'lost') return andThen({ lane: next, effects: [result] }, (l) => degrade(l, 'lane_lost', ctx));
-  const notify = { type: 'notify' as const, id: effectId(next, next.generation, 'gate-failed', ctx.now), text: notices.gateFailed(command, event.output) };
-  return { lane: next, effects: [result, notify] };
 }
 
 /** The stall timer came due: re-arm it if early, else nudge the agent once, then block the lane as stalled. */

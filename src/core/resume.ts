@@ -6,6 +6,7 @@ import {
   effectId, failSuccessor, handoffInFlight, journal, pickEffect, setTimer, spawnEffect, writeDegraded,
   type LaneState, type MachineContext, type Step,
 } from './machineTypes.js';
+import { startGate } from './gate.js';
 import { andThen, exitRecorded, isLive, stallWatched, type Ev } from './laneStep.js';
 
 /** How the machine handles an agent's exit (`reduceLane`'s own, passed in so this file needs no machine import). */
@@ -34,6 +35,9 @@ export function onResume(lane: LaneState, event: Ev<'resume'>, ctx: MachineConte
     const spent = pane(h.from.generation); // still open: close it (same id as the close at acceptance)
     if (spent !== undefined) step.effects.push({ type: 'close_pane', id: effectId(lane, h.from.generation, 'close'), paneId: spent.paneId });
   }
+  // A gate in flight has no result yet (its process went with swarm): run it again.
+  if (lane.gatePending) step = andThen(step, (l) => startGate(l, ctx, true));
+  if (!isLive(step.lane)) return step;
   if (handoffInFlight(step.lane) && step.lane.phase !== 'rejected') return step;
   const mine = pane(step.lane.generation);
   if (mine !== undefined && !mine.dead && step.lane.paneId !== mine.paneId) step = { ...step, lane: { ...step.lane, paneId: mine.paneId } };

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { isStale, pick } from '../core/leases.js';
 import { recordLane } from '../core/epochs.js';
 import type { LaneEvent, LaneState } from '../core/machineTypes.js';
-import { SwarmError } from '../errors.js';
+import { planFilesFault, SwarmError } from '../errors.js';
 import type { PaneHost } from '../adapters/host.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
 import { acquireLease, adoptLease, readLeases, releaseLease } from '../adapters/leaseFiles.js';
@@ -91,7 +91,8 @@ export async function spawn(engine: Engine, lane: LaneState, generation: number,
   const name = lane.role === 'lead' && generation > 1 ? (state.leadNext ?? state.leadAgent) : lane.name;
   try {
     const existing = (await engine.host.list()).find((p) => p.lane === name && p.generation === generation && !p.dead);
-    if (existing) return { type: 'spawned', generation, account: accountId, paneId: existing.paneId };
+    // The pane's own account, not the one asked for: the machine refuses a pane on an account not leased to it.
+    if (existing) return { type: 'spawned', generation, account: existing.account || accountId, paneId: existing.paneId };
     if (lane.role === 'lead' && generation > 1 && lane.handoff?.degraded) bumpEpoch(engine, name);
     const laneSpec = config.lanes.find((l) => l.name === lane.name);
     const spec = agentPane({
@@ -110,6 +111,7 @@ export async function spawn(engine: Engine, lane: LaneState, generation: number,
     const info = await engine.host.spawn(spec);
     return { type: 'spawned', generation, account: accountId, paneId: info.paneId };
   } catch (error) {
+    if (planFilesFault(error)) throw error; // the plan's files refuse (the prompt file): tried again, no account burnt
     return { type: 'spawn_failed', generation, account: accountId, error: error instanceof SwarmError || error instanceof Error ? error.message : String(error) };
   }
 }

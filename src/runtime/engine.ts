@@ -10,17 +10,19 @@ import type { LeadRecord } from '../core/epochs.js';
 import type { JournalEntry } from '../core/journal.js';
 import type { InboxRecord } from '../core/inbox.js';
 import type { PaneHost } from '../adapters/host.js';
-import { appendJournal, type JournalInput } from '../adapters/journal.js';
+import { appendJournal, journalEntry, type JournalInput } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { readLeases } from '../adapters/leaseFiles.js';
 import { appendMailbox } from '../adapters/mailbox.js';
-import type { SwarmStore } from '../ui/store.js';
+import { pushEvent, type SwarmStore } from '../ui/store.js';
+import type { PlanFilesError } from '../errors.js';
 import { saveState, type EngineState } from './engineState.js';
 import { runEffect } from './effects.js';
 import { Deadlines } from './timers.js';
 import { Deliveries } from './delivery.js';
 import { LeadAsks } from './asks.js';
 import { laneViews } from './views.js';
+import { PlanWrites } from './planWrites.js';
 
 export interface EngineDeps {
   config: SwarmConfig;
@@ -41,6 +43,8 @@ export class Engine {
   readonly deadlines: Deadlines;
   readonly deliveries: Deliveries;
   readonly asks: LeadAsks;
+  /** Journal, mailbox and state writes, kept in memory and tried again while the file system refuses them. */
+  readonly writes: PlanWrites;
   private queue: Promise<void> = Promise.resolve();
   private failed: unknown = null;
   /** Set once the swarm detaches: no new events are taken; the state stays as saved. */
@@ -63,6 +67,23 @@ export class Engine {
     this.deadlines = new Deadlines(() => this.state.timers, (due) => this.fireTimers(due), this.now);
     this.deliveries = new Deliveries(this);
     this.asks = new LeadAsks(this);
+    this.writes = new PlanWrites({
+      saveState: () => saveState(planPaths(this.config.plan).state, this.state),
+      onFault: (fault) => this.toldFault(fault),
+      onRecovered: (fault, since) => this.journal({
+        type: 'observation', event: 'plan_files_recovered', lane: null, path: fault.path, error: fault.message,
+        since: new Date(since).toISOString(), for_ms: this.now() - since,
+      }),
+      now: this.now,
+    });
+  }
+
+  /** Told once per refusal, in the headless log and the dashboard (the journal may be what refuses). */
+  private toldFault(fault: PlanFilesError): void {
+    pushEvent(this.store, journalEntry({
+      type: 'observation', event: 'plan_files_fault', lane: null, epoch: this.state.epoch, path: fault.path, error: fault.message,
+      what: `${fault.hint ?? 'make the plan folder writable'}; swarm keeps its state and every event in memory meanwhile and carries on once it can write`,
+    }));
   }
 
   lane(name: string): LaneState | undefined {
@@ -96,6 +117,7 @@ export class Engine {
     }
     this.state.pending.push(...effects.map((effect) => ({ lane: laneName, effect })));
     this.save();
+    await this.writes.settled(); // the intents are on disk before any of them runs
     await this.drainPending();
     this.publish();
     this.onSettled?.();
@@ -105,9 +127,10 @@ export class Engine {
   async drainPending(): Promise<void> {
     while (this.state.pending.length > 0) {
       const { lane, effect } = this.state.pending[0]!;
-      await runEffect(this, lane, effect);
+      await this.writes.persistently(() => runEffect(this, lane, effect));
       this.state.pending.shift();
       this.save();
+      await this.writes.settled();
     }
   }
 
@@ -121,18 +144,23 @@ export class Engine {
     };
   }
 
+  /** Save the state (now, or once the file system lets us: see PlanWrites). */
   save(): void {
-    saveState(planPaths(this.config.plan).state, this.state);
+    this.writes.save();
   }
 
   /** Append to the journal; the store sees it (and every other process's entries) through its follower. */
   journal(input: JournalInput): JournalEntry {
-    return appendJournal(this.config.plan, { epoch: this.state.epoch, ...input });
+    const at = new Date();
+    const full: JournalInput = { epoch: this.state.epoch, ...input };
+    this.writes.append(() => appendJournal(this.config.plan, full, at));
+    return journalEntry(full, at);
   }
 
   /** Append to an agent's mailbox and point it there when its turn has ended. */
   deliver(to: string, from: string, text: string, about?: string): void {
-    appendMailbox(this.config.plan, to, { from, text, at: new Date(this.now()) });
+    const at = new Date(this.now());
+    this.writes.append(() => appendMailbox(this.config.plan, to, { from, text, at }));
     this.deliveries.queue(to);
     if (about) this.journal({ type: 'observation', event: 'message', lane: about, to, from });
   }

@@ -4,6 +4,8 @@
  */
 import type { Effect, LaneState, TimerName } from '../core/machineTypes.js';
 import type { Reading } from '../core/leases.js';
+import { renameSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
 
 export interface PendingEffect {
@@ -53,15 +55,42 @@ export interface EngineState {
   hostLost?: { at: string; reason: string };
 }
 
-export function loadState(path: string): EngineState | null {
-  const text = readTextIfExists(path);
-  if (text === null) return null;
+/** What a saved state file holds: nothing, a state, or something that is not one (and why). */
+export type SavedState = { kind: 'none' } | { kind: 'ok'; state: EngineState } | { kind: 'corrupt'; why: string };
+
+/** Read a state file's text. Pure. */
+export function parseState(text: string): Exclude<SavedState, { kind: 'none' }> {
+  let value: unknown;
   try {
-    const value = JSON.parse(text) as EngineState;
-    return value.version === 1 && typeof value.lanes === 'object' ? value : null;
-  } catch {
-    return null;
+    value = JSON.parse(text);
+  } catch (error) {
+    return { kind: 'corrupt', why: `not JSON (${(error as Error).message})` };
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'corrupt', why: 'not a JSON object' };
+  const state = value as Partial<EngineState>;
+  if (state.version !== 1) return { kind: 'corrupt', why: `version ${JSON.stringify(state.version ?? null)}, not 1` };
+  for (const key of ['lanes', 'timers', 'pending', 'order'] as const) {
+    if (typeof state[key] !== 'object' || state[key] === null) return { kind: 'corrupt', why: `no ${key}` };
+  }
+  return { kind: 'ok', state: state as EngineState };
+}
+
+export function readState(path: string): SavedState {
+  const text = readTextIfExists(path);
+  return text === null ? { kind: 'none' } : parseState(text);
+}
+
+/** The saved state, or null when there is none or it is unreadable (readers: status, logs, lane add). */
+export function loadState(path: string): EngineState | null {
+  const saved = readState(path);
+  return saved.kind === 'ok' ? saved.state : null;
+}
+
+/** Move a corrupt state file aside (`state.corrupt-<stamp>.json` beside it) and say where it went. */
+export function keepCorrupt(path: string, now: Date): string {
+  const kept = join(dirname(path), `state.corrupt-${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.json`);
+  renameSync(path, kept);
+  return kept;
 }
 
 export function saveState(path: string, state: EngineState): void {

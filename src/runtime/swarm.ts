@@ -10,10 +10,10 @@ import { claim, release } from '../core/epochs.js';
 import type { LaneState } from '../core/machineTypes.js';
 import { planPaths } from '../core/paths.js';
 import { progress } from '../core/progress.js';
-import { MismatchError } from '../errors.js';
+import { MismatchError, planFilesFault, PlanFilesError } from '../errors.js';
 import type { PaneHost } from '../adapters/host.js';
-import { ensureDir } from '../adapters/files.js';
-import { readInbox } from '../adapters/inbox.js';
+import { appendLine, ensureDir } from '../adapters/files.js';
+import { inboxSize, readInbox } from '../adapters/inbox.js';
 import { followJournal, journalSize } from '../adapters/journal.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
 import { tryLock } from '../adapters/lock.js';
@@ -22,7 +22,7 @@ import { createSwarmStore, pushEvent } from '../ui/store.js';
 import { reconcileLeases, spawn, startMissing } from './agentStarts.js';
 import { runNotifyCommand } from './effects.js';
 import { Engine } from './engine.js';
-import { loadState, type EngineState } from './engineState.js';
+import { keepCorrupt, readState, saveState, type EngineState } from './engineState.js';
 import { hostFor, sessionName } from './hostFor.js';
 import { route } from './inboxRouter.js';
 import { stopOnHostLost, toResume } from './runEnd.js';
@@ -30,8 +30,10 @@ import { leadAfterStep, leadSuccession } from './leadSuccession.js';
 import { PaneWatch } from './watch.js';
 
 export interface Outcome {
-  code: 0 | 1;
+  code: 0 | 1 | 5;
   why: string;
+  /** Set when the plan's files still refuse writes as the run ends (exit 5). */
+  fault?: PlanFilesError;
 }
 
 export interface RunningSwarm {
@@ -60,7 +62,7 @@ export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Pr
   }
   try {
     const host = options.host ?? (await hostFor(config, options.env));
-    const state = freshOrSaved(config, host);
+    const { state, corrupt } = freshOrSaved(config, host);
     const store = createSwarmStore({
       name: config.name,
       plan: config.plan,
@@ -71,23 +73,50 @@ export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Pr
       lanes: [],
     });
     const engine = new Engine({ config, host, store, state, env: options.env });
-    return await run(engine, options, () => lock.release());
+    probePlanFiles(engine);
+    return await run(engine, options, () => lock.release(), corrupt);
   } catch (error) {
     lock.release();
+    const fault = planFilesFault(error);
+    if (fault) throw new PlanFilesError(`swarm up cannot start: ${fault.message}`, { path: fault.path, hint: fault.hint ?? 'make the plan folder writable', cause: error });
     throw error;
   }
 }
 
-function freshOrSaved(config: SwarmConfig, host: PaneHost): EngineState {
-  const saved = loadState(planPaths(config.plan).state);
+/** A corrupt state file, moved aside: where it went and why it was unreadable. */
+interface Corrupt {
+  kept: string;
+  why: string;
+}
+
+/** Before anything starts: the state file and the journal take a write (else exit 5, nothing started). */
+function probePlanFiles(engine: Engine): void {
+  saveState(planPaths(engine.config.plan).state, engine.state);
+  appendLine(planPaths(engine.config.plan).journal, '');
+}
+
+/**
+ * The saved state of a run to resume (runEnd.ts: not done, not ended by `swarm down`), else a fresh
+ * one. A corrupt file is kept aside (never silently replaced); the fresh run then reads the inbox from
+ * its end, not records of the run whose state was lost.
+ */
+function freshOrSaved(config: SwarmConfig, host: PaneHost): { state: EngineState; corrupt: Corrupt | null } {
+  const path = planPaths(config.plan).state;
+  const read = readState(path);
+  const saved = read.kind === 'ok' ? read.state : null;
   const resumed = toResume(saved);
-  if (resumed) return resumed;
+  if (resumed) return { state: resumed, corrupt: null };
+  const corrupt = read.kind === 'corrupt' ? { kept: keepCorrupt(path, new Date()), why: read.why } : null;
+  return { state: fresh(config, host, corrupt ? inboxSize(config.plan) : (saved?.inboxOffset ?? 0)), corrupt };
+}
+
+function fresh(config: SwarmConfig, host: PaneHost, inboxOffset: number): EngineState {
   return {
     version: 1,
     name: config.name,
     session: sessionName(config),
     backend: host.kind,
-    inboxOffset: saved?.inboxOffset ?? 0,
+    inboxOffset,
     lanes: {},
     order: [],
     leadName: config.lead.name,
@@ -108,7 +137,7 @@ function freshOrSaved(config: SwarmConfig, host: PaneHost): EngineState {
   };
 }
 
-async function run(engine: Engine, options: SwarmOptions, unlock: () => void): Promise<RunningSwarm> {
+async function run(engine: Engine, options: SwarmOptions, unlock: () => void, corrupt: Corrupt | null): Promise<RunningSwarm> {
   const { config, state } = engine;
   const paths = planPaths(config.plan);
   writeSettings(config.plan, {
@@ -132,10 +161,18 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
   // The store's events are the journal itself, whoever wrote the line (the engine, `swarm lead`, a
   // fenced `swarm notify`): the dashboard and the headless log show the same record as `swarm journal`.
   const journalFollower = followJournal(config.plan, journalSize(config.plan), (entry) => pushEvent(engine.store, entry));
+  if (corrupt) {
+    engine.journal({
+      type: 'observation', event: 'state_corrupt', lane: null, kept: corrupt.kept, why: corrupt.why,
+      what: 'the saved state was unreadable: this run starts afresh (leftover panes are closed); the bad file is kept aside',
+    });
+  }
 
   const finish = (outcome: Outcome) => {
     if (done) return;
     done = true;
+    const fault = engine.writes.fault;
+    if (fault) outcome = { code: 5, why: `the plan's files still refuse writes: ${fault.error.message}`, fault: fault.error };
     journalFollower.drain();
     settle(outcome);
   };
@@ -165,7 +202,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
     state.added.push({ name: record.name, task: record.task, checkout: record.checkout, kind: record.lane_kind, command: record.command ?? null });
     state.allDoneTold = false;
     engine.journal({ type: 'delegation', event: 'lane_added', lane: record.name, by: record.from, task: record.task });
-    void engine.enqueue(async () => startMissing(engine, await engine.host.list()));
+    void engine.enqueue(async () => engine.writes.persistently(async () => startMissing(engine, await engine.host.list())));
   };
 
   engine.onSettled = () => {
@@ -195,12 +232,15 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
     if (leftover.length > 0) engine.journal({ type: 'observation', event: 'stale_panes_closed', lane: null, panes: leftover.length });
   }
 
-  // Re-adopt: leases of a dead engine, then intents, then tell each lane what the panes look like now.
+  // Re-adopt: leases of a dead engine, then intents (and the events they cause), then tell each lane what
+  // the panes look like now: listed after the intents ran, so a spawn just carried out is seen. A pane
+  // belongs to the lane whose agent its name is (the lead's successor may go by `lead-b`).
   reconcileLeases(engine);
-  const panes = await engine.host.list();
   await engine.enqueue(() => engine.drainPending());
+  await engine.idle();
+  const panes = await engine.host.list();
   for (const name of state.order) {
-    const mine = panes.filter((p) => p.lane === engine.agentName(state.lanes[name]!) || p.lane === name);
+    const mine = panes.filter((p) => engine.laneOfAgent(p.lane) === name);
     engine.dispatch(name, { type: 'resume', panes: mine.map((p) => ({ generation: p.generation, paneId: p.paneId, dead: p.dead })) });
   }
   if (state.order.length > 0) engine.journal({ type: 'observation', event: 'readopted', lane: null, panes: panes.length });
@@ -208,7 +248,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
 
   // Claim before any lane starts, then start whatever has no agent yet.
   if (state.epoch === 0) claimLead(engine);
-  await engine.enqueue(() => startMissing(engine, panes));
+  await engine.enqueue(() => engine.writes.persistently(() => startMissing(engine, panes)));
   await engine.idle();
 
   const drainInbox = () =>
@@ -233,6 +273,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
     journalFollower.drain();
     journalFollower.close();
     engine.closed = true;
+    engine.writes.stop();
     engine.asks.stop();
     if (timeout) clearTimeout(timeout);
     if (releaseTimer) clearTimeout(releaseTimer);

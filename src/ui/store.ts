@@ -23,7 +23,7 @@ export interface SwarmView {
   /** The last journal events, newest last. */
   events: JournalEntry[];
   /** Set once the engine has finished (plan done or stopped short). */
-  outcome: { code: 0 | 1; why: string } | null;
+  outcome: { code: 0 | 1 | 5; why: string } | null;
 }
 
 export type SwarmStore = StoreApi<SwarmView>;

@@ -5,7 +5,8 @@
  * handoff with exactly one successor and no lease held by nobody.
  */
 import { execa } from 'execa';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
@@ -22,6 +23,23 @@ const inboxHas = (s: TestSwarm, needle: string) => {
   return existsSync(path) && readFileSync(path, 'utf8').includes(needle);
 };
 
+/** `lane gN @account` of every live agent pane on the swarm's tmux server, and of every lease. */
+function agentsAndLeases(s: TestSwarm): { panes: string[]; leases: string[] } {
+  const out = execFileSync('tmux', ['-L', s.socket, 'list-panes', '-a', '-F', '#{@swarm_lane} g#{@swarm_generation} @#{@swarm_account} #{pane_dead}'], { encoding: 'utf8' });
+  const panes = out.split('\n').filter((l) => l.trim() !== '' && l.endsWith(' 0') && !l.startsWith(' ')).map((l) => l.slice(0, -2)).sort();
+  const dir = join(s.plan, '.swarm', 'leases');
+  const leases = readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { lane: string; generation: number; account: string });
+  return { panes, leases: leases.map((l) => `${l.lane} g${l.generation} @${l.account}`).sort() };
+}
+
+/** Every live agent runs on an account leased to it, and every lease serves a live agent (SPEC 9). */
+function leasesMatchAgents(s: TestSwarm, leadAgents: Record<string, string> = {}): void {
+  const { panes, leases } = agentsAndLeases(s);
+  // Leases name the lane (the lead's successor `lead-b` is the lead lane `lead`).
+  const asLane = panes.map((p) => { const [who, ...rest] = p.split(' '); return [leadAgents[who!] ?? who, ...rest].join(' '); }).sort();
+  expect(leases).toEqual(asLane);
+}
+
 /** After the restart: the plan is done with one successor for lane-a and no lease left dangling. */
 async function finishesOnce(s: TestSwarm): Promise<void> {
   const run = await s.up(['--timeout', '45s']);
@@ -35,6 +53,7 @@ async function finishesOnce(s: TestSwarm): Promise<void> {
   const held = leases.map((f) => JSON.parse(readFileSync(join(s.plan, '.swarm', 'leases', f), 'utf8')) as { lane: string; generation: number });
   // Every lease left serves a live agent of the finished plan: the lead g1, lane-a g2 (never the spent g1).
   expect(held.some((l) => l.lane === 'lane-a' && l.generation === 1)).toBe(false);
+  leasesMatchAgents(s);
 }
 
 describe('recovery after kill -9 of swarm up (tmux)', () => {
@@ -75,6 +94,61 @@ describe('recovery after kill -9 of swarm up (tmux)', () => {
     await first;
     await finishesOnce(s);
     expect(s.events('pane_closed')).toHaveLength(1);
+  });
+
+  // Issue 10 item 14: a gate killed with swarm has no result; the restart runs it again.
+  it('killed while a done_when gate runs: the restart runs the gate again and the plan finishes', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,done' }, doneWhen: 'touch gate.started; sleep 3; true' }] }));
+    const first = s.up();
+    const started = join(s.root, 'wt-lane-a', 'gate.started');
+    await waitFor(() => existsSync(started), { timeout: 30_000, what: 'the gate to start (gate.started in the checkout)' });
+    first.kill('SIGKILL');
+    await first;
+    expect(s.events('lane_result')).toHaveLength(0);
+    const run = await s.up(['--timeout', '45s']);
+    expect(run.all).toContain('plan done');
+    expect(run.exitCode).toBe(0);
+    expect(s.events('lane_result')).toMatchObject([{ lane: 'lane-a', result: 'done', passed: true }]);
+    expect(s.events('gate_started').filter((e) => e.rerun === true)).toHaveLength(1);
+  });
+
+  // Issue 10 item 12: the lead's successor goes by another name (lead-b); the restart must find its pane.
+  it('killed while the lead\'s successor (lead-b) starts: the restart adopts lead-b on the account leased to it', async () => {
+    const s = (t = makeSwarm({
+      lead: { AGENT_G1: 'ready,handover', AGENT_PAUSE_G2: '4000', AGENT_G2: 'ready' },
+      succession: ['lead-b'],
+      lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,sleep9000,done' } }],
+    }));
+    const first = s.up();
+    await s.waitEvent('successor_spawned');
+    first.kill('SIGKILL');
+    await first;
+    expect(s.events('lead_accepted')).toHaveLength(0);
+    const run = await s.up(['--timeout', '45s']);
+    expect(run.all).toContain('plan done');
+    expect(run.exitCode).toBe(0);
+    expect(s.agentLog().filter((l) => l === 'lead-b g2 started')).toHaveLength(1);
+    expect(s.events('lead_accepted')).toHaveLength(1);
+    expect(s.events('lease_acquired').filter((e) => e.lane === 'lead')).toHaveLength(1);
+    expect(s.events('lease_released').filter((e) => e.for_generation === 2)).toHaveLength(0);
+    leasesMatchAgents(s, { 'lead-b': 'lead' });
+  });
+
+  // Issue 10 item 21: a corrupt state file is said, journaled and kept aside, not silently replaced.
+  it('a corrupt state.json: swarm up says so, keeps the file aside and starts afresh', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,sleep1000,done' } }] }));
+    const first = s.up();
+    await s.waitEvent('lane_started', 2);
+    first.kill('SIGKILL');
+    await first;
+    const state = join(s.plan, '.swarm', 'state.json');
+    writeFileSync(state, '{"version":1,"lanes":{"lane-a":');
+    const run = await s.up(['--timeout', '45s']);
+    expect(run.all).toMatch(/state_corrupt .*kept=\S*state\.corrupt-\d{8}T\d{6}Z\.json/);
+    expect(run.exitCode).toBe(0);
+    const [entry] = s.events('state_corrupt');
+    expect(entry).toMatchObject({ why: expect.stringMatching(/^not JSON/) as unknown });
+    expect(readFileSync(String(entry!.kept), 'utf8')).toBe('{"version":1,"lanes":{"lane-a":');
   });
 });
 

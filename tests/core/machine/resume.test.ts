@@ -2,13 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { reduceLane, type Effect, type LaneEvent, type LaneState } from '../../../src/core/machine.js';
 import {
-  MIN, PACKET, T0, accepted, attentionLane, ctx, degradedLane, doneLane, drive, leased, picking, report, reported, spawned, stoppedLane,
-  types, waitingLane, working, writing,
+  MIN, PACKET, T0, accepted, attentionLane, ctx, degradedLane, doneLane, drive, gating, leased, only, picking, report, reported, spawned,
+  stoppedLane, types, waitingLane, working, writing,
 } from './build.js';
 
 const LATER = T0 + 9 * MIN;
 type Pane = { generation: number; paneId: string; dead: boolean };
-const resume = (lane: LaneState, panes: Pane[]) => reduceLane(lane, { type: 'resume', panes } as LaneEvent, ctx(LATER));
+const resume = (lane: LaneState, panes: Pane[], doneWhen: string | null = null) =>
+  reduceLane(lane, { type: 'resume', panes } as LaneEvent, ctx(LATER, { doneWhen }));
 const live = (generation: number, paneId: string): Pane => ({ generation, paneId, dead: false });
 const dead = (generation: number, paneId: string): Pane => ({ generation, paneId, dead: true });
 /** The effect of `type` the lane emitted when it entered its phase. */
@@ -126,6 +127,28 @@ describe('resume', () => {
   it('attention: nothing is retried', () => {
     const lane = attentionLane();
     expect(resume(lane, [live(1, '%1')])).toEqual({ lane, effects: [] });
+  });
+
+  // Issue 10 item 14: a gate that was running when swarm was killed has no result; gates are rerunnable.
+  it('a gate in flight with no result: the gate runs again', () => {
+    const step = resume(gating(), [live(1, '%1')], 'npm test');
+    expect(step.lane).toMatchObject({ state: 'working', gatePending: true });
+    expect(only(step.effects, 'run_gate')).toEqual([{ type: 'run_gate', id: `lane-a/g1/gate/${LATER}`, command: 'npm test' }]);
+    expect(only(step.effects, 'journal').map((j) => [j.event, j.data])).toEqual([['gate_started', { command: 'npm test', rerun: true }]]);
+  });
+
+  it('a gate in flight whose agent left meanwhile: the gate runs again for the lost lane', () => {
+    const step = resume(gating(), [], 'npm test');
+    expect(step.lane).toMatchObject({ state: 'lost', gatePending: true });
+    expect(types(step.effects)).toContain('run_gate');
+    const passed = reduceLane(step.lane, { type: 'gate', passed: true, output: 'ok' }, ctx(LATER + MIN, { doneWhen: 'npm test' }));
+    expect(passed.lane.state).toBe('done');
+  });
+
+  it('a gate in flight when done_when was removed from swarm.yaml meanwhile: the lane is done', () => {
+    const step = resume(gating(), [live(1, '%1')]);
+    expect(step.lane).toMatchObject({ state: 'done', gatePending: false });
+    expect(only(step.effects, 'run_gate')).toEqual([]);
   });
 
   it('twice in a row gives the same effects (ids included)', () => {

@@ -64,7 +64,7 @@ const rows: Row[] = [
   ['writing but on a permission screen, timer packet → re-armed, not degraded', () => drive(writing(), [[{ type: 'screen', screen: 'permission' }, T0 + 3 * MIN]]).lane, { type: 'timer', timer: 'packet' }, { state: 'blocked', phase: 'writing', effects: ['set_timer'] }],
   // done and the gate
   ['working, done without gate → done', () => working(), report('done\ncapacity=ok 70% @work2'), { state: 'done', phase: null, effects: ['set_timer', 'clear_timer', 'journal', 'tell_lead'] }],
-  ['working, done with gate → gate pending', () => working(), report('done\ncapacity=ok 70% @work2'), { state: 'working', phase: null, effects: ['set_timer', 'run_gate'] }, { doneWhen: 'npm test' }],
+  ['working, done with gate → gate pending', () => working(), report('done\ncapacity=ok 70% @work2'), { state: 'working', phase: null, effects: ['set_timer', 'journal', 'run_gate'] }, { doneWhen: 'npm test' }],
   ['writing, done → done; no handoff needed', () => writing(), report('done\ncapacity=critical 8% @work2'), { state: 'done', phase: null, effects: ['set_timer', 'clear_timer', 'clear_timer', 'journal', 'tell_lead'] }],
   ['gate, passed → done', () => gating(), { type: 'gate', passed: true, output: 'ok' }, { state: 'done', phase: null, effects: ['clear_timer', 'journal', 'tell_lead'] }, { doneWhen: 'npm test' }],
   ['gate, failed → working', () => gating(), { type: 'gate', passed: false, output: 'FAIL' }, { state: 'working', phase: null, effects: ['journal', 'notify'] }, { doneWhen: 'npm test' }],
@@ -141,6 +141,18 @@ describe('ignored events: the same lane, and one journal saying why', () => {
     const step = reduceLane(lane, { type: 'spawned', generation: 2, account: 'work3', paneId: '%9' }, ctx(AT));
     expect(step.lane).toBe(lane);
     expect(step.effects.at(-1)).toEqual({ type: 'kill_pane', id: 'lane-a/g2/kill/work3', paneId: '%9' });
+  });
+
+  // Issue 10 items 12-13: a pane of the awaited generation left by an earlier attempt on another account
+  // (its lease released) is no successor: it is killed and the successor spawned on the leased account.
+  it('a pane of the awaited generation on another account than leased is killed and the successor spawned again', () => {
+    const lane = leased();
+    const step = reduceLane(lane, { type: 'spawned', generation: 2, account: 'work9', paneId: '%9' }, ctx(AT));
+    expect(step.lane).toBe(lane);
+    expect(types(step.effects)).toEqual(['journal', 'kill_pane', 'spawn']);
+    expect(step.effects[0]).toMatchObject({ event: 'ignored', data: { why: 'pane %9 of g2 runs on work9, not on work3 leased for it: killed, spawned again' } });
+    expect(step.effects[1]).toEqual({ type: 'kill_pane', id: 'lane-a/g2/kill/work9', paneId: '%9' });
+    expect(step.effects[2]).toEqual({ type: 'spawn', id: 'lane-a/g2/spawn/work3', generation: 2, account: 'work3', packet: PACKET });
   });
 });
 

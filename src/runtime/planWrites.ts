@@ -1,0 +1,121 @@
+/**
+ * The engine's writes of the plan's files (journal, mailboxes, state) when the file system refuses
+ * them (unwritable folder, full disk, immutable file: SPEC 8's exit 5). Nothing is dropped: appends
+ * wait in memory, in order, and the state is kept; the fault is told once; writes are tried again on a
+ * backoff until they land, then the engine carries on. A step waits here before its effects run, so a
+ * saved intent still comes before the work it records.
+ */
+import { planFilesFault, type PlanFilesError } from '../errors.js';
+
+export interface PlanWritesHooks {
+  saveState: () => void;
+  /** The first refusal of an episode. */
+  onFault: (fault: PlanFilesError) => void;
+  /** Everything written again after `since` (epoch ms). */
+  onRecovered: (fault: PlanFilesError, since: number) => void;
+  now: () => number;
+}
+
+const FIRST_WAIT_MS = 250;
+const LONGEST_WAIT_MS = 5000;
+
+export class PlanWrites {
+  private readonly unwritten: (() => void)[] = [];
+  private stateDirty = false;
+  private wait = FIRST_WAIT_MS;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  /** The refusal in progress, and since when; null while writes land. */
+  fault: { error: PlanFilesError; since: number } | null = null;
+
+  constructor(private readonly hooks: PlanWritesHooks) {}
+
+  /** An append (journal line, mailbox message): written now, or after those still waiting. */
+  append(write: () => void): void {
+    this.unwritten.push(write);
+    this.flush();
+  }
+
+  /** The state changed: save it now, or as soon as the file system lets us. */
+  save(): void {
+    this.stateDirty = true;
+    this.flush();
+  }
+
+  /** Write whatever waits, in order; true when nothing is left. A refusal is kept, never thrown. */
+  flush(): boolean {
+    try {
+      while (this.unwritten.length > 0) {
+        this.unwritten[0]!();
+        this.unwritten.shift();
+      }
+      if (this.stateDirty) {
+        this.hooks.saveState();
+        this.stateDirty = false;
+      }
+    } catch (error) {
+      this.refused(error);
+      return false;
+    }
+    if (this.fault) this.recovered();
+    return true;
+  }
+
+  /** Resolves once everything is written; while refused, tries again on the backoff. */
+  async settled(): Promise<void> {
+    while (!this.flush()) await this.pause();
+  }
+
+  /** Run `work` (an effect); while the file system refuses it, wait and run it again (effects are idempotent). */
+  async persistently<T>(work: () => Promise<T> | T): Promise<T> {
+    for (;;) {
+      try {
+        const result = await work();
+        if (this.fault) this.flush();
+        return result;
+      } catch (error) {
+        this.refused(error);
+        await this.pause();
+      }
+    }
+  }
+
+  /** Shutting down: waits end (with the fault), the retry timer goes. */
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private refused(error: unknown): void {
+    const fault = planFilesFault(error);
+    if (!fault) throw error;
+    if (this.fault === null) {
+      this.fault = { error: fault, since: this.hooks.now() };
+      this.hooks.onFault(fault);
+    }
+    // Nothing else may come along to write: try again on the backoff by ourselves.
+    if (this.timer === null && !this.stopped) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.flush();
+      }, this.wait);
+    }
+  }
+
+  private recovered(): void {
+    const fault = this.fault!;
+    this.fault = null;
+    this.wait = FIRST_WAIT_MS;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.hooks.onRecovered(fault.error, fault.since);
+  }
+
+  private async pause(): Promise<void> {
+    if (this.stopped && this.fault) throw this.fault.error;
+    const ms = this.wait;
+    this.wait = Math.min(this.wait * 2, LONGEST_WAIT_MS);
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  }
+}

@@ -1,0 +1,52 @@
+/** The engine's saved state: a file that is not a state is told apart (issue 10 item 21), never taken for none. */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { keepCorrupt, loadState, parseState, readState } from '../../src/runtime/engineState.js';
+
+const GOOD = { version: 1, lanes: {}, order: [], timers: [], pending: [] };
+
+describe('parseState', () => {
+  it.each([
+    ['empty', '', /^not JSON/],
+    ['cut short', '{"version":1,"lanes":{', /^not JSON/],
+    ['spaces only', '   \n', /^not JSON/],
+    ['an array', '[]', /^not a JSON object/],
+    ['null', 'null', /^not a JSON object/],
+    ['another version', '{"version":2,"lanes":{}}', /^version 2, not 1/],
+    ['no version', '{"lanes":{}}', /^version null, not 1/],
+    ['no lanes', '{"version":1,"order":[],"timers":[],"pending":[]}', /^no lanes/],
+    ['NUL bytes (a torn write)', '\u0000\u0000\u0000', /^not JSON/],
+  ])('%s: corrupt', (_name, text, why) => {
+    const read = parseState(text);
+    expect(read.kind).toBe('corrupt');
+    expect(read.kind === 'corrupt' ? read.why : '').toMatch(why);
+  });
+
+  it.each([
+    ['one line', JSON.stringify(GOOD)],
+    ['a trailing line break and spaces', `${JSON.stringify(GOOD)}\n  `],
+    ['CRLF', `${JSON.stringify(GOOD, null, 1).replace(/\n/g, '\r\n')}\r\n`],
+  ])('%s: a state', (_name, text) => {
+    expect(parseState(text)).toMatchObject({ kind: 'ok', state: GOOD });
+  });
+});
+
+describe('the state file', () => {
+  let dir = '';
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('none, a state, or corrupt; a corrupt one is moved aside with its bytes kept', () => {
+    dir = mkdtempSync(join(tmpdir(), 'swarm-state-'));
+    const path = join(dir, 'state.json');
+    expect(readState(path)).toEqual({ kind: 'none' });
+    writeFileSync(path, '{"version":1,"lan');
+    expect(readState(path).kind).toBe('corrupt');
+    expect(loadState(path)).toBeNull();
+    const kept = keepCorrupt(path, new Date('2025-01-02T03:04:05.678Z'));
+    expect(kept).toBe(join(dir, 'state.corrupt-20250102T030405Z.json'));
+    expect(readdirSync(dir)).toEqual(['state.corrupt-20250102T030405Z.json']);
+    expect(readFileSync(kept, 'utf8')).toBe('{"version":1,"lan');
+  });
+});
