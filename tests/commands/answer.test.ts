@@ -35,7 +35,7 @@ describe('swarm answer <lane>', () => {
     ['the lead lead.json names', 'lead-b', () => writeFileSync(join(s.plan, 'lead.json'), JSON.stringify({ plan: 'p', lead: 'lead-b', epoch: 2, succession: [], lanes: [], revision: 3, updated_at: 'x' }))],
     ['a lane added at run time (state.json)', 'lane-y', () => {
       mkdirSync(join(s.plan, '.swarm'), { recursive: true });
-      writeFileSync(join(s.plan, '.swarm', 'state.json'), JSON.stringify({ version: 1, lanes: {}, added: [{ name: 'lane-y', task: 't', checkout: '.', kind: null, command: null }] }));
+      writeFileSync(join(s.plan, '.swarm', 'state.json'), JSON.stringify({ version: 1, lanes: {}, order: [], timers: [], pending: [], added: [{ name: 'lane-y', task: 't', checkout: '.', kind: null, command: null }] }));
     }],
   ])('takes %s', async (_name, lane, arrange) => {
     arrange();

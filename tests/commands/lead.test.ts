@@ -14,7 +14,7 @@ const record = () => JSON.parse(readFileSync(join(t.plan, 'lead.json'), 'utf8'))
 const engineState = (lead: { state: string; account?: string }, extra: { limited?: Record<string, string | null>; askTimeouts?: number } = {}) => {
   mkdirSync(join(t.plan, '.swarm'), { recursive: true });
   const lanes = { lead: { name: 'lead', role: 'lead', generation: 1, account: lead.account ?? 'acct-lead', state: lead.state } };
-  writeFileSync(join(t.plan, '.swarm', 'state.json'), JSON.stringify({ version: 1, lanes, order: ['lead'], leadName: 'lead', leadAgent: 'lead', epoch: 1, limited: extra.limited ?? {}, askTimeouts: extra.askTimeouts ?? 0 }));
+  writeFileSync(join(t.plan, '.swarm', 'state.json'), JSON.stringify({ version: 1, lanes, order: ['lead'], timers: [], pending: [], leadName: 'lead', leadAgent: 'lead', epoch: 1, limited: extra.limited ?? {}, askTimeouts: extra.askTimeouts ?? 0 }));
 };
 const journal = () => readFileSync(join(t.plan, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 
