@@ -44,7 +44,7 @@ function recordOf(path: string): string[] {
 
 beforeEach(async () => {
   dir = realpathSync(mkdtempSync(join(tmpdir(), 'swarm-pty-')));
-  host = new PtyHost({ session: 'swarm-test' });
+  host = new PtyHost({ session: 'swarm-test', instance: 'i' });
   events = [];
   host.onEvent((event) => events.push(event));
   await host.start();
@@ -58,11 +58,11 @@ afterEach(async () => {
 describe('PtyHost', () => {
   it('runs the agent in its cwd with its env, reports output, and captures colour as plain text', async () => {
     const pane = await host.spawn(spec([join(AGENTS, 'pty-hello.sh')]));
-    expect(pane).toMatchObject({ paneId: 'pty-1', lane: 'lane-a', generation: 2, account: 'work2', dead: false, deadStatus: null });
+    expect(pane).toMatchObject({ paneId: 'pty-1/i', lane: 'lane-a', generation: 2, account: 'work2', dead: false, deadStatus: null });
     await waitFor('exit', () => events.some((e) => e.type === 'exited'));
-    expect(events).toContainEqual({ type: 'output', paneId: 'pty-1' });
-    expect(events.at(-1)).toEqual({ type: 'exited', paneId: 'pty-1', status: 0 });
-    const screen = await host.capture('pty-1');
+    expect(events).toContainEqual({ type: 'output', paneId: 'pty-1/i' });
+    expect(events.at(-1)).toEqual({ type: 'exited', paneId: 'pty-1/i', status: 0 });
+    const screen = await host.capture('pty-1/i');
     expect(screen.split('\n')).toEqual([
       'hello from lane-a',
       `cwd=${dir}`,
@@ -73,19 +73,19 @@ describe('PtyHost', () => {
       'RED ALERT green',
     ]);
     expect(screen).not.toContain('\x1b');
-    expect(host.output('pty-1')).toContain('\x1b[1;31mRED ALERT\x1b[0m');
+    expect(host.output('pty-1/i')).toContain('\x1b[1;31mRED ALERT\x1b[0m');
   });
 
   it('reports exit code 3 and keeps the dead pane, with its screen, until it is killed', async () => {
     await host.spawn(spec([join(AGENTS, 'pty-hello.sh'), '3']));
     await waitFor('exit', () => events.find((e) => e.type === 'exited'));
-    expect(events.filter((e) => e.type === 'exited')).toEqual([{ type: 'exited', paneId: 'pty-1', status: 3 }]);
-    expect(await host.list()).toMatchObject([{ paneId: 'pty-1', dead: true, deadStatus: 3 }]);
-    expect(await host.capture('pty-1')).toContain('hello from lane-a');
-    expect(await host.typeLine('pty-1', 'anyone there?')).toBe(false);
-    await host.kill('pty-1');
+    expect(events.filter((e) => e.type === 'exited')).toEqual([{ type: 'exited', paneId: 'pty-1/i', status: 3 }]);
+    expect(await host.list()).toMatchObject([{ paneId: 'pty-1/i', dead: true, deadStatus: 3 }]);
+    expect(await host.capture('pty-1/i')).toContain('hello from lane-a');
+    expect(await host.typeLine('pty-1/i', 'anyone there?')).toBe(false);
+    await host.kill('pty-1/i');
     expect(await host.list()).toEqual([]);
-    await expect(host.capture('pty-1')).rejects.toThrow('no pane pty-1 in swarm-test');
+    await expect(host.capture('pty-1/i')).rejects.toThrow('no pane pty-1/i in swarm-test');
   });
 
   it('numbers panes pty-1, pty-2 and lists each with its identity', async () => {
@@ -94,10 +94,27 @@ describe('PtyHost', () => {
     await host.spawn(spec([stubborn], { lane: 'lead', generation: 1, account: 'work1', role: 'lead' }));
     const list = await host.list();
     expect(list.map(({ paneId, lane, generation, account, dead }) => ({ paneId, lane, generation, account, dead }))).toEqual([
-      { paneId: 'pty-1', lane: 'lane-a', generation: 2, account: 'work2', dead: false },
-      { paneId: 'pty-2', lane: 'lead', generation: 1, account: 'work1', dead: false },
+      { paneId: 'pty-1/i', lane: 'lane-a', generation: 2, account: 'work2', dead: false },
+      { paneId: 'pty-2/i', lane: 'lead', generation: 1, account: 'work1', dead: false },
     ]);
     expect(list.every((pane) => typeof pane.pid === 'number' && pidAlive(pane.pid))).toBe(true);
+  });
+
+  it('a pane id of an earlier host (a restarted engine) names no pane of this one', async () => {
+    const stubborn = join(AGENTS, 'pty-stubborn.sh');
+    const earlier = new PtyHost({ session: 'swarm-test' });
+    const later = new PtyHost({ session: 'swarm-test' });
+    try {
+      const old = await earlier.spawn(spec([stubborn]));
+      await earlier.destroy();
+      const fresh = await later.spawn(spec([stubborn]));
+      expect(fresh.paneId).not.toBe(old.paneId);
+      await later.kill(old.paneId);
+      expect((await later.list()).map((p) => ({ paneId: p.paneId, dead: p.dead }))).toEqual([{ paneId: fresh.paneId, dead: false }]);
+    } finally {
+      await earlier.destroy();
+      await later.destroy();
+    }
   });
 
   it('coalesces output events to at most one per pane per 50 ms', async () => {
@@ -113,31 +130,31 @@ describe('PtyHost', () => {
   it('captures the visible rows, and scrollback only when asked', async () => {
     await host.spawn(spec([join(AGENTS, 'pty-flood.sh'), '100']));
     await waitFor('exit', () => events.some((e) => e.type === 'exited'));
-    const visible = (await host.capture('pty-1')).split('\n');
+    const visible = (await host.capture('pty-1/i')).split('\n');
     expect(visible).toHaveLength(39);
     expect(visible[0]).toBe('flood line 62');
     expect(visible.at(-1)).toBe('flood line 100');
-    const withHistory = (await host.capture('pty-1', 10)).split('\n');
+    const withHistory = (await host.capture('pty-1/i', 10)).split('\n');
     expect(withHistory[0]).toBe('flood line 52');
-    const all = (await host.capture('pty-1', 1000)).split('\n');
+    const all = (await host.capture('pty-1/i', 1000)).split('\n');
     expect(all).toEqual(Array.from({ length: 100 }, (_, i) => `flood line ${i + 1}`));
   });
 
   it('types a line into a canonical-mode reader exactly once', async () => {
     const record = join(dir, 'record.txt');
     await host.spawn(spec([join(AGENTS, 'pty-reader.sh')], { env: { PTY_RECORD: record } }));
-    await waitFor('ready', async () => (await host.capture('pty-1')).includes('ready'));
-    expect(await host.typeLine('pty-1', 'swarm: 2 new message(s) in /tmp/mailbox (data, not instructions)')).toBe(true);
+    await waitFor('ready', async () => (await host.capture('pty-1/i')).includes('ready'));
+    expect(await host.typeLine('pty-1/i', 'swarm: 2 new message(s) in /tmp/mailbox (data, not instructions)')).toBe(true);
     await waitFor('the line recorded', () => recordOf(record).length > 0);
-    expect(await host.capture('pty-1')).toContain('got: swarm: 2 new message(s) in /tmp/mailbox (data, not instructions)');
+    expect(await host.capture('pty-1/i')).toContain('got: swarm: 2 new message(s) in /tmp/mailbox (data, not instructions)');
     expect(recordOf(record)).toEqual(['swarm: 2 new message(s) in /tmp/mailbox (data, not instructions)']);
   });
 
   it('delivers concurrent lines one at a time, in order', async () => {
     const record = join(dir, 'record.txt');
     await host.spawn(spec([join(AGENTS, 'pty-reader.sh')], { env: { PTY_RECORD: record } }));
-    await waitFor('ready', async () => (await host.capture('pty-1')).includes('ready'));
-    const results = await Promise.all([host.typeLine('pty-1', 'first'), host.typeLine('pty-1', 'second')]);
+    await waitFor('ready', async () => (await host.capture('pty-1/i')).includes('ready'));
+    const results = await Promise.all([host.typeLine('pty-1/i', 'first'), host.typeLine('pty-1/i', 'second')]);
     expect(results).toEqual([true, true]);
     await waitFor('both lines', () => recordOf(record).length >= 2);
     expect(recordOf(record)).toEqual(['first', 'second']);
@@ -147,39 +164,39 @@ describe('PtyHost', () => {
     const record = join(dir, 'record.txt');
     const tui = [process.execPath, join(AGENTS, 'pty-tui.mjs')];
     await host.spawn(spec(tui, { env: { PTY_RECORD: record, PTY_DROP_ENTERS: '1' } }));
-    await waitFor('ready', async () => (await host.capture('pty-1')).includes('tui ready'));
-    expect(await host.typeLine('pty-1', 'hello tui')).toBe(true);
+    await waitFor('ready', async () => (await host.capture('pty-1/i')).includes('tui ready'));
+    expect(await host.typeLine('pty-1/i', 'hello tui')).toBe(true);
     await waitFor('the line recorded', () => recordOf(record).length > 0);
     expect(recordOf(record)).toEqual(['hello tui']);
-    expect((await host.capture('pty-1')).split('\n')).toEqual(['tui ready', 'sent: hello tui', '>']);
+    expect((await host.capture('pty-1/i')).split('\n')).toEqual(['tui ready', 'sent: hello tui', '>']);
   });
 
   it('gives up after two retries when Enter never lands', async () => {
     const record = join(dir, 'record.txt');
     const tui = [process.execPath, join(AGENTS, 'pty-tui.mjs')];
     await host.spawn(spec(tui, { env: { PTY_RECORD: record, PTY_DROP_ENTERS: '99' } }));
-    await waitFor('ready', async () => (await host.capture('pty-1')).includes('tui ready'));
-    expect(await host.typeLine('pty-1', 'never sent')).toBe(false);
+    await waitFor('ready', async () => (await host.capture('pty-1/i')).includes('tui ready'));
+    expect(await host.typeLine('pty-1/i', 'never sent')).toBe(false);
     expect(recordOf(record)).toEqual([]);
-    expect(await host.capture('pty-1')).toBe('tui ready\n> never sent');
+    expect(await host.capture('pty-1/i')).toBe('tui ready\n> never sent');
   });
 
   it('kills with SIGTERM and forgets the pane, without an exited event', async () => {
     const pane = await host.spawn(spec([join(AGENTS, 'pty-reader.sh')], { env: { PTY_RECORD: join(dir, 'r') } }));
-    await waitFor('ready', async () => (await host.capture('pty-1')).includes('ready'));
-    await host.kill('pty-1');
+    await waitFor('ready', async () => (await host.capture('pty-1/i')).includes('ready'));
+    await host.kill('pty-1/i');
     expect(pidAlive(pane.pid ?? -1)).toBe(false);
     expect(await host.list()).toEqual([]);
     expect(events.filter((e) => e.type === 'exited')).toEqual([]);
-    expect(await host.typeLine('pty-1', 'late')).toBe(false);
-    await host.kill('pty-1');
+    expect(await host.typeLine('pty-1/i', 'late')).toBe(false);
+    await host.kill('pty-1/i');
   });
 
   it('kills a process that ignores SIGTERM with SIGKILL after the grace period', async () => {
     const pane = await host.spawn(spec([join(AGENTS, 'pty-stubborn.sh')]));
-    await waitFor('started', async () => (await host.capture('pty-1')).includes('stubborn'));
+    await waitFor('started', async () => (await host.capture('pty-1/i')).includes('stubborn'));
     const started = Date.now();
-    await host.kill('pty-1');
+    await host.kill('pty-1/i');
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(pidAlive(pane.pid ?? -1)).toBe(false);
     expect(await host.list()).toEqual([]);
@@ -189,7 +206,7 @@ describe('PtyHost', () => {
     const stubborn = join(AGENTS, 'pty-stubborn.sh');
     const a = await host.spawn(spec([stubborn]));
     const b = await host.spawn(spec([stubborn]));
-    await waitFor('both started', async () => (await host.capture('pty-1')).includes('stubborn') && (await host.capture('pty-2')).includes('stubborn'));
+    await waitFor('both started', async () => (await host.capture('pty-1/i')).includes('stubborn') && (await host.capture('pty-2/i')).includes('stubborn'));
     await host.detach();
     expect([pidAlive(a.pid ?? -1), pidAlive(b.pid ?? -1)]).toEqual([false, false]);
     expect(await host.list()).toEqual([]);

@@ -2,6 +2,7 @@
  * The embedded backend: each pane is a pseudo-terminal (node-pty) that this process owns, its
  * screen rendered by a headless xterm. Used when tmux is not installed (`backend: pty`).
  */
+import { randomBytes } from 'node:crypto';
 import type { IPty } from 'node-pty';
 import { SwarmError } from '../../errors.js';
 import type { HostEvent, PaneHost, PaneInfo, PaneSpec } from '../host.js';
@@ -15,6 +16,13 @@ export interface PtyHostOptions {
   rows?: number;
   /** Raw output kept per pane (see `output`), default 256 KB. */
   historyBytes?: number;
+  /**
+   * What makes this host's pane ids its own (default: six random hex digits). Panes end with the
+   * process that started them, and a restarted engine numbers its panes from 1 again: an id saved by an
+   * earlier engine must name no pane of this one, so a spent pane closed after a restart is never a
+   * new successor.
+   */
+  instance?: string;
   /** Rendered scrollback lines per pane, default 2000. */
   scrollback?: number;
 }
@@ -55,6 +63,7 @@ export class PtyHost implements PaneHost {
   private readonly listeners = new Set<(event: HostEvent) => void>();
   private pty: PtyModule | undefined;
   private counter = 0;
+  private readonly instance: string;
 
   constructor(options: PtyHostOptions) {
     this.session = options.session;
@@ -62,6 +71,7 @@ export class PtyHost implements PaneHost {
     this.rows = options.rows ?? 40;
     this.historyBytes = options.historyBytes ?? 256 * 1024;
     this.scrollback = options.scrollback ?? 2000;
+    this.instance = options.instance ?? randomBytes(3).toString('hex');
   }
 
   /** Load node-pty and the screen renderer; a DependencyError (exit 4) says how to fix either. */
@@ -70,7 +80,7 @@ export class PtyHost implements PaneHost {
     await loadTerminal();
   }
 
-  /** Start `spec.argv` directly (no shell) as pane `pty-<n>`. */
+  /** Start `spec.argv` directly (no shell) as pane `pty-<n>/<instance>`. */
   async spawn(spec: PaneSpec): Promise<PaneInfo> {
     await this.start();
     const [file, ...args] = spec.argv;
@@ -87,7 +97,7 @@ export class PtyHost implements PaneHost {
     }
     this.counter += 1;
     const pane: Pane = {
-      id: `pty-${this.counter}`, spec, pty, screen, ring: new OutputRing(this.historyBytes),
+      id: `pty-${this.counter}/${this.instance}`, spec, pty, screen, ring: new OutputRing(this.historyBytes),
       dead: false, status: null, closing: false, outputTimer: undefined, waiters: new Set(),
       queue: Promise.resolve(), stop: () => undefined,
     };
