@@ -4,12 +4,12 @@
  * and a typed config or every problem (with line and column) comes out.
  */
 import path from 'node:path';
-import { LineCounter, parseDocument, type Document } from 'yaml';
 import { excerpt } from '../errors.js';
 import { parseDuration } from './duration.js';
 import { didYouMean } from './suggest.js';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.js';
 import { Reader, type Section, type YamlNode } from './configReader.js';
+import { parseYaml } from './yamlDocument.js';
 
 export type { Backend, Account, CommandSpec, LeadSpec, LaneSpec, Timeouts, SwarmConfig, ConfigFacts, ConfigProblem, ConfigResult } from './configTypes.js';
 import type { Backend, Account, LeadSpec, LaneSpec, Timeouts, SwarmConfig, ConfigFacts, ConfigProblem, ConfigResult } from './configTypes.js';
@@ -41,10 +41,10 @@ export function parseConfig(text: string, absFile: string, facts: ConfigFacts): 
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const empty = { line: 1, col: 1, message: 'the file is empty: a swarm.yaml needs version: 1, name, plan, accounts, lead and lanes' };
   if (source.trim() === '') return { ok: false, problems: [empty] };
-  const lines = new LineCounter();
-  const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false });
-  if (doc.errors.length > 0) return { ok: false, problems: doc.errors.map((e) => syntaxProblem(source, lines, e.code, e.message, e.pos[0])) };
-  const r = new Reader(doc as Document, lines);
+  const parsed = parseYaml(source, 'a swarm.yaml');
+  if (!parsed.ok) return parsed;
+  const { doc, lines } = parsed;
+  const r = new Reader(doc, lines);
   const root = r.resolve(doc.contents);
   if (root === null) return { ok: false, problems: [empty] };
   const top = r.section(root, root, '', KNOWN_KEYS.top);
@@ -250,15 +250,6 @@ function nodesOf(s: Section): Partial<Record<string, YamlNode>> {
 export function expandHome(value: string, home: string): string {
   if (value === '~') return home;
   return value.startsWith('~/') ? path.join(home, value.slice(2)) : value;
-}
-
-function syntaxProblem(source: string, lines: LineCounter, code: string, message: string, offset: number): ConfigProblem {
-  const { line, col } = lines.linePos(offset);
-  const key = /^[^:\n]*/.exec(source.slice(offset))?.[0].trim() ?? '';
-  const text = code === 'DUPLICATE_KEY' && key !== ''
-    ? `duplicate key "${key.slice(0, 40)}": a key may appear once in a mapping; keep one`
-    : `YAML syntax error: ${message}`;
-  return { line, col, message: text };
 }
 
 /** `FILE:LINE:COL: message`, FILE as the user gave it. */

@@ -12,10 +12,11 @@
  * - `idle: null` (or none) is "no idle signal": swarm never types into such a pane.
  * - Besides the screen classes swarm acts on, `near_limit` and `offline` are recorded as data.
  */
-import { isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { isSeq } from 'yaml';
 import type { ConfigProblem } from './config.js';
 import { Reader, type Section, type YamlNode } from './configReader.js';
 import { didYouMean } from './suggest.js';
+import { parseYaml } from './yamlDocument.js';
 
 export const PROMPT_DELIVERIES = ['argument', 'paste', 'file'] as const;
 export type PromptDelivery = (typeof PROMPT_DELIVERIES)[number];
@@ -76,12 +77,10 @@ const PLACEHOLDER = /\{([a-z_]+)\}/g;
 export function parseKind(text: string, expected?: string): KindResult {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
   if (source.trim() === '') return fail([{ line: 1, col: 1, message: 'the file is empty: a kind file needs at least kind: and launch:' }]);
-  const lines = new LineCounter();
-  const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    return fail(doc.errors.map((e) => ({ ...lines.linePos(e.pos[0]), message: `YAML syntax error: ${e.message.split('\n')[0] ?? ''}` })));
-  }
-  const r = new Reader(doc as Document, lines);
+  const parsed = parseYaml(source, 'a kind file');
+  if (!parsed.ok) return fail(parsed.problems);
+  const { doc, lines } = parsed;
+  const r = new Reader(doc, lines);
   const root = r.resolve(doc.contents);
   const top = r.section(root, root ?? (doc.contents as YamlNode), '', KNOWN.top);
   if (top === undefined) return fail(r.problems);

@@ -254,6 +254,12 @@ describe('parseConfig: a bad file gets every problem with its line and column', 
     ['max_generations 0', append('thresholds: { max_generations: 0 }'), ['17:32: "thresholds.max_generations" must be a whole number of at least 1, got 0']],
     ['thresholds as a list', append('thresholds: [1]'), ['17:13: "thresholds" must be a mapping of keys, got a list']],
     ['a notify_command that is a list', append('notify_command: [ntfy]'), ['17:17: "notify_command" must be a non-empty string, got a list']],
+    ['a second document', `${BASE}---\nname: other\n`, [
+      '17:1: a second YAML document starts here: a swarm.yaml is one document; remove this "---" and what follows, or merge it into the first',
+    ]],
+    ['a second document after a first ---', `---\n${BASE}---\n`, [
+      '18:1: a second YAML document starts here: a swarm.yaml is one document; remove this "---" and what follows, or merge it into the first',
+    ]],
   ])('%s', (_what, text, expected) => {
     expect(problems(text)).toEqual(expected);
   });
@@ -294,6 +300,21 @@ describe('parseConfig: a bad file gets every problem with its line and column', 
       '11:13: lanes "lead" and "lane-b" share the checkout /w: give each lane its own (use git worktrees)',
       `12:21: "timeouts.accept": bad duration "soon": ${DURATION_HELP}`,
     ].sort(byPosition));
+  });
+});
+
+describe('parseConfig: a YAML alias bomb', () => {
+  it('is refused quickly, at its first alias', { timeout: 2000 }, () => {
+    const levels = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 9; i += 1) levels.push(`a${i}: &a${i} [${Array.from({ length: 10 }, () => `*a${i - 1}`).join(', ')}]`);
+    const text = append('thresholds:', ...levels.map((l) => `  ${l}`), 'notify_command: *a8');
+    expect(problems(text)).toEqual([
+      '19:12: too many YAML alias expansions (over 100: aliases of aliases multiply, a "billion laughs"): write the values out, or use fewer aliases',
+    ]);
+  });
+
+  it('a few aliases are fine', () => {
+    expect(config(`${edit(2, 'name: &n demo')}notify_command: *n\n`).notifyCommand).toBe('demo');
   });
 });
 
