@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { excerpt } from '../errors.js';
+import { accountEnvProblem } from './accountEnv.js';
 import { parseDuration } from './duration.js';
 import { didYouMean } from './suggest.js';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.js';
@@ -96,7 +97,9 @@ function readAccounts(r: Reader, top: Section, facts: ConfigFacts): { account: A
     for (const [key, field] of envSection?.fields ?? []) {
       if (!ENV_KEY.test(key)) r.add(field.key, `"${field.path}": "${key}" is not an environment variable name (letters, digits and "_", not starting with a digit)`);
       const value = r.scalar(field.value);
-      if (typeof value === 'string') env[key] = expandHome(value, facts.home);
+      const refused = typeof value === 'string' ? accountEnvProblem(field.path, key, value) : null;
+      if (refused !== null) r.add(refused.at === 'key' ? field.key : r.where(field), refused.message);
+      else if (typeof value === 'string') env[key] = expandHome(value, facts.home);
       else r.wrong(field, `a string (a profile location, never a secret)${value === null ? '; a bare ~ is null in YAML, write "~"' : ''}`);
     }
     const vendor = r.optText(s, 'vendor');

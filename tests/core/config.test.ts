@@ -53,6 +53,7 @@ function config(text: string, env: Record<string, string | undefined> = {}): Swa
 const NAME_RULE = 'a name of letters, digits, ".", "_" and "-" that starts with a letter or digit';
 const COMMAND_RULE = 'a command: a string (run by sh -c), a non-empty list of strings (argv), or null';
 const DURATION_HELP = 'use <n>ms, <n>s, <n>m or <n>h (a bare number is seconds)';
+const ENV_HELP = 'an account\'s env holds only its profile location (e.g. CLAUDE_CONFIG_DIR: ~/.claude-work1); keep credentials in that profile, and remove this entry';
 const EMPTY = '1:1: the file is empty: a swarm.yaml needs version: 1, name, plan, accounts, lead and lanes';
 
 describe('parseConfig: a good file', () => {
@@ -200,6 +201,15 @@ describe('parseConfig: a bad file gets every problem with its line and column', 
     ['an env key that is no variable name', edit(6, '  - { id: work2, kind: codex, env: { codex-home: /x } }'), [
       '6:38: "accounts[1].env.codex-home": "codex-home" is not an environment variable name (letters, digits and "_", not starting with a digit)',
     ]],
+    ['an env variable named like a credential', edit(6, '  - { id: work2, kind: codex, env: { OPENAI_API_KEY: x } }'), [
+      `6:38: "accounts[1].env.OPENAI_API_KEY" is named like a credential (*TOKEN*, *KEY*, *SECRET*, *PASSWORD*): ${ENV_HELP}`,
+    ]],
+    ['an env value that looks like a key', edit(6, `  - { id: work2, kind: codex, env: { CODEX_HOME: sk-ant-${'a1B2'.repeat(8)} } }`), [
+      `6:50: "accounts[1].env.CODEX_HOME" looks like an Anthropic API key (sk-ant-…), value not shown: ${ENV_HELP}`,
+    ]],
+    ['an env value that looks like a GitHub token', edit(6, `  - { id: work2, kind: codex, env: { GH: ghp_${'aB3d'.repeat(9)} } }`), [
+      `6:42: "accounts[1].env.GH" looks like a GitHub token, value not shown: ${ENV_HELP}`,
+    ]],
     ['an ak_profile that is a number', edit(6, '  - { id: work2, kind: codex, ak_profile: 7 }'), ['6:43: "accounts[1].ak_profile" must be a non-empty string, got 7']],
     ['no lead', BASE.replace('lead:\n  account: work1\n', ''), ['1:1: missing "lead": add the lead, e.g. lead: { account: work1 }']],
     ['a lead that is a string', edit(8, 'lead: work1').replace('lead: work1\n  account: work1', 'lead: work1'), ['8:7: "lead" must be a mapping of keys, got "work1"']],
@@ -262,6 +272,20 @@ describe('parseConfig: a bad file gets every problem with its line and column', 
     ]],
   ])('%s', (_what, text, expected) => {
     expect(problems(text)).toEqual(expected);
+  });
+
+  it.each([
+    ['SWARM_PACKET', 'swarm sets every SWARM_* variable of a pane itself (SPEC 4.1)'],
+    ['TMUX', 'TMUX and TMUX_* tell tmux which server and pane it runs in'],
+    ['TMUX_TMPDIR', 'TMUX and TMUX_* tell tmux which server and pane it runs in'],
+    ['PATH', "swarm puts its own `swarm` first on a pane's PATH"],
+    ['TERM', 'the pane host sets TERM; swarm reads the screen it draws'],
+    ['NODE_OPTIONS', 'it changes how `swarm notify` and `swarm capacity` run in the pane'],
+    ['LD_PRELOAD', 'it changes how every program in the pane runs'],
+  ])('a reserved env name, %s, is refused', (name, why) => {
+    expect(problems(edit(6, `  - { id: work2, kind: codex, env: { ${name}: /etc/passwd } }`))).toEqual([
+      `6:38: "accounts[1].env.${name}" is reserved: ${why}; remove it (an account's env holds only its profile location)`,
+    ]);
   });
 
   it.each([
