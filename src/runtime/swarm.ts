@@ -26,6 +26,7 @@ import { loadState, type EngineState } from './engineState.js';
 import { hostFor, sessionName } from './hostFor.js';
 import { route } from './inboxRouter.js';
 import { leadAfterStep, leadSuccession } from './leadSuccession.js';
+import { safeTimeout } from './timers.js';
 import { PaneWatch } from './watch.js';
 
 export interface Outcome {
@@ -174,7 +175,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
       state.allDoneTold = true;
       engine.deliver(engine.leadMailbox(), 'swarm', 'Every lane is done. Release the plan: `swarm lead release`.');
       engine.journal({ type: 'observation', event: 'all_lanes_done', lane: null });
-      releaseTimer = setTimeout(() => void engine.enqueue(() => finishPlan('timeouts.release passed')), config.timeouts.release);
+      releaseTimer = safeTimeout(() => void engine.enqueue(() => finishPlan('timeouts.release passed')), config.timeouts.release);
       if (engine.leadRecord()?.released) void engine.enqueue(() => finishPlan('the lead released the plan'));
     } else if (p.kind === 'stuck' && options.untilDone) {
       engine.journal({ type: 'observation', event: 'stopped_short', lane: null, why: p.why });
@@ -223,7 +224,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void): P
   });
   drainInbox();
   engine.publish();
-  if (options.timeoutMs !== null) timeout = setTimeout(() => finish({ code: 1, why: `--timeout passed (${options.timeoutMs} ms)` }), options.timeoutMs);
+  if (options.timeoutMs !== null) timeout = safeTimeout(() => finish({ code: 1, why: `--timeout passed (${options.timeoutMs} ms)` }), options.timeoutMs);
   engine.onSettled();
 
   engine.asks.arm();
