@@ -8,6 +8,7 @@ import { excerpt } from '../errors.js';
 import { accountEnvProblem } from './accountEnv.js';
 import { parseDuration } from './duration.js';
 import { didYouMean } from './suggest.js';
+import { taskTooLong } from './task.js';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.js';
 import { Reader, type Section, type YamlNode } from './configReader.js';
 import { parseYaml } from './yamlDocument.js';
@@ -136,6 +137,9 @@ function readLanes(r: Reader, top: Section, dir: string, facts: ConfigFacts): Pl
       name, checkout: checkout?.abs ?? dir, task: r.text(s, 'task', 'say what the lane does, e.g. task: "Steps 1-3 of PLAN.md"') ?? '',
       account: r.optText(s, 'account') ?? null, command: r.command(s, 'command'), doneWhen: r.optText(s, 'done_when') ?? null,
     };
+    const tooLong = taskTooLong(spec.task);
+    const taskField = s.fields.get('task');
+    if (tooLong !== null && taskField !== undefined) r.add(r.where(taskField), `"${taskField.path}" ${tooLong}`);
     out.push({ spec, node: s.node, nodes: nodesOf(s) });
   });
   return out;

@@ -128,6 +128,10 @@ describe('parseConfig: a good file', () => {
     expect(config(text, { AGENTKIT_CAPACITY_LOW: '', AGENTKIT_CAPACITY_CRITICAL: undefined }).thresholds).toMatchObject({ capacityLow: 40, capacityCritical: 20 });
   });
 
+  it('takes a task of exactly 32 KiB', () => {
+    expect(config(edit(13, `    task: "${'x'.repeat(32 * 1024)}"`)).lanes[0]?.task).toHaveLength(32 * 1024);
+  });
+
   it('lets the lead share a checkout with a lane', () => {
     expect(config(edit(9, '  account: work1', '  checkout: a')).lead.checkout).toBe('/w/a');
   });
@@ -225,6 +229,12 @@ describe('parseConfig: a bad file gets every problem with its line and column', 
     ['a lane without name', BASE.replace('  - name: lane-a\n    checkout: a', '  - checkout: a'), ['11:5: missing "name" in lanes[0]: name the lane, e.g. name: lane-a']],
     ['a lane without task', edit(13), ['11:5: missing "task" in lanes[0]: say what the lane does, e.g. task: "Steps 1-3 of PLAN.md"']],
     ['a lane with an empty task', edit(13, '    task: "  "'), ['13:11: "lanes[0].task" must be a non-empty string, got ""']],
+    ['a task over 32 KiB', edit(13, `    task: "${'x'.repeat(32 * 1024 + 1)}"`), [
+      '13:11: "lanes[0].task" is 32769 bytes, over the 32768 (32 KiB) a task may have: put the long text in PLAN.md and make the task point to it, e.g. task: "Steps 1-3 of PLAN.md"',
+    ]],
+    ['a task over 32 KiB in UTF-8 bytes', edit(13, `    task: "${'é'.repeat(16 * 1024)}x"`), [
+      '13:11: "lanes[0].task" is 32769 bytes, over the 32768 (32 KiB) a task may have: put the long text in PLAN.md and make the task point to it, e.g. task: "Steps 1-3 of PLAN.md"',
+    ]],
     ['an unsafe lane name', edit(11, '  - name: lane/a'), [`11:11: "lanes[0].name" must be ${NAME_RULE}, got "lane/a"`]],
     ['duplicate lane names', edit(14, '  - name: lane-a'), ['14:11: duplicate lane name "lane-a" (first at line 11): lane names must be unique']],
     ['a lane named like the lead', edit(14, '  - name: lead'), [`14:11: lane "lead" has the lead's name: give the lane (or lead.name) another name`]],
