@@ -39,6 +39,10 @@ export function loadConfig(fileAsGiven: string, opts: { cwd?: string; env?: Node
       if (found !== null && !found.result.ok) kindProblems.set(found.file, found.result.problems.map((p) => formatProblem(found.shown, p)));
       return found !== null;
     },
+    kindLaunches: (kind) => {
+      const found = readKind(kind, dir, cwd);
+      return found?.result.ok === true ? found.result.kind.launch !== null : undefined;
+    },
     home: env['HOME'] ?? homedir(),
     env,
   };

@@ -70,6 +70,7 @@ function readTop(r: Reader, top: Section, dir: string, file: string, facts: Conf
   const lanes = readLanes(r, top, dir, facts);
   const maxLanes = r.whole(top, 'max_lanes', 1) ?? DEFAULT_MAX_LANES;
   checkPeople(r, top, accounts, lead, lanes, maxLanes);
+  checkLaunches(r, accounts.map((a) => a.account), lead, lanes, facts);
   return {
     version: 1, name: name ?? '', file, dir, plan: plan?.abs ?? dir, backend,
     accounts: accounts.map((a) => a.account), lead: lead.spec, lanes: lanes.map((l) => l.spec), maxLanes,
@@ -180,6 +181,31 @@ function checkPeople(r: Reader, top: Section, accounts: { account: Account; idNo
     else checkouts.set(spec.checkout, spec.name);
   }
   if (lanes.length > maxLanes) r.add(top.fields.get('lanes')?.key, `${lanes.length} lanes but "max_lanes" is ${maxLanes}: raise max_lanes or remove lanes`);
+}
+
+/**
+ * Who can start at all: an account of a kind with `launch: null` (the `command` kind) runs only a
+ * lane or lead that has a `command:`. Naming such an account without one is refused; a lane with
+ * neither account nor command is never given one (runtime/agentStarts.ts), so it is refused only
+ * when every account it could get is such a one.
+ */
+function checkLaunches(r: Reader, accounts: Account[], lead: Placed<LeadSpec>, lanes: Placed<LaneSpec>[], facts: ConfigFacts): void {
+  const bare = (a: Account): boolean => facts.kindLaunches?.(a.kind) === false;
+  const hint = 'give it a command:, e.g. command: "./agent.sh" (a string runs by sh -c, a list is argv)';
+  const named = (who: string, id: string, node: YamlNode | undefined): void => {
+    const account = accounts.find((a) => a.id === id);
+    if (account === undefined || !bare(account)) return;
+    r.add(node, `${who} runs on account "${id}" of kind "${account.kind}", which has no launch of its own (launch: null in panes/${account.kind}.yaml): ${hint}`);
+  };
+  if (lead.spec.command === null) named('the lead', lead.spec.account, lead.nodes.account);
+  const pool = accounts.filter((a) => a.id !== lead.spec.account && !lanes.some((l) => l.spec.account === a.id));
+  for (const { spec, node, nodes } of lanes) {
+    if (spec.command !== null) continue;
+    if (spec.account !== null) named(`lane "${spec.name}"`, spec.account, nodes.account);
+    else if (pool.length > 0 && pool.every(bare)) {
+      r.add(nodes.name ?? node, `lane "${spec.name}" has no command: and every account it could run on (${pool.map((a) => a.id).join(', ')}) is of a kind with launch: null, so it could never start: ${hint}, or add an account of a kind that launches itself`);
+    }
+  }
 }
 
 function readThresholds(r: Reader, top: Section, env: ConfigFacts['env']): Thresholds {

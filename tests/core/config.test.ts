@@ -6,7 +6,7 @@ const DIRS = ['/w', '/w/plans/demo', '/w/a', '/w/b', '/w/c', '/p', '/home/u/wt']
 const KINDS = ['claude', 'codex', 'gemini', 'sim', 'command'];
 
 function facts(env: Record<string, string | undefined> = {}): ConfigFacts {
-  return { isDirectory: (p) => DIRS.includes(p), kindExists: (k) => KINDS.includes(k), home: '/home/u', env };
+  return { isDirectory: (p) => DIRS.includes(p), kindExists: (k) => KINDS.includes(k), kindLaunches: (k) => k !== 'command', home: '/home/u', env };
 }
 
 /** Line numbers below refer to this file. */
@@ -335,6 +335,38 @@ describe('parseConfig: a bad file gets every problem with its line and column', 
       '11:13: lanes "lead" and "lane-b" share the checkout /w: give each lane its own (use git worktrees)',
       `12:21: "timeouts.accept": bad duration "soon": ${DURATION_HELP}`,
     ].sort(byPosition));
+  });
+});
+
+describe('parseConfig: accounts of a kind with no launch of its own (launch: null)', () => {
+  const HINT = 'give it a command:, e.g. command: "./agent.sh" (a string runs by sh -c, a list is argv)';
+  it('refuses a lane on such an account without a command', () => {
+    expect(problems(edit(6, '  - { id: work2, kind: command }').replace('    task: Steps 4-5', '    task: Steps 4-5\n    account: work2'))).toEqual([
+      `17:14: lane "lane-b" runs on account "work2" of kind "command", which has no launch of its own (launch: null in panes/command.yaml): ${HINT}`,
+    ]);
+  });
+
+  it('refuses the lead on such an account without a command', () => {
+    expect(problems(edit(5, '  - { id: work1, kind: command }'))).toEqual([
+      `9:12: the lead runs on account "work1" of kind "command", which has no launch of its own (launch: null in panes/command.yaml): ${HINT}`,
+    ]);
+  });
+
+  it('refuses a lane without account or command when every account it could get is such a one', () => {
+    const text = edit(7, '  - { id: work3, kind: command }').replace('kind: codex', 'kind: command');
+    expect(problems(text)).toEqual([
+      `11:11: lane "lane-a" has no command: and every account it could run on (work2, work3) is of a kind with launch: null, so it could never start: ${HINT}, or add an account of a kind that launches itself`,
+      `14:11: lane "lane-b" has no command: and every account it could run on (work2, work3) is of a kind with launch: null, so it could never start: ${HINT}, or add an account of a kind that launches itself`,
+    ]);
+  });
+
+  it('takes such accounts in a pool of lanes without commands (they are never picked for those lanes)', () => {
+    expect(config(edit(6, '  - { id: work2, kind: command }')).accounts.map((a) => a.kind)).toEqual(['claude', 'command', 'claude']);
+  });
+
+  it('takes a lane or lead with a command on such an account', () => {
+    const text = edit(5, '  - { id: work1, kind: command }').replace('  account: work1', '  account: work1\n  command: ./lead.sh');
+    expect(config(text).lead.command).toBe('./lead.sh');
   });
 });
 

@@ -3,12 +3,13 @@
  * `swarm up --headless` exits 2 before it claims the lead, leases an account or starts tmux.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/swarm.js';
 import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
+import { waitFor } from '../helpers/waitFor.js';
 
 let t: TestSwarm | null = null;
 afterEach(async () => {
@@ -60,5 +61,33 @@ describe('swarm up on a configuration that is not known good', () => {
     expect(r.stderr).toContain('is not a regular file (a FIFO): a swarm.yaml must be a plain file');
     expect(r.exitCode).toBe(2);
     expectNothingStarted(s);
+  });
+
+  it('refuses a lane on a command-kind account without a command: before it starts anything (exit 2)', async () => {
+    const s = (t = makeSwarm({
+      accounts: [{ id: 'a1', vendor: 'x' }, { id: 'a2', vendor: 'y' }],
+      lanes: [{ name: 'lane-a', account: 'a2' }],
+    }));
+    writeFileSync(s.file, readFileSync(s.file, 'utf8').replace(/( {4}account: a2\n) {4}command: .*\n/, '$1'));
+    const r = await up(s);
+    expect(r.stderr).toMatch(/swarm\.yaml:\d+:\d+: lane "lane-a" runs on account "a2" of kind "command", which has no launch of its own/);
+    expect(r.code).toBe(2);
+    expectNothingStarted(s);
+  });
+});
+
+describe('a lane without a command: in a pool with command-kind accounts', () => {
+  it('is never given one of them: it starts on an account whose kind launches itself', async () => {
+    const s = (t = makeSwarm({
+      accounts: [{ id: 'a1', vendor: 'x' }, { id: 'a2', vendor: 'x' }, { id: 'a3', kind: 'sim', vendor: 'y' }],
+      lanes: [{ name: 'lane-a' }],
+    }));
+    writeFileSync(s.file, readFileSync(s.file, 'utf8').replace(/( {2}- name: lane-a\n(?: {4}.*\n)*?) {4}command: .*\n/, '$1'));
+    expect(readFileSync(s.file, 'utf8')).not.toMatch(/lane-a[^]*command:/);
+    const child = s.up(['--timeout', '60s']);
+    const started = await waitFor(() => s.events('lane_started').find((e) => e.lane === 'lane-a') ?? s.events('start_failed')[0], { what: 'lane-a started or failed' });
+    child.kill('SIGTERM');
+    expect(started).toMatchObject({ event: 'lane_started', lane: 'lane-a', account: 'a3' });
+    expect(s.events('start_failed')).toEqual([]);
   });
 });
