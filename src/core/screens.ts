@@ -16,6 +16,7 @@
  */
 import type { ScreenClass } from './machineTypes.js';
 import type { KindSpec } from './kind.js';
+import { lowerText } from './linearRegExp.js';
 import { stripAnsi } from './protocol.js';
 
 /** How many non-empty lines from the bottom make "the last screenful". */
@@ -32,7 +33,7 @@ export interface ScreenMatch {
 
 interface Region {
   lines: string[];
-  /** The lines joined by one space. */
+  /** The lines joined by one space, lowered (kind patterns match lowered text, see linearRegExp). */
   flat: string;
   /** Where each line starts in `flat`. */
   starts: number[];
@@ -101,7 +102,7 @@ function region(tail: string): Region {
     starts.push(at);
     at += line.length + 1;
   }
-  return { lines, flat: lines.join(' '), starts };
+  return { lines, flat: lowerText(lines.join(' ')), starts };
 }
 
 function matchIn(kind: KindSpec, r: Region): ScreenMatch | null {

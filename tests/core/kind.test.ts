@@ -24,7 +24,7 @@ describe('the shipped kinds', () => {
   it.each(SHIPPED_KINDS.map((name) => [name]))('panes/%s.yaml parses, named after its file', (name) => {
     const kind = parsed(shipped(name), name);
     expect(kind.kind).toBe(name);
-    for (const screen of SCREEN_NAMES) for (const re of kind.screens[screen]) expect(re.flags).toBe('i');
+    for (const screen of SCREEN_NAMES) for (const re of kind.screens[screen]) expect(re.flags).toBe('l');
   });
 
   it.each([
@@ -91,13 +91,13 @@ describe('parseKind: valid files', () => {
   it('idle may list idle texts as well as busy ones', () => {
     const idle = parsed(`${MINIMAL}idle:\n  showing: ['\\? for shortcuts']\n`).idle;
     expect(idle?.notShowing).toEqual([]);
-    expect(idle?.showing.map(String)).toEqual(['/\\? for shortcuts/i']);
+    expect(idle?.showing.map(String)).toEqual(['/\\u003f for shortcuts/l']);
   });
 
   it('context patterns keep their group', () => {
     const kind = parsed(`${MINIMAL}context_left: ['(\\d+)% left']\ncontext_used: ['(?<used>\\d+)% used']\n`);
-    expect(kind.contextLeft.map(String)).toEqual(['/(\\d+)% left/i']);
-    expect(kind.contextUsed.map(String)).toEqual(['/(?<used>\\d+)% used/i']);
+    expect(kind.contextLeft.map(String)).toEqual(['/(\\d+)% left/l']);
+    expect(kind.contextUsed.map(String)).toEqual(['/(?<used>\\d+)% used/l']);
   });
 });
 
