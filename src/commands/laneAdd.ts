@@ -8,6 +8,7 @@ import { statSync } from 'node:fs';
 import { agentContext } from '../core/agentContext.js';
 import { fence } from '../core/epochs.js';
 import { planPaths } from '../core/paths.js';
+import { taskTooLong } from '../core/task.js';
 import { MismatchError, UsageError } from '../errors.js';
 import { appendInbox } from '../adapters/inbox.js';
 import { appendJournal } from '../adapters/journal.js';
@@ -37,6 +38,8 @@ export async function laneAdd(io: CommandIO): Promise<number> {
   const name = positionals[0];
   if (!name || positionals.length > 1 || !NAME.test(name)) throw new UsageError('swarm lane add needs one lane name (letters, digits, . _ -)', { hint: USAGE });
   if (!values.task?.trim()) throw new UsageError('swarm lane add needs --task', { hint: USAGE });
+  const tooLong = taskTooLong(values.task.trim());
+  if (tooLong !== null) throw new UsageError(`swarm lane add --task: the task ${tooLong}`);
   const ctx = agentContext(io.env, 'lane add');
   const epoch = values.epoch !== undefined ? Number(values.epoch) : (ctx.epoch ?? 0);
   const verdict = fence(readLeadRecord(ctx.plan), { caller: ctx.lane, epoch });
