@@ -24,8 +24,12 @@ export function resolveConfigPath(fileAsGiven: string, cwd: string): string {
  * (exit 2) when a file cannot be read (missing, not a regular file, over 1 MiB) and ConfigError
  * (exit 2) with every problem as `FILE:LINE:COL: message`: swarm.yaml's first (FILE as given), then
  * each kind file's (relative to cwd when inside it).
+ *
+ * `checkKinds: false` is for the commands that start nothing (down, attach, logs, status, report…):
+ * a kind file broken while a swarm runs must not keep the developer from stopping or reading it.
+ * They still need each named kind to exist; its fields are `validate`'s and `up`'s to check.
  */
-export function loadConfig(fileAsGiven: string, opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): SwarmConfig {
+export function loadConfig(fileAsGiven: string, opts: { cwd?: string; env?: NodeJS.ProcessEnv; checkKinds?: boolean } = {}): SwarmConfig {
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
   const abs = resolveConfigPath(fileAsGiven, cwd);
@@ -36,7 +40,7 @@ export function loadConfig(fileAsGiven: string, opts: { cwd?: string; env?: Node
     isDirectory,
     kindExists: (kind) => {
       const found = readKind(kind, dir, cwd);
-      if (found !== null && !found.result.ok) kindProblems.set(found.file, found.result.problems.map((p) => formatProblem(found.shown, p)));
+      if (found !== null && !found.result.ok && opts.checkKinds !== false) kindProblems.set(found.file, found.result.problems.map((p) => formatProblem(found.shown, p)));
       return found !== null;
     },
     kindLaunches: (kind) => {

@@ -143,7 +143,7 @@ async function laneTask(configFile: string | null, lane: string, env: NodeJS.Pro
   if (!configFile) return '';
   try {
     const { loadConfig } = await import('../adapters/configFile.js');
-    const config = loadConfig(configFile, { env });
+    const config = loadConfig(configFile, { env, checkKinds: false });
     return config.lanes.find((l) => l.name === lane)?.task ?? (config.lead.name === lane ? 'Lead the plan (the orchestrator plan)' : '');
   } catch {
     return '';

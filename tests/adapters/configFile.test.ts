@@ -159,6 +159,13 @@ describe('loadConfig: every kind an account names is checked with the file', () 
     ]);
   });
 
+  it('with checkKinds: false (down, attach, logs, status) a broken kind file does not stop the command', () => {
+    writeFileSync(join(SUB(), 'swarm.yaml'), GOOD);
+    writeFileSync(join(SUB(), 'panes', 'sim.yaml'), 'kind: sim\nidle: busy\n');
+    expect(loadConfig('sub/swarm.yaml', { cwd: dir, env: {}, checkKinds: false }).name).toBe('t');
+    expect(thrown(() => loadConfig('sub/swarm.yaml', { cwd: dir, env: {} }))).toBeInstanceOf(ConfigError);
+  });
+
   it('checks a shipped kind the config overrides, and leaves unnamed kinds alone', () => {
     writeFileSync(join(SUB(), 'panes', 'codex.yaml'), 'nonsense: [\n');
     writeFileSync(join(SUB(), 'swarm.yaml'), GOOD);
