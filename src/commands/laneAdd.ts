@@ -14,6 +14,7 @@ import { appendInbox } from '../adapters/inbox.js';
 import { appendJournal } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { loadConfig } from '../adapters/configFile.js';
+import { loadKind } from '../adapters/kinds.js';
 import { loadState } from '../runtime/engineState.js';
 import type { CommandIO } from './io.js';
 
@@ -54,6 +55,15 @@ export async function laneAdd(io: CommandIO): Promise<number> {
   if (names.includes(name)) throw new UsageError(`swarm lane add: a lane named ${name} exists already`);
   if (values.kind && !config.accounts.some((a) => a.kind === values.kind)) {
     throw new UsageError(`swarm lane add: no account of kind ${values.kind} in the pool`, { hint: `kinds in the pool: ${[...new Set(config.accounts.map((a) => a.kind))].join(', ')}` });
+  }
+  if (!values.command) {
+    const pool = config.accounts.filter((a) => !values.kind || a.kind === values.kind);
+    if (!pool.some((a) => loadKind(a.kind, config.dir).launch !== null)) {
+      const kinds = [...new Set(pool.map((a) => a.kind))].join(', ');
+      throw new UsageError(`swarm lane add: ${name} needs --command: no account it could run on has a launch of its own (kind ${kinds})`, {
+        hint: 'pass --command "<program>" (a string runs with sh -c), or --kind a kind that launches itself',
+      });
+    }
   }
   const count = config.lanes.length + (state?.added.length ?? 0);
   if (count >= config.maxLanes) throw new UsageError(`swarm lane add: the swarm has ${count} lanes, its max_lanes`, { hint: 'raise max_lanes in swarm.yaml' });
