@@ -15,6 +15,7 @@ import { appendJournal } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { loadConfig } from '../adapters/configFile.js';
 import { loadKind } from '../adapters/kinds.js';
+import { requirePlanFolder } from '../adapters/planFolder.js';
 import { loadState } from '../runtime/engineState.js';
 import type { CommandIO } from './io.js';
 
@@ -42,6 +43,7 @@ export async function laneAdd(io: CommandIO): Promise<number> {
   const tooLong = taskTooLong(values.task.trim());
   if (tooLong !== null) throw new UsageError(`swarm lane add --task: the task ${tooLong}`);
   const ctx = agentContext(io.env, 'lane add');
+  requirePlanFolder(ctx.plan, 'lane add');
   const epoch = values.epoch !== undefined ? Number(values.epoch) : (ctx.epoch ?? 0);
   const verdict = fence(readLeadRecord(ctx.plan), { caller: ctx.lane, epoch });
   if (!verdict.ok) {

@@ -15,6 +15,7 @@ import { readTextIfExists } from '../adapters/files.js';
 import { gitState } from '../adapters/git.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { packetFileName, writePacketFile } from '../adapters/packetFile.js';
+import { requirePlanFolder } from '../adapters/planFolder.js';
 import type { CommandIO } from './io.js';
 
 const USAGE =
@@ -25,6 +26,7 @@ export async function packetWrite(io: CommandIO): Promise<number> {
   if (sub !== 'write') throw new UsageError(`swarm packet: unknown subcommand "${sub ?? ''}"`, { hint: USAGE });
   const flags = parseFlags(rest);
   const ctx = agentContext(io.env, 'packet write');
+  requirePlanFolder(ctx.plan, 'packet write');
   const plan = resolve(ctx.plan);
   const git = gitState(io.cwd, plan);
   const lead = readLeadRecord(plan);
