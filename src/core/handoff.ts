@@ -158,6 +158,13 @@ export function onDegradedWritten(lane: LaneState, event: Ev<'degraded_written'>
 }
 
 /** A handoff deadline (packet, accept, reset) came due: re-arm it if early, else act on it. */
+/** An account came back to the pool (a lease released): a lane `waiting` for one picks again at once. */
+export function onAccountFreed(lane: LaneState, ctx: MachineContext): Step {
+  const h = lane.handoff;
+  if (lane.phase !== 'waiting' || h === null) return { lane, effects: [] };
+  return startPick(lane, h, ctx);
+}
+
 export function onHandoffTimer(lane: LaneState, timer: Exclude<TimerName, 'stall'>, ctx: MachineContext): Step {
   const h = lane.handoff;
   const { now } = ctx;

@@ -13,7 +13,7 @@ import {
   QUICK_EXIT_MS, setTimer, tail, type Blocked, type LaneEvent, type LaneState, type MachineContext, type Step,
 } from './machineTypes.js';
 import {
-  handoffRefusal, onAccepted, onDegradedWritten, onHandoff, onHandoffTimer, onLease, onPacketChecked, onSpawned, onSpawnFailed,
+  handoffRefusal, onAccountFreed, onAccepted, onDegradedWritten, onHandoff, onHandoffTimer, onLease, onPacketChecked, onSpawned, onSpawnFailed,
 } from './handoff.js';
 import { andThen, exitRecorded, isLive, stallWatched, type Ev } from './laneStep.js';
 import { onGate, startGate } from './gate.js';
@@ -43,6 +43,7 @@ export function reduceLane(lane: LaneState, event: LaneEvent, ctx: MachineContex
     case 'degraded_written': return onDegradedWritten(lane, event, ctx);
     case 'gate': return onGate(lane, event, ctx);
     case 'timer': return event.timer === 'stall' ? onStall(lane, ctx) : onHandoffTimer(lane, event.timer, ctx);
+    case 'account_freed': return onAccountFreed(lane, ctx);
     case 'resume': return onResume(lane, event, ctx, onExited);
   }
 }

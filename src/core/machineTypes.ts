@@ -91,6 +91,8 @@ export type LaneEvent =
   | { type: 'degraded_written'; packet: string }
   | { type: 'gate'; passed: boolean; output: string }
   | { type: 'timer'; timer: TimerName }
+  /** A lease was released somewhere in the swarm: a `waiting` lane picks again now, not at its retry time. */
+  | { type: 'account_freed'; account: string }
   | { type: 'resume'; panes: { generation: number; paneId: string; dead: boolean }[] };
 
 export type JournalKind = 'delegation' | 'observation' | 'intervention';

@@ -72,6 +72,8 @@ async function carryOut(engine: Engine, laneName: string, lane: LaneState, effec
     }
     case 'release_lease':
       releaseLease(plan, effect.account);
+      // Every lane hears of it; one `waiting` for an account picks again now (the reducer decides).
+      for (const name of engine.state.order) engine.dispatch(name, { type: 'account_freed', account: effect.account });
       return;
     case 'mark_limited':
       engine.state.limited[effect.account] = effect.resetsAt;

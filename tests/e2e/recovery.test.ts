@@ -190,4 +190,19 @@ describe('recovery after the tmux server restarted (tmux)', () => {
     expect(again.exitCode).toBe(0);
     expect(s.agentLog().filter((l) => l === 'lane-a g2 accepted')).toHaveLength(1);
   });
+
+  it('after the tmux server died, lanes waiting for an account take one as soon as a successor frees its own', async () => {
+    const accounts = [{ id: 'a1', vendor: 'anthropic' }, { id: 'a2', vendor: 'anthropic' }, { id: 'a3', vendor: 'anthropic' }, { id: 'o1', vendor: 'openai' }];
+    const agent = { AGENT_G1: 'ready', AGENT_G2: 'done' };
+    const s = (t = makeSwarm({ accounts, lanes: [{ name: 'lane-a', agent }, { name: 'lane-b', agent }] }));
+    const first = s.up(['--timeout', '25s']);
+    await s.waitEvent('lane_started', 3);
+    await execa('tmux', ['-L', s.socket, 'kill-server']);
+    expect((await first).exitCode).toBe(1);
+    // Three successors needed, one account free: the others wait, and must not wait for the 15-minute retry.
+    const again = await s.up(['--timeout', '45s']);
+    expect(s.events('waiting_for_reset').length).toBeGreaterThan(0);
+    expect(again.all).toContain('plan done');
+    expect(again.exitCode).toBe(0);
+  });
 });

@@ -84,6 +84,9 @@ const rows: Row[] = [
   ['spawning, timer accept before the deadline → re-armed', () => spawned(), { type: 'timer', timer: 'accept' }, { state: 'working', phase: 'spawning', effects: ['set_timer'] }, { now: T0 + 6 * MIN }],
   ['writing, timer packet before due → re-armed', () => writing(), { type: 'timer', timer: 'packet' }, { state: 'working', phase: 'writing', effects: ['set_timer'] }, { now: T0 + 3 * MIN }],
   ['waiting, timer reset before due → re-armed', () => waitingLane(), { type: 'timer', timer: 'reset' }, { state: 'working', phase: 'waiting', effects: ['set_timer'] }, { now: T0 + 6 * MIN }],
+  ['waiting, an account freed before the retry time → spawning now', () => waitingLane(), { type: 'account_freed', account: 'work3' }, { state: 'working', phase: 'spawning', effects: ['pick_account'] }, { now: T0 + 6 * MIN }],
+  ['spawning, an account freed → nothing (the pick is under way)', () => spawned(), { type: 'account_freed', account: 'work3' }, { state: 'working', phase: 'spawning', effects: [] }],
+  ['working, an account freed → nothing', () => working(), { type: 'account_freed', account: 'work3' }, { state: 'working', phase: null, effects: [] }],
   ...(['accept', 'packet', 'reset'] as const).map((timer): Row =>
     [`working, a leftover ${timer} timer → nothing`, () => working(), { type: 'timer', timer }, { state: 'working', phase: null, effects: [] }]),
 ];
