@@ -28,7 +28,8 @@ export interface SwarmOptions {
   succession?: string[];
   backend?: 'tmux' | 'pty';
   kind?: string;
-  accounts?: { id: string; vendor: string; kind?: string }[];
+  /** `env`: the account's profile location, e.g. { CLAUDE_CONFIG_DIR: '/tmp/x' }. */
+  accounts?: { id: string; vendor: string; kind?: string; env?: Record<string, string> }[];
   extra?: string;
   /** swarm.yaml `pass_env` besides AGENT_KEYS (which the fixture agent needs and looks like a credential). */
   passEnv?: string[];
@@ -58,7 +59,7 @@ function launch(args: string[], env: Record<string, string>, cwd: string) {
   return execa('node', [CLI, ...args], { env, extendEnv: false, reject: false, all: true, cwd });
 }
 
-const DEFAULT_ACCOUNTS: { id: string; vendor: string; kind?: string }[] = [
+const DEFAULT_ACCOUNTS: NonNullable<SwarmOptions['accounts']> = [
   { id: 'a1', vendor: 'anthropic' },
   { id: 'a2', vendor: 'anthropic' },
   { id: 'a3', vendor: 'anthropic' },
@@ -92,7 +93,7 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
     'plan: plans/p',
     `backend: ${options.backend ?? 'tmux'}`,
     'accounts:',
-    ...accounts.map((a) => `  - { id: ${a.id}, kind: ${a.kind ?? kind}, vendor: ${a.vendor} }`),
+    ...accounts.map((a) => `  - { id: ${a.id}, kind: ${a.kind ?? kind}, vendor: ${a.vendor}${a.env ? `, env: ${JSON.stringify(a.env)}` : ''} }`),
     'lead:',
     '  name: lead',
     `  account: ${accounts[0]!.id}`,
