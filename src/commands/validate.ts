@@ -1,5 +1,5 @@
 /**
- * `swarm validate [file]`: check swarm.yaml and the kind files it names; print one line when all is
+ * `swarm validate [file]`: check swarm.yaml, the kind files it names and PLAN.md's `approvals:`; print one line when all is
  * well, throw the ConfigError (every problem as FILE:LINE:COL) when not.
  */
 import { readFileSync } from 'node:fs';
@@ -7,6 +7,9 @@ import path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { findKindFile, loadConfig } from '../adapters/configFile.js';
 import type { SwarmConfig } from '../core/config.js';
+import { parseApprovals } from '../core/approvals.js';
+import { planPaths } from '../core/paths.js';
+import { readTextIfExists } from '../adapters/files.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { Command } from './io.js';
 
@@ -26,8 +29,8 @@ export async function validate(args: string[], io: ValidateIo): Promise<number> 
   if (files.length > 1) throw new UsageError(`validate takes one file, got ${files.length} — ${USAGE}`);
   const file = files[0] ?? 'swarm.yaml';
   const config = loadConfig(file, { cwd: io.cwd, env: io.env });
-  const kindProblems = checkKindFiles(config, io.cwd);
-  if (kindProblems.length > 0) throw new ConfigError(kindProblems);
+  const problems = [...checkKindFiles(config, io.cwd), ...checkApprovals(config, io.cwd)];
+  if (problems.length > 0) throw new ConfigError(problems);
   io.stdout(`${summary(file, config)}\n`);
   return 0;
 }
@@ -58,6 +61,17 @@ function checkKindFiles(config: SwarmConfig, cwd: string): string[] {
     }
   }
   return problems;
+}
+
+/** PLAN.md's `approvals:` (issue 9 §4), each problem as PLAN.md:LINE:COL. A plan without PLAN.md has none. */
+function checkApprovals(config: SwarmConfig, cwd: string): string[] {
+  const file = planPaths(config.plan).planFile;
+  const text = readTextIfExists(file);
+  if (text === null) return [];
+  const result = parseApprovals(text);
+  if (result.ok) return [];
+  const shown = path.relative(cwd, file) || file;
+  return result.problems.map((p) => `${shown}:${p.line}:${p.col}: ${p.message}`);
 }
 
 function count(n: number, noun: string): string {
