@@ -31,7 +31,7 @@ export async function validate(args: string[], io: ValidateIo): Promise<number> 
   const config = loadConfig(file, { cwd: io.cwd, env: io.env });
   const problems = [...checkKindFiles(config, io.cwd), ...checkApprovals(config, io.cwd)];
   if (problems.length > 0) throw new ConfigError(problems);
-  io.stdout(`${summary(file, config)}\n`);
+  io.stdout(`${summary(file, config)}\n${akLines(config)}`);
   return 0;
 }
 
@@ -44,6 +44,12 @@ export function summary(file: string, config: SwarmConfig): string {
   const vendors = new Set(config.accounts.map((a) => a.vendor)).size;
   return `${file}: ok — swarm "${config.name}", plan ${plan}, lead ${config.lead.name}@${config.lead.account}, `
     + `${count(config.lanes.length, 'lane')}, ${count(config.accounts.length, 'account')} (${count(vendors, 'vendor')}), backend ${config.backend}`;
+}
+
+/** Where each `ak_profile` resolved to (issue 9 §7), one line an account. */
+function akLines(config: SwarmConfig): string {
+  return config.accounts.filter((a) => a.akProfile !== null)
+    .map((a) => `  account ${a.id}: ak_profile ${a.akProfile} → ${Object.entries(a.env).map(([k, v]) => `${k}=${v}`).join(' ')}\n`).join('');
 }
 
 /** Each kind the accounts name must be readable YAML (its fields are the engine's to check). */

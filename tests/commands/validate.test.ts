@@ -117,3 +117,15 @@ describe('swarm validate: PLAN.md approvals (issue 9 §4)', () => {
     expect(problems[1]).toMatch(/^p\/PLAN\.md:5:\d+: .*full-auto/);
   });
 });
+
+describe('swarm validate: ak_profile (issue 9 §7)', () => {
+  it('shows where each ak_profile resolved', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'swarm-validate-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'p'));
+    writeFileSync(join(dir, 'swarm.yaml'), 'version: 1\nname: one\nplan: p\naccounts: [{ id: a1, kind: sim }, { id: w3, kind: claude, ak_profile: claude/work3 }]\nlead: { account: a1 }\nlanes: [{ name: l, task: t }]\nbackend: pty\n');
+    let out = '';
+    await validate([], { stdout: (s) => void (out += s), cwd: dir, env: { AK_HOME: '/kit' } });
+    expect(out.split('\n')[1]).toBe('  account w3: ak_profile claude/work3 → CLAUDE_CONFIG_DIR=/kit/profiles/claude/work3');
+  });
+});
