@@ -85,8 +85,10 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
   const folder = (lane: LaneOptions): string => lane.checkout ?? `wt-${lane.name}`;
   for (const lane of options.lanes) git(repo, 'worktree', 'add', '-q', '-b', `lane/${lane.name}`, join(dir, folder(lane)));
 
-  const accounts = options.accounts ?? DEFAULT_ACCOUNTS;
   const kind = options.kind ?? 'command';
+  // A claude or codex account declared without a profile gets a ready one (signed in, the checkouts
+  // trusted), so swarm's readiness check (issue 9 §5) lets it be leased as before.
+  const accounts = (options.accounts ?? DEFAULT_ACCOUNTS).map((a) => (a.env ? a : { ...a, env: readyProfile(dir, a.id, a.kind ?? kind, [repo, ...options.lanes.map((l) => join(dir, folder(l)))]) }));
   const yaml = [
     'version: 1',
     'name: e2e',
@@ -168,6 +170,19 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
       removeDir();
     },
   };
+}
+
+function readyProfile(root: string, id: string, kind: string, checkouts: string[]): Record<string, string> | undefined {
+  const profile = join(root, 'profiles', id);
+  if (kind === 'claude') {
+    writeTree(profile, { '.credentials.json': '{}', '.claude.json': JSON.stringify({ projects: { [root]: { hasTrustDialogAccepted: true } } }) });
+    return { CLAUDE_CONFIG_DIR: profile };
+  }
+  if (kind === 'codex') {
+    writeTree(profile, { 'auth.json': '{}', 'config.toml': checkouts.map((c) => `[projects.${JSON.stringify(c)}]\ntrust_level = "trusted"\n`).join('') });
+    return { CODEX_HOME: profile };
+  }
+  return undefined;
 }
 
 export function handoffFiles(plan: string): string[] {
