@@ -12,6 +12,7 @@ type Loader = () => Promise<Command>;
 const COMMANDS: Record<string, { load: Loader; summary: string }> = {
   up: { load: async () => (await import('./commands/up.js')).up, summary: 'start or re-adopt the swarm' },
   validate: { load: async () => (await import('./commands/validate.js')).validateCommand, summary: 'check swarm.yaml and the kinds it names' },
+  doctor: { load: async () => (await import('./commands/doctor.js')).doctor, summary: 'can this swarm run through the night: tmux, CLIs, profiles, trust, approvals [--json]' },
   notify: { load: async () => (await import('./commands/notify.js')).notify, summary: 'send a message: swarm notify <lane|lead|all> <text>' },
   capacity: { load: async () => (await import('./commands/capacity.js')).capacity, summary: 'headroom and decision: swarm capacity --self --json' },
   packet: { load: async () => (await import('./commands/packetWrite.js')).packetWrite, summary: 'write a handoff packet: swarm packet write …' },
@@ -29,7 +30,7 @@ const COMMANDS: Record<string, { load: Loader; summary: string }> = {
   sim: { load: async () => (await import('./commands/sim.js')).sim, summary: '(internal) the simulated agent of the sim kind, run in a pane' },
 };
 
-const LATER = ['doctor', 'statusline', 'hook'];
+const LATER = ['statusline', 'hook'];
 
 function help(): string {
   const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);

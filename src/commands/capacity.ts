@@ -31,7 +31,7 @@ export async function capacity(io: CommandIO): Promise<number> {
 
   const probe = (): ReturnType<typeof probeReading> =>
     probeReading(ctx.kind, { plan: ctx.plan, account: ctx.account, lane: ctx.lane, generation: ctx.generation }, settings.capacity);
-  const { reading, source, cached } = currentReading(ctx.plan, ctx.account, io.env, now, probe);
+  const { reading, source, cached } = currentReading(ctx.plan, ctx.account, io.env, now, probe, ctx.kind !== 'sim');
   const window = resolveWindow(settings.window, null, io.env);
   const verdict = assess(ctx.account, reading, caps, settings.capacity, {
     contextPressure: settings.contextPressure,
@@ -65,19 +65,20 @@ export async function capacity(io: CommandIO): Promise<number> {
   return 0;
 }
 
-/** Sources in order: ak (cached 300 s), the kind's probe (cached unless it reads a local file), the lane's last capacity line. */
+/** Sources in order: ak (cached 300 s; not for sim accounts), the kind's probe (cached unless it reads a local file), the lane's last capacity line. */
 function currentReading(
   plan: string,
   account: string,
   env: NodeJS.ProcessEnv,
   now: Date,
   probe: () => ReturnType<typeof probeReading>,
+  askAk: boolean,
 ): { reading: RawReading | null; source: CapacitySource; cached: boolean } {
   const saved = readCachedReading(plan, account);
   if (saved && saved.source !== 'report' && now.getTime() - Date.parse(saved.at) < CACHE_MS) {
     return { reading: fromCache(saved), source: saved.source, cached: true };
   }
-  const fresh = akReading(env);
+  const fresh = askAk ? akReading(env) : null; // ak knows real CLI profiles, never a sim account
   if (fresh) {
     saveReading(plan, { account, state: fresh.state, remaining_pct: fresh.remainingPct, context_pct: fresh.contextPct, resets_at: fresh.resetsAt, source: 'ak', at: now.toISOString() });
     return { reading: fresh, source: 'ak', cached: false };

@@ -1,12 +1,15 @@
 /**
  * `swarm validate [file]`: check swarm.yaml and the kind files it names (loadConfig reads every
- * field of both, as `swarm up` does before it starts anything); print one line when all is well,
- * throw the ConfigError (every problem as FILE:LINE:COL) when not.
+ * field of both, as `swarm up` does before it starts anything) and PLAN.md's `approvals:`; print one
+ * line when all is well, throw the ConfigError (every problem as FILE:LINE:COL) when not.
  */
 import path from 'node:path';
 import { loadConfig } from '../adapters/configFile.js';
 import type { SwarmConfig } from '../core/config.js';
-import { UsageError } from '../errors.js';
+import { parseApprovals } from '../core/approvals.js';
+import { planPaths } from '../core/paths.js';
+import { readTextIfExists } from '../adapters/files.js';
+import { ConfigError, UsageError } from '../errors.js';
 import type { Command } from './io.js';
 
 const USAGE = 'usage: swarm validate [file]';
@@ -25,7 +28,9 @@ export async function validate(args: string[], io: ValidateIo): Promise<number> 
   if (files.length > 1) throw new UsageError(`validate takes one file, got ${files.length} — ${USAGE}`);
   const file = files[0] ?? 'swarm.yaml';
   const config = loadConfig(file, { cwd: io.cwd, env: io.env });
-  io.stdout(`${summary(file, config)}\n`);
+  const problems = checkApprovals(config, io.cwd);
+  if (problems.length > 0) throw new ConfigError(problems);
+  io.stdout(`${summary(file, config)}\n${akLines(config)}`);
   return 0;
 }
 
@@ -38,6 +43,23 @@ export function summary(file: string, config: SwarmConfig): string {
   const vendors = new Set(config.accounts.map((a) => a.vendor)).size;
   return `${file}: ok — swarm "${config.name}", plan ${plan}, lead ${config.lead.name}@${config.lead.account}, `
     + `${count(config.lanes.length, 'lane')}, ${count(config.accounts.length, 'account')} (${count(vendors, 'vendor')}), backend ${config.backend}`;
+}
+
+/** Where each `ak_profile` resolved to (issue 9 §7), one line an account. */
+function akLines(config: SwarmConfig): string {
+  return config.accounts.filter((a) => a.akProfile !== null)
+    .map((a) => `  account ${a.id}: ak_profile ${a.akProfile} → ${Object.entries(a.env).map(([k, v]) => `${k}=${v}`).join(' ')}\n`).join('');
+}
+
+/** PLAN.md's `approvals:` (issue 9 §4), each problem as PLAN.md:LINE:COL. A plan without PLAN.md has none. */
+function checkApprovals(config: SwarmConfig, cwd: string): string[] {
+  const file = planPaths(config.plan).planFile;
+  const text = readTextIfExists(file);
+  if (text === null) return [];
+  const result = parseApprovals(text);
+  if (result.ok) return [];
+  const shown = path.relative(cwd, file) || file;
+  return result.problems.map((p) => `${shown}:${p.line}:${p.col}: ${p.message}`);
 }
 
 function count(n: number, noun: string): string {

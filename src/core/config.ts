@@ -7,6 +7,7 @@ import path from 'node:path';
 import { excerpt } from '../errors.js';
 import { accountEnvProblem } from './accountEnv.js';
 import { parseDuration } from './duration.js';
+import { resolveAkProfile } from './akProfile.js';
 import { didYouMean } from './suggest.js';
 import { taskTooLong } from './task.js';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.js';
@@ -118,9 +119,20 @@ function readAccounts(r: Reader, top: Section, facts: ConfigFacts): { account: A
       else r.wrong(field, `a string (a profile location, never a secret)${value === null ? '; a bare ~ is null in YAML, write "~"' : ''}`);
     }
     const vendor = r.optText(s, 'vendor');
-    out.push({ account: { id, kind: kind ?? '', vendor: vendor ?? kind ?? '', env, akProfile: r.optText(s, 'ak_profile') ?? null }, idNode: s.fields.get('id')?.value ?? item });
+    const akProfile = r.optText(s, 'ak_profile') ?? null;
+    if (akProfile !== null && kind !== undefined) withAkProfile(r, s, env, akProfile, kind, facts);
+    out.push({ account: { id, kind: kind ?? '', vendor: vendor ?? kind ?? '', env, akProfile }, idNode: s.fields.get('id')?.value ?? item });
   });
   return out;
+}
+
+/** ak_profile becomes the kind's profile variable in the account's env (issue 9 §7); an env of its own wins nothing: both is a problem. */
+function withAkProfile(r: Reader, s: Section, env: Record<string, string>, value: string, kind: string, facts: ConfigFacts): void {
+  const node = s.fields.get('ak_profile')?.value;
+  const resolved = resolveAkProfile(value, kind, facts);
+  if (!resolved.ok) return r.add(node, `"ak_profile": ${resolved.message}`);
+  if (env[resolved.variable] !== undefined) return r.add(node, `"ak_profile" and env ${resolved.variable} both name the profile: keep one`);
+  env[resolved.variable] = resolved.folder;
 }
 
 function readLead(r: Reader, top: Section, dir: string, facts: ConfigFacts): Placed<LeadSpec> {

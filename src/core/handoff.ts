@@ -5,7 +5,7 @@
  */
 import {
   attention, clearTimer, degrade, effectId, failSuccessor, freshHandoff, ignored, journal, minutes, notices, setTimer,
-  spawnEffect, startPick, stop, waiting, type LaneState, type MachineContext, type Step, type TimerName,
+  spawnEffect, startPick, stop, tail, waiting, type Handoff, type LaneState, type MachineContext, type Step, type TimerName,
 } from './machineTypes.js';
 import { andThen, isLive, type Ev } from './laneStep.js';
 
@@ -58,9 +58,8 @@ export function onLease(lane: LaneState, event: Ev<'lease'>, ctx: MachineContext
   const h = lane.handoff;
   if (lane.phase === 'spawning' && h !== null && h.successor === null) {
     if (event.account === null) {
-      if (h.tried.length === 0) return waiting(lane, h, event.resetsAt, event.why, ctx);
-      const what = `no successor accepted ${h.packet ?? 'the packet'} in time on ${h.tried.join(', ')}, and no other account is free (${event.why})`;
-      return attention(lane, what, ctx);
+      if (h.tried.length === 0 && event.noneReady !== true) return waiting(lane, h, event.resetsAt, event.why, ctx);
+      return attention(lane, noAccountLeft(h, event.why), ctx);
     }
     const successor = { generation: h.from.generation + 1, account: event.account, paneId: null, deadline: ctx.now + ctx.timeouts.accept, spawnedAt: null };
     const next: LaneState = { ...lane, handoff: { ...h, successor } };
@@ -77,6 +76,44 @@ export function onLease(lane: LaneState, event: Ev<'lease'>, ctx: MachineContext
   const base = ignored(lane, event, `no account was awaited (phase ${lane.phase ?? 'none'})${stray ? ': released' : ''}`, ctx.now);
   if (!stray || event.account === null) return base;
   return { lane, effects: [...base.effects, { type: 'release_lease', id: effectId(lane, lane.generation, 'release-stray', event.account, ctx.now), account: event.account }] };
+}
+
+/**
+ * No account is left for the successor: one text listing every account tried and why it failed,
+ * the pick's refusals of the rest, and the last failed agent's own last lines.
+ */
+function noAccountLeft(h: Handoff, pickWhy: string): string {
+  const packet = h.packet ?? 'the packet';
+  const lines = [h.tried.length === 0
+    ? `no account is ready for the successor of ${packet} (${pickWhy}): fix an account, then run swarm up again`
+    : `no successor accepted ${packet} on ${h.tried.join(', ')}, and no other account is free (${pickWhy})`];
+  const failures = h.failures ?? [];
+  for (const f of failures) lines.push(`- ${f.account}: ${f.why}`);
+  const last = [...failures].reverse().find((f) => f.lines !== null && f.lines.trim() !== '');
+  if (last) lines.push(`last lines of ${last.account}'s pane:\n${tail(last.lines!, 1000)}`);
+  return lines.join('\n');
+}
+
+/**
+ * A successor shows a screen that stops it at its start (issue 9 §5): end it and free its lease at
+ * once, mark the account not ready, and pick the next account now, not after `timeouts.accept`.
+ * Such a successor never counts toward the crash-loop rule.
+ */
+export function onSuccessorScreen(lane: LaneState, event: Ev<'successor_screen'>, ctx: MachineContext): Step {
+  const s = lane.handoff?.successor ?? null;
+  if (lane.phase !== 'spawning' || s === null || s.generation !== event.generation || s.account !== event.account || s.paneId !== event.paneId) {
+    return ignored(lane, event, `no successor g${event.generation} on ${event.account} in pane ${event.paneId} is awaited`, ctx.now);
+  }
+  const text = event.text.trim();
+  const why = `its successor showed a ${event.screen} screen${text === '' ? '' : `: "${tail(text, 300)}"`}`;
+  const marked: Step = {
+    lane,
+    effects: [
+      journal(lane, 'account_not_ready', 'observation', { account: s.account, screen: event.screen, text: tail(text, 300), for_generation: s.generation }, ctx.now),
+      { type: 'mark_not_ready', id: effectId(lane, s.generation, 'not-ready', s.account), account: s.account, why },
+    ],
+  };
+  return andThen(marked, (l) => failSuccessor(l, why, s.paneId, ctx, true, event.lines ?? text));
 }
 
 /** The successor's pane is up: adopt it, or kill a pane nobody waits for. */

@@ -16,6 +16,8 @@ export interface PickInput {
   readings: ReadonlyMap<string, Reading>;
   /** account → when it resets (null: unknown) for accounts that hit a limit. */
   spent: ReadonlyMap<string, string | null>;
+  /** account → why it would stop at its start (readiness, or a blocking screen a successor showed on it). */
+  notReady?: ReadonlyMap<string, string>;
   leadAccount: string;
   /** The spent account's vendor: another vendor is preferred when any qualifies. */
   preferOtherThan?: string | null;
@@ -32,6 +34,8 @@ function blocker(account: Account, input: PickInput, now: number): string | null
   if (account.id === input.leadAccount) return "the lead's";
   if (input.exclude?.includes(account.id)) return 'excluded';
   if (input.leases.some((lease) => lease.account === account.id)) return 'leased';
+  const notReady = input.notReady?.get(account.id);
+  if (notReady !== undefined) return `${NOT_READY}${notReady}`;
   if (input.spent.has(account.id)) {
     const resetsAt = input.spent.get(account.id) ?? null;
     if (resetsAt === null || Number.isNaN(Date.parse(resetsAt))) return 'spent';
@@ -39,6 +43,20 @@ function blocker(account: Account, input: PickInput, now: number): string | null
   }
   if (input.readings.get(account.id)?.state === 'critical') return 'critical';
   return null;
+}
+
+const NOT_READY = 'not ready: ';
+
+/**
+ * The accounts a pick skips because they are not ready although nothing else stands in their way
+ * (not the lead's, excluded or leased): each is journaled (`account_skipped`) with why.
+ */
+export function skippedNotReady(input: PickInput): { account: string; why: string }[] {
+  const now = Date.parse(input.now);
+  return input.pool.flatMap((account) => {
+    const why = blocker(account, input, now);
+    return why?.startsWith(NOT_READY) ? [{ account: account.id, why: why.slice(NOT_READY.length) }] : [];
+  });
 }
 
 /** Lower ranks first: known ok (most remaining first), then low (most remaining first), then unknown. */
@@ -55,8 +73,8 @@ function describe(reading: Reading | undefined): string {
 }
 
 /**
- * SPEC 5 + seeds: never the lead's account; never an excluded, leased, spent (limited until its
- * reset) or critical one; prefer another vendor than `preferOtherThan` when any qualifies; then known
+ * SPEC 5 + seeds: never the lead's account; never an excluded, leased, not ready (issue 9 §5),
+ * spent (limited until its reset) or critical one; prefer another vendor than `preferOtherThan` when any qualifies; then known
  * ok by most remaining %, then low by most remaining, then unknown; ties by pool order. A spent
  * account whose reset is past (≤ now) is eligible again. None eligible → the earliest future reset
  * among the spent or critical accounts that waiting would free (null when none is known).

@@ -14,6 +14,7 @@ import {
 } from './machineTypes.js';
 import {
   handoffRefusal, onAccountFreed, onAccepted, onDegradedWritten, onHandoff, onHandoffTimer, onLease, onPacketChecked, onSpawned, onSpawnFailed,
+  onSuccessorScreen,
 } from './handoff.js';
 import { andThen, exitRecorded, isLive, stallWatched, type Ev } from './laneStep.js';
 import { onGate, startGate } from './gate.js';
@@ -21,7 +22,7 @@ import { onResume } from './resume.js';
 
 export { handoffInFlight, initialLane, MAX_GENERATIONS_HINT, QUICK_EXIT_MS, WAIT_RETRY_MS } from './machineTypes.js';
 export type {
-  Blocked, BlockClass, Effect, Handoff, JournalKind, LaneEvent, LaneState, LaneStatus, MachineContext, Phase, ScreenClass, Step,
+  Blocked, BlockClass, Effect, Failure, Handoff, JournalKind, LaneEvent, LaneState, LaneStatus, MachineContext, Phase, ScreenClass, StartScreen, Step,
   Successor, TimerName,
 } from './machineTypes.js';
 
@@ -37,6 +38,7 @@ export function reduceLane(lane: LaneState, event: LaneEvent, ctx: MachineContex
     case 'exited': return onExited(lane, event, ctx);
     case 'packet_checked': return onPacketChecked(lane, event, ctx);
     case 'lease': return onLease(lane, event, ctx);
+    case 'successor_screen': return onSuccessorScreen(lane, event, ctx);
     case 'spawned': return onSpawned(lane, event, ctx);
     case 'spawn_failed': return onSpawnFailed(lane, event, ctx);
     case 'accepted': return onAccepted(lane, event, ctx);

@@ -12,6 +12,9 @@ export type Phase =
 export type ScreenClass = 'usage_limit' | 'overflow' | 'permission' | 'bypass' | 'login' | 'consent' | 'payment';
 export type TimerName = 'accept' | 'packet' | 'stall' | 'reset';
 export type BlockClass = EscalationClass | 'bypass';
+/** The screens that stop a successor at its start: its account is not ready. */
+export type StartScreen = 'login' | 'consent' | 'payment' | 'bypass' | 'offline';
+export const START_SCREENS: readonly StartScreen[] = ['login', 'consent', 'payment', 'bypass', 'offline'];
 
 /** Why a lane is blocked. `source` says what can unblock it: a screen going away, a new report, or a human. */
 export interface Blocked { class: BlockClass; what: string; source: 'report' | 'screen' | 'engine' }
@@ -41,7 +44,11 @@ export interface Handoff {
   retryAt: number | null;
   /** mark_limited already emitted for the spent account. */
   accountLimited: boolean;
+  /** Why each tried successor failed, and its pane's last lines when known (issue 9 §5); absent in older states. */
+  failures?: Failure[];
 }
+
+export interface Failure { account: string; why: string; lines: string | null }
 
 export interface LaneState {
   name: string; role: 'lane' | 'lead';
@@ -84,7 +91,11 @@ export type LaneEvent =
   /** `tail`: the pane's last lines, quoted in a crash-loop escalation. */
   | { type: 'exited'; paneId: string; status: number | null; tail?: string }
   | { type: 'packet_checked'; packet: string; reasons: string[] }
-  | { type: 'lease'; account: string | null; resetsAt: string | null; why: string }
+  /** `noneReady`: no account is free and every one the pick refused, besides the lead's and those tried, is not ready. */
+  | { type: 'lease'; account: string | null; resetsAt: string | null; why: string; noneReady?: boolean }
+  /** A successor's pane shows a screen that stops it before it accepts (login, consent, payment, bypass, offline). */
+  /** `text`: the matched screen lines; `lines`: the pane's last lines (quoted when no account is left). */
+  | { type: 'successor_screen'; generation: number; account: string; paneId: string; screen: StartScreen; text: string; lines?: string }
   | { type: 'spawned'; generation: number; account: string; paneId: string }
   | { type: 'spawn_failed'; generation: number; account: string; error: string }
   | { type: 'accepted'; generation: number; packet: string }
@@ -109,6 +120,7 @@ export type Effect =
   | { type: 'close_pane'; id: string; paneId: string }
   | { type: 'release_lease'; id: string; account: string }
   | { type: 'mark_limited'; id: string; account: string; resetsAt: string | null }
+  | { type: 'mark_not_ready'; id: string; account: string; why: string }
   | { type: 'write_degraded'; id: string; reason: PacketReason; generation: number }
   | { type: 'escalate'; id: string; class: BlockClass; what: string }
   | { type: 'run_gate'; id: string; command: string }
@@ -234,7 +246,7 @@ export function startPick(lane: LaneState, h: Handoff, ctx: MachineContext): Ste
 }
 
 /** The successor failed (no acceptance in time, spawn failed, pane died): remove it, free its lease, try the next account. */
-export function failSuccessor(lane: LaneState, why: string, paneId: string | null, ctx: MachineContext, repick = true): Step {
+export function failSuccessor(lane: LaneState, why: string, paneId: string | null, ctx: MachineContext, repick = true, lines: string | null = null): Step {
   const h = lane.handoff;
   const s = h?.successor ?? null;
   if (h === null || s === null) return { lane, effects: [] };
@@ -244,7 +256,8 @@ export function failSuccessor(lane: LaneState, why: string, paneId: string | nul
     { type: 'release_lease', id: effectId(lane, s.generation, 'release', s.account), account: s.account },
     journal(lane, 'lease_released', 'observation', { account: s.account, why, for_generation: s.generation }, ctx.now),
   );
-  const handoff: Handoff = { ...h, tried: [...h.tried, s.account], successor: null };
+  const failures = [...(h.failures ?? []), { account: s.account, why, lines }];
+  const handoff: Handoff = { ...h, tried: [...h.tried, s.account], successor: null, failures };
   const next: LaneState = { ...lane, handoff };
   if (!repick) return { lane: next, effects };
   const picked = startPick(next, handoff, ctx);

@@ -4,7 +4,7 @@
  * identity (`@swarm_lane`, `@swarm_generation`), so a start repeated after a crash starts nothing twice.
  */
 import { hostname } from 'node:os';
-import { isStale, pick } from '../core/leases.js';
+import { isStale, pick, type PickInput } from '../core/leases.js';
 import { recordLane } from '../core/epochs.js';
 import type { LaneEvent, LaneState } from '../core/machineTypes.js';
 import { planFilesFault, SwarmError } from '../errors.js';
@@ -17,6 +17,7 @@ import { briefFor } from './effects.js';
 import type { Engine } from './engine.js';
 import { bumpEpoch, takeoverName } from './leadSuccession.js';
 import { commandOf, runnablePool } from './runnable.js';
+import { journalSkips, notReadyAccounts } from './readyAccounts.js';
 
 /**
  * Leases whose holder (an earlier engine) is dead: those still serving a lane's current agent or its
@@ -51,11 +52,12 @@ export async function startMissing(engine: Engine, panes: Awaited<ReturnType<Pan
     const lane = state.lanes[want.name] ?? engine.addLane(want.name, want.role, want.account);
     if (lane.paneId !== null || lane.generation !== 1 || lane.state !== 'starting') continue;
     const adopted = panes.find((p) => p.lane === want.name && p.generation === 1 && !p.dead);
-    const account = adopted?.account ?? want.account ?? firstAccount(engine, want.name, want.kind ?? null);
-    if (!account) {
-      engine.journal({ type: 'observation', event: 'waiting_for_reset', lane: want.name, generation: 1, why: 'no account in the pool has headroom to start this lane' });
+    const picked = adopted?.account ?? want.account ?? firstAccount(engine, want.name, want.kind ?? null);
+    if (typeof picked !== 'string') {
+      engine.journal({ type: 'observation', event: 'waiting_for_reset', lane: want.name, generation: 1, why: picked?.why ?? 'no account in the pool has headroom to start this lane' });
       continue;
     }
+    const account = picked;
     acquireLease(config.plan, { account, lane: want.name, generation: 1 });
     const event = adopted
       ? ({ type: 'spawned', generation: 1, account, paneId: adopted.paneId } as const)
@@ -69,17 +71,22 @@ export async function startMissing(engine: Engine, panes: Awaited<ReturnType<Pan
   }
 }
 
-function firstAccount(engine: Engine, lane: string, kind: string | null): string | null {
-  const result = pick({
-    pool: runnablePool(engine, lane).filter((a) => !kind || a.kind === kind),
+/** The account of a lane declared without one: picked like a successor's, skipping those not ready. */
+function firstAccount(engine: Engine, lane: string, kind: string | null): string | { why: string } | null {
+  const pool = runnablePool(engine, lane).filter((a) => !kind || a.kind === kind);
+  const input: PickInput = {
+    pool,
     leases: readLeases(engine.config.plan),
     readings: new Map(Object.entries(engine.state.readings)),
     spent: new Map(Object.entries(engine.state.limited)),
+    notReady: notReadyAccounts(engine, pool, engine.checkoutOf(lane)),
     leadAccount: engine.config.lead.account,
     exclude: [...engine.accountsInUse(), ...engine.config.lanes.map((l) => l.account).filter((a): a is string => a !== null)],
     now: new Date().toISOString(),
-  });
-  if (!result.ok) return null;
+  };
+  const result = pick(input);
+  journalSkips(engine, lane, 1, input);
+  if (!result.ok) return { why: result.why };
   return acquireLease(engine.config.plan, { account: result.account, lane, generation: 1 }) ? result.account : null;
 }
 

@@ -10,7 +10,7 @@ import type { Account } from '../core/config.js';
 import type { Effect, LaneEvent, LaneState } from '../core/machineTypes.js';
 import { degradedPacket, serializePacket, validatePacket } from '../core/packet.js';
 import { resumeBrief } from '../core/brief.js';
-import { pick } from '../core/leases.js';
+import { pick, type PickInput } from '../core/leases.js';
 import { planContract } from '../core/plan.js';
 import { planPaths } from '../core/paths.js';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
@@ -21,6 +21,7 @@ import { packetFileName, readPacketFile, writePacketFile } from '../adapters/pac
 import { parsePacket } from '../core/packet.js';
 import type { Engine } from './engine.js';
 import { runnablePool } from './runnable.js';
+import { journalSkips, notReadyAccounts } from './readyAccounts.js';
 
 export async function runEffect(engine: Engine, laneName: string, effect: Effect): Promise<void> {
   const lane = engine.lane(laneName);
@@ -78,6 +79,9 @@ async function carryOut(engine: Engine, laneName: string, lane: LaneState, effec
     case 'mark_limited':
       engine.state.limited[effect.account] = effect.resetsAt;
       return;
+    case 'mark_not_ready':
+      engine.state.notReady = { ...engine.state.notReady, [effect.account]: effect.why };
+      return;
     case 'write_degraded':
       engine.dispatch(laneName, { type: 'degraded_written', packet: writeDegradedPacket(engine, lane, effect) });
       return;
@@ -124,18 +128,26 @@ function pickAccount(engine: Engine, lane: LaneState, exclude: string[], spentAc
   const pool: Account[] = runnablePool(engine, lane.name);
   const vendor = engine.config.accounts.find((a) => a.id === spentAccount)?.vendor ?? null;
   const limited = new Map(Object.entries(engine.state.limited));
+  const notReady = notReadyAccounts(engine, pool, engine.checkoutOf(lane.name));
   for (let attempt = 0; attempt < pool.length; attempt += 1) {
-    const result = pick({
+    const input: PickInput = {
       pool,
       leases: readLeases(plan),
       readings: new Map(Object.entries(engine.state.readings)),
       spent: limited,
+      notReady,
       leadAccount: engine.leadAccount(),
       preferOtherThan: vendor,
       exclude: [...exclude, ...engine.accountsInUse()],
       now: new Date().toISOString(),
-    });
-    if (!result.ok) return { type: 'lease', account: null, resetsAt: result.resetsAt, why: result.why };
+    };
+    const result = pick(input);
+    if (attempt === 0) journalSkips(engine, lane.name, generation, input);
+    if (!result.ok) {
+      // Nothing a reset or a freed lease would change: every account but the lead's and those tried is not ready.
+      const noneReady = result.resetsAt === null && notReady.size > 0 && pool.every((a) => a.id === input.leadAccount || exclude.includes(a.id) || notReady.has(a.id));
+      return { type: 'lease', account: null, resetsAt: result.resetsAt, why: result.why, noneReady };
+    }
     if (acquireLease(plan, { account: result.account, lane: lane.name, generation })) {
       return { type: 'lease', account: result.account, resetsAt: null, why: result.why };
     }

@@ -33,6 +33,8 @@ export interface EngineState {
   leadAgent: string;
   epoch: number;
   limited: Record<string, string | null>;
+  /** Accounts a successor showed a blocking screen on (login, consent, payment, offline) → the screen's text. */
+  notReady?: Record<string, string>;
   readings: Record<string, Reading>;
   timers: TimerEntry[];
   pending: PendingEffect[];

@@ -3,9 +3,10 @@
  * debounced, and matched against the kind's screens; activity reaches the machine at most once per
  * lane per few seconds (it only feeds the stall clock). Deaths become `exited`.
  */
-import { matchScreen } from '../core/screens.js';
+import { matchScreen, screenLines, type ScreenMatch } from '../core/screens.js';
 import { stripAnsi } from '../core/protocol.js';
-import type { ScreenClass } from '../core/machineTypes.js';
+import { START_SCREENS, type ScreenClass, type StartScreen } from '../core/machineTypes.js';
+import type { KindSpec } from '../core/kind.js';
 import type { HostEvent } from '../adapters/host.js';
 import { loadKind } from '../adapters/kinds.js';
 import type { Engine } from './engine.js';
@@ -69,15 +70,24 @@ export class PaneWatch {
     } catch {
       return;
     }
-    const found = matchScreen(loadKind(account.kind, this.engine.config.dir), text);
+    const kind = loadKind(account.kind, this.engine.config.dir);
+    const found = matchScreen(kind, text);
     const screen = found?.screen ?? null;
-    if (current) {
-      if ((this.screens.get(paneId) ?? null) !== screen) {
-        this.screens.set(paneId, screen);
-        this.engine.dispatch(laneName, found ? { type: 'screen', screen, text: found.text } : { type: 'screen', screen: null });
+    if (!current) {
+      // A successor is only watched for the screens that stop it at its start: its account is not ready.
+      const start = startScreen(kind, text, found);
+      const s = lane.handoff?.successor;
+      if (start && s) {
+        const lines = screenLines(text, 10).join('\n');
+        this.engine.dispatch(laneName, { type: 'successor_screen', generation: s.generation, account: s.account, paneId, ...start, lines });
       }
-      this.engine.deliveries.poke(this.engine.agentName(lane));
+      return;
     }
+    if ((this.screens.get(paneId) ?? null) !== screen) {
+      this.screens.set(paneId, screen);
+      this.engine.dispatch(laneName, found ? { type: 'screen', screen, text: found.text } : { type: 'screen', screen: null });
+    }
+    this.engine.deliveries.poke(this.engine.agentName(lane));
   }
 
   private async exited(laneName: string, paneId: string, status: number | null): Promise<void> {
@@ -89,4 +99,12 @@ export class PaneWatch {
     }
     this.engine.dispatch(laneName, { type: 'exited', paneId, status, tail });
   }
+}
+
+/** A screen that stops a successor at its start (issue 9 §5), or null: a blocking screen, or the kind's offline text. */
+function startScreen(kind: KindSpec, text: string, found: ScreenMatch | null): { screen: StartScreen; text: string } | null {
+  if (found && (START_SCREENS as readonly string[]).includes(found.screen)) return { screen: found.screen as StartScreen, text: found.text };
+  const lines = screenLines(text);
+  const offline = lines.filter((line) => kind.screens.offline.some((re) => re.test(line)));
+  return offline.length > 0 ? { screen: 'offline', text: offline.slice(-3).join('\n') } : null;
 }

@@ -72,6 +72,16 @@ describe('swarm capacity --self --json', () => {
     expect(readFileSync(counter, 'utf8').trim().split('\n')).toHaveLength(1);
   });
 
+  it('never asks `ak` about a sim account (issue 9 §7): it cannot know one', async () => {
+    const bin = join(t.root, 'bin');
+    const counter = join(t.root, 'ak-calls');
+    writeTree(bin, { ak: `#!/bin/sh\necho x >> ${counter}\necho '{"state":"low","remaining_pct":21,"resets_at":null}'\n` });
+    chmodSync(join(bin, 'ak'), 0o755);
+    const result = await check({ PATH: `${bin}:${process.env.PATH}`, SWARM_KIND: 'sim' });
+    expect(result.source).not.toBe('ak');
+    expect(() => readFileSync(counter, 'utf8')).toThrow();
+  });
+
   it('records each reading in the inbox so the dashboard sees it', async () => {
     await check();
     const lines = readFileSync(join(t.plan, '.swarm', 'inbox.jsonl'), 'utf8').trim().split('\n');

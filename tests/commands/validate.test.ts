@@ -138,3 +138,45 @@ describe('swarm validate', () => {
     }
   });
 });
+
+describe('swarm validate: PLAN.md approvals (issue 9 §4)', () => {
+  const planWith = (planText: string): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'swarm-validate-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'p'));
+    writeFileSync(join(dir, 'p', 'PLAN.md'), planText);
+    writeFileSync(join(dir, 'swarm.yaml'), 'version: 1\nname: one\nplan: p\naccounts: [{ id: a1, kind: sim }]\nlead: { account: a1 }\nlanes: [{ name: l, task: t }]\nbackend: pty\n');
+    return dir;
+  };
+
+  it('valid approvals: ok', async () => {
+    const dir = planWith('---\ncontract: c\napprovals:\n  claude: { permission_mode: acceptEdits, allowed_tools: ["Bash(npm test)"] }\n  codex: { approval: never, sandbox: workspace-write }\n---\n# plan\n');
+    expect((await run([], dir)).code).toBe(0);
+  });
+
+  it.each([
+    ['LF', '\n'],
+    ['CRLF', '\r\n'],
+  ])('bad approvals (%s): each problem as PLAN.md:LINE:COL, exit 2', async (_name, eol) => {
+    const dir = planWith(['---', 'contract: c', 'approvals:', '  claude: { permission_mode: acceptEdit }', '  codex: { approval: full-auto }', '---', '# plan', ''].join(eol));
+    const error = await rejection(run([], dir));
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).exitCode).toBe(2);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^p\/PLAN\.md:4:\d+: .*acceptEdit.*acceptEdits/);
+    expect(problems[1]).toMatch(/^p\/PLAN\.md:5:\d+: .*full-auto/);
+  });
+});
+
+describe('swarm validate: ak_profile (issue 9 §7)', () => {
+  it('shows where each ak_profile resolved', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'swarm-validate-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'p'));
+    writeFileSync(join(dir, 'swarm.yaml'), 'version: 1\nname: one\nplan: p\naccounts: [{ id: a1, kind: sim }, { id: w3, kind: claude, ak_profile: claude/work3 }]\nlead: { account: a1 }\nlanes: [{ name: l, task: t }]\nbackend: pty\n');
+    let out = '';
+    await validate([], { stdout: (s) => void (out += s), cwd: dir, env: { AK_HOME: '/kit' } });
+    expect(out.split('\n')[1]).toBe('  account w3: ak_profile claude/work3 → CLAUDE_CONFIG_DIR=/kit/profiles/claude/work3');
+  });
+});

@@ -97,7 +97,7 @@ describe('parseConfig: a good file', () => {
       accounts: [
         { id: 'work1', kind: 'claude', vendor: 'anthropic', env: { CLAUDE_CONFIG_DIR: '/home/u/.claude-work1', HOME_ONLY: '/home/u', PLAIN: '/opt/x' }, akProfile: null },
         { id: 'work2', kind: 'codex', vendor: 'codex', env: {}, akProfile: null },
-        { id: 'work3', kind: 'claude', vendor: 'anthropic', env: {}, akProfile: 'claude/work3' },
+        { id: 'work3', kind: 'claude', vendor: 'anthropic', env: { CLAUDE_CONFIG_DIR: '/home/u/.agentkit/profiles/claude/work3' }, akProfile: 'claude/work3' },
       ],
       lead: { name: 'boss', account: 'work1', checkout: '/home/u/wt', command: 'claude --fast', succession: ['lead-b', 'lane-a'] },
       lanes: [{ name: 'lane-a', checkout: '/w/c', task: 'Steps 1-3\nof PLAN.md\n', account: 'work2', command: ['node', 'sim.js', '--x'], doneWhen: 'npm test' }],

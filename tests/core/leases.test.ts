@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Account } from '../../src/core/config.js';
-import { isStale, leaseFileName, parseLease, pick, type Lease, type PickInput, type Reading } from '../../src/core/leases.js';
+import { isStale, leaseFileName, parseLease, pick, skippedNotReady, type Lease, type PickInput, type Reading } from '../../src/core/leases.js';
 
 const NOW = '2025-01-01T12:00:00.000Z';
 const PAST = '2025-01-01T11:00:00.000Z';
@@ -177,5 +177,24 @@ describe('parseLease', () => {
     ['host null', json({ ...base, host: null }), 'lease "host" must be a non-empty string, got null'],
   ])('refuses %s', (_label, text, reason) => {
     expect(parseLease(text)).toEqual({ ok: false, reason });
+  });
+});
+
+describe('pick: accounts not ready (issue 9 §5)', () => {
+  const notReady = (m: Record<string, string>): ReadonlyMap<string, string> => new Map(Object.entries(m));
+  it.each<[string, PickInput, string | null, { account: string; why: string }[]]>([
+    ['none marked', input({ r: { a1: ok(90) } }), 'a1', []],
+    ['the best one signed out: the next', input({ r: { a1: ok(90), a2: ok(50) }, notReady: notReady({ a1: 'signed out' }) }), 'a2', [{ account: 'a1', why: 'signed out' }]],
+    ['a leased or excluded one is not reported as skipped', input({ leases: [lease('a1')], exclude: ['a2'], notReady: notReady({ a1: 'x', a2: 'y', o1: 'untrusted' }) }), 'o2', [{ account: 'o1', why: 'untrusted' }]],
+    ["the lead's is not reported", input({ notReady: notReady({ lead1: 'x' }) }), 'a1', []],
+    ['every one not ready: none, with each why', input({ pool: POOL.slice(0, 3), notReady: notReady({ a1: 'signed out', a2: 'profile folder /p is missing' }) }), null,
+      [{ account: 'a1', why: 'signed out' }, { account: 'a2', why: 'profile folder /p is missing' }]],
+  ])('%s', (_name, given, account, skipped) => {
+    const result = pick(given);
+    if (account === null) {
+      expect(result).toMatchObject({ ok: false, resetsAt: null });
+      expect(result.why).toContain('a1 not ready: signed out, a2 not ready: profile folder /p is missing');
+    } else expect(result).toMatchObject({ ok: true, account });
+    expect(skippedNotReady(given)).toEqual(skipped);
   });
 });

@@ -28,7 +28,8 @@ export interface SwarmOptions {
   succession?: string[];
   backend?: 'tmux' | 'pty';
   kind?: string;
-  accounts?: { id: string; vendor: string; kind?: string }[];
+  /** `env`: the account's profile location, e.g. { CLAUDE_CONFIG_DIR: '/tmp/x' }. */
+  accounts?: { id: string; vendor: string; kind?: string; env?: Record<string, string> }[];
   extra?: string;
   /** swarm.yaml `pass_env` besides AGENT_KEYS (which the fixture agent needs and looks like a credential). */
   passEnv?: string[];
@@ -58,7 +59,7 @@ function launch(args: string[], env: Record<string, string>, cwd: string) {
   return execa('node', [CLI, ...args], { env, extendEnv: false, reject: false, all: true, cwd });
 }
 
-const DEFAULT_ACCOUNTS: { id: string; vendor: string; kind?: string }[] = [
+const DEFAULT_ACCOUNTS: NonNullable<SwarmOptions['accounts']> = [
   { id: 'a1', vendor: 'anthropic' },
   { id: 'a2', vendor: 'anthropic' },
   { id: 'a3', vendor: 'anthropic' },
@@ -84,15 +85,17 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
   const folder = (lane: LaneOptions): string => lane.checkout ?? `wt-${lane.name}`;
   for (const lane of options.lanes) git(repo, 'worktree', 'add', '-q', '-b', `lane/${lane.name}`, join(dir, folder(lane)));
 
-  const accounts = options.accounts ?? DEFAULT_ACCOUNTS;
   const kind = options.kind ?? 'command';
+  // A claude or codex account declared without a profile gets a ready one (signed in, the checkouts
+  // trusted), so swarm's readiness check (issue 9 §5) lets it be leased as before.
+  const accounts = (options.accounts ?? DEFAULT_ACCOUNTS).map((a) => (a.env ? a : { ...a, env: readyProfile(dir, a.id, a.kind ?? kind, [repo, ...options.lanes.map((l) => join(dir, folder(l)))]) }));
   const yaml = [
     'version: 1',
     'name: e2e',
     'plan: plans/p',
     `backend: ${options.backend ?? 'tmux'}`,
     'accounts:',
-    ...accounts.map((a) => `  - { id: ${a.id}, kind: ${a.kind ?? kind}, vendor: ${a.vendor} }`),
+    ...accounts.map((a) => `  - { id: ${a.id}, kind: ${a.kind ?? kind}, vendor: ${a.vendor}${a.env ? `, env: ${JSON.stringify(a.env)}` : ''} }`),
     'lead:',
     '  name: lead',
     `  account: ${accounts[0]!.id}`,
@@ -167,6 +170,19 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
       removeDir();
     },
   };
+}
+
+function readyProfile(root: string, id: string, kind: string, checkouts: string[]): Record<string, string> | undefined {
+  const profile = join(root, 'profiles', id);
+  if (kind === 'claude') {
+    writeTree(profile, { '.credentials.json': '{}', '.claude.json': JSON.stringify({ projects: { [root]: { hasTrustDialogAccepted: true } } }) });
+    return { CLAUDE_CONFIG_DIR: profile };
+  }
+  if (kind === 'codex') {
+    writeTree(profile, { 'auth.json': '{}', 'config.toml': checkouts.map((c) => `[projects.${JSON.stringify(c)}]\ntrust_level = "trusted"\n`).join('') });
+    return { CODEX_HOME: profile };
+  }
+  return undefined;
 }
 
 export function handoffFiles(plan: string): string[] {

@@ -185,7 +185,8 @@ describe('successors that do not accept', () => {
     expect(only(story.effects, 'pick_account').map((p) => p.exclude)).toEqual([['work2', 'work3'], ['work2', 'work3', 'work4']]);
     expect(story.lane).toMatchObject({
       state: 'blocked',
-      blocked: { class: 'dependency', source: 'engine', what: `no successor accepted ${PACKET} in time on work3, work4, and no other account is free (no account left)` },
+      blocked: { class: 'dependency', source: 'engine', what: `no successor accepted ${PACKET} on work3, work4, and no other account is free (no account left)\n` +
+        '- work3: no acceptance within 10 min\n- work4: spawn failed: tmux: no space for new pane' },
     });
     expect(only(story.effects, 'escalate')).toHaveLength(1);
   });

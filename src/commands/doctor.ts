@@ -1,0 +1,140 @@
+/**
+ * `swarm doctor [file] [--json]` (issue 9 §6): gathers the facts core/doctor.ts judges — tmux and
+ * each CLI (`<cli> --version`, a short timeout: it touches no profile), each account's profile
+ * (files only: never `claude auth status`, which rewrites `.claude.json`; a credentials file is only
+ * known to exist), the approvals in PLAN.md, and whether a pane starts with the auto-updater off.
+ * Exit 0 only when a run can go through the night; 4 when a tool it needs is missing; else 1.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Account, SwarmConfig } from '../core/config.js';
+import { parseApprovals } from '../core/approvals.js';
+import { doctorReport, formatDoctor, type AccountFact, type DoctorFacts, type ToolFact } from '../core/doctor.js';
+import { planPaths } from '../core/paths.js';
+import { UsageError } from '../errors.js';
+import { loadConfig } from '../adapters/configFile.js';
+import { readTextIfExists } from '../adapters/files.js';
+import { loadKind } from '../adapters/kinds.js';
+import { accountReadiness, profileOf } from '../adapters/profiles.js';
+import { findOnPath } from '../adapters/which.js';
+import { agentPane } from '../runtime/agents.js';
+import type { CommandIO } from './io.js';
+
+const USAGE = 'usage: swarm doctor [file] [--json]';
+const REAL_KINDS = ['claude', 'codex', 'gemini'];
+
+export async function doctor(io: CommandIO): Promise<number> {
+  const flags = io.args.filter((a) => a.startsWith('-') && a !== '-');
+  const files = io.args.filter((a) => !a.startsWith('-') || a === '-');
+  const bad = flags.find((f) => f !== '--json');
+  if (bad !== undefined) throw new UsageError(`unknown flag "${bad}" for doctor — ${USAGE}`);
+  if (files.length > 1) throw new UsageError(`doctor takes one file, got ${files.length} — ${USAGE}`);
+  const config = loadConfig(files[0] ?? 'swarm.yaml', { cwd: io.cwd, env: io.env });
+  const report = doctorReport(gather(config, io.env));
+  if (flags.includes('--json')) {
+    const { ok, problems, warnings, accounts, tools } = report;
+    io.stdout(`${JSON.stringify({ ok, problems, warnings, accounts, tools })}\n`);
+  } else {
+    io.stdout(formatDoctor(report));
+  }
+  if (report.ok) return 0;
+  return report.problems.some((p) => p.tool !== undefined) ? 4 : 1;
+}
+
+function gather(config: SwarmConfig, env: NodeJS.ProcessEnv): DoctorFacts {
+  const kinds = [...new Set(config.accounts.map((a) => a.kind))];
+  const planText = readTextIfExists(planPaths(config.plan).planFile) ?? '';
+  const approvals = parseApprovals(planText);
+  const claudeMode = approvals.ok ? (approvals.approvals.claude?.permissionMode ?? null) : null;
+  const tools: ToolFact[] = [tool('tmux', ['-V'], null, config.backend !== 'pty', env)];
+  for (const kind of kinds.filter((k) => REAL_KINDS.includes(k))) tools.push(tool(kind, ['--version'], seenIn(kind, config), true, env));
+  const ak = findOnPath('ak', env) !== null;
+  return {
+    tools,
+    accounts: config.accounts.map((a) => accountFact(config, a, env, ak, claudeMode === 'bypassPermissions')),
+    approvals: {
+      present: approvals.ok ? approvals.approvals.claude !== null || approvals.approvals.codex !== null : true,
+      problems: approvals.ok ? [] : approvals.problems.map((p) => `PLAN.md:${p.line}:${p.col}: ${p.message}`),
+      claudeMode,
+    },
+    realKinds: kinds.filter((k) => REAL_KINDS.includes(k)),
+    runningAsRoot: process.getuid?.() === 0,
+  };
+}
+
+function seenIn(kind: string, config: SwarmConfig): string | null {
+  try {
+    return loadKind(kind, config.dir).seenIn;
+  } catch {
+    return null;
+  }
+}
+
+/** `<tool> --version` with a short timeout, first line; it reads no profile. */
+function tool(name: string, args: string[], seen: string | null, required: boolean, env: NodeJS.ProcessEnv): ToolFact {
+  const path = findOnPath(name, env);
+  if (path === null) return { tool: name, path: null, version: null, seenIn: seen, required };
+  let version: string | null = null;
+  try {
+    const out = execFileSync(path, args, { env, encoding: 'utf8', timeout: 3000, stdio: ['ignore', 'pipe', 'pipe'] });
+    version = out.trim().split('\n')[0]?.trim() || null;
+  } catch {
+    version = null;
+  }
+  return { tool: name, path, version, seenIn: seen, required };
+}
+
+/** The checkouts an account may serve: the lead's, its declared lane's, or (a pool account) every lane's. */
+function checkoutsOf(config: SwarmConfig, account: Account): string[] {
+  if (account.id === config.lead.account) return [config.lead.checkout];
+  const declared = config.lanes.filter((l) => l.account === account.id).map((l) => l.checkout);
+  const all = declared.length > 0 ? declared : config.lanes.map((l) => l.checkout);
+  return [...new Set(all)];
+}
+
+function accountFact(config: SwarmConfig, account: Account, env: NodeJS.ProcessEnv, ak: boolean, bypass: boolean): AccountFact {
+  const profile = profileOf(account, env.HOME);
+  const source: AccountFact['capacitySource'] = account.kind === 'sim' ? 'sim' : ak ? 'ak'
+    : account.kind === 'claude' ? 'status line' : account.kind === 'codex' ? 'rollout' : 'none';
+  return {
+    id: account.id,
+    kind: account.kind,
+    profile,
+    checkouts: checkoutsOf(config, account).map((checkout) => ({ checkout, readiness: accountReadiness(account, checkout, env.HOME) })),
+    capacitySource: source,
+    bypassAccepted: bypass && account.kind === 'claude' && profile !== null ? bypassAccepted(account, profile, env.HOME) : null,
+    autoUpdaterOff: account.kind === 'claude' ? updaterOff(config, account, env) : null,
+  };
+}
+
+/** The developer's own acceptance of bypassPermissions mode, in the profile's settings (never a credential). */
+function bypassAccepted(account: Account, profile: string, home: string | undefined): boolean {
+  const declared = account.env.CLAUDE_CONFIG_DIR !== undefined;
+  const files = [declared ? join(profile, '.claude.json') : join(home ?? '', '.claude.json'), join(profile, 'settings.json')];
+  return files.some((file) => {
+    try {
+      const value = JSON.parse(readTextIfExists(file) ?? '{}') as Record<string, unknown>;
+      return value.bypassPermissionsModeAccepted === true || value.skipDangerousModePermissionPrompt === true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Build the pane a lane on this account would start in (in a scratch plan folder) and look at its environment. */
+function updaterOff(config: SwarmConfig, account: Account, env: NodeJS.ProcessEnv): boolean | null {
+  const scratch = mkdtempSync(join(tmpdir(), 'swarm-doctor-'));
+  try {
+    const spec = agentPane({
+      config: { ...config, plan: scratch }, name: 'doctor', role: 'lane', generation: 1, account, epoch: 1,
+      checkout: config.lead.checkout, task: 'doctor', command: null, packet: null, brief: null,
+    }, env);
+    return spec.env.DISABLE_AUTOUPDATER === '1';
+  } catch {
+    return null;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Which pool accounts would stop at their start (issue 9 §5): the profile checks of
+ * adapters/profiles.ts, plus the accounts a successor showed a blocking screen on during this run.
+ * Feeds `pick`'s `notReady`; each skip is journaled (`account_skipped`, account and why).
+ */
+import type { Account } from '../core/configTypes.js';
+import { skippedNotReady, type PickInput } from '../core/leases.js';
+import { accountReadiness } from '../adapters/profiles.js';
+import type { Engine } from './engine.js';
+
+/** account → why it is not ready, for the accounts of `pool` on `checkout`. */
+export function notReadyAccounts(engine: Engine, pool: readonly Account[], checkout: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const account of pool) {
+    const marked = engine.state.notReady?.[account.id];
+    if (marked !== undefined) {
+      out.set(account.id, marked);
+      continue;
+    }
+    const ready = accountReadiness(account, checkout, engine.env.HOME);
+    if (!ready.ready) out.set(account.id, ready.why);
+  }
+  return out;
+}
+
+/** Journal each account the pick skips as not ready. */
+export function journalSkips(engine: Engine, lane: string, generation: number, input: PickInput): void {
+  for (const { account, why } of skippedNotReady(input)) {
+    engine.journal({ type: 'observation', event: 'account_skipped', lane, generation, account, why });
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * `swarm doctor` against fake `claude` / `codex` executables (tests/fixtures/bin-doctor/, they only
+ * print a version) and profile folders built per case. Exit codes, the --json shape, the text.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { doctor } from '../../src/commands/doctor.js';
+import { ROOT } from '../helpers/swarm.js';
+
+const FAKES = join(ROOT, 'tests', 'fixtures', 'bin-doctor');
+const TMUX = execFileSync('sh', ['-c', 'command -v tmux'], { encoding: 'utf8' }).trim();
+let dir = '';
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Case { tools?: string[]; signedOut?: string[]; untrusted?: string[]; approvals?: string | null; bypassAccepted?: boolean; env?: Record<string, string> }
+
+/** A swarm with a claude lead account c1, a claude lane account c2 and a codex lane account x1. */
+async function run(c: Case, args: string[] = []): Promise<{ code: number; out: string }> {
+  dir = mkdtempSync(join(tmpdir(), 'swarm-doctor-test-'));
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  for (const t of c.tools ?? ['tmux', 'claude', 'codex']) symlinkSync(t === 'tmux' ? TMUX : join(FAKES, t), join(bin, t));
+  mkdirSync(join(dir, 'p'));
+  const approvals = c.approvals === undefined ? 'approvals:\n  claude: { permission_mode: acceptEdits }\n  codex: { approval: never, sandbox: workspace-write }\n' : (c.approvals ?? '');
+  writeFileSync(join(dir, 'p', 'PLAN.md'), `---\ncontract: c\n${approvals}---\n# plan\n`);
+  for (const d of ['.git', 'wa', 'wb']) mkdirSync(join(dir, d));
+  for (const id of ['c1', 'c2', 'x1']) {
+    const profile = join(dir, 'profiles', id);
+    mkdirSync(profile, { recursive: true });
+    const trusted = !(c.untrusted ?? []).includes(id);
+    if (id.startsWith('c')) {
+      if (!(c.signedOut ?? []).includes(id)) writeFileSync(join(profile, '.credentials.json'), 'SECRET-NEVER-READ');
+      writeFileSync(join(profile, '.claude.json'), JSON.stringify({ projects: { [dir]: { hasTrustDialogAccepted: trusted } }, bypassPermissionsModeAccepted: c.bypassAccepted === true }));
+    } else {
+      if (!(c.signedOut ?? []).includes(id)) writeFileSync(join(profile, 'auth.json'), 'SECRET-NEVER-READ');
+      writeFileSync(join(profile, 'config.toml'), `[projects."${dir}"]\ntrust_level = "${trusted ? 'trusted' : 'untrusted'}"\n`);
+    }
+  }
+  const env = (id: string) => `{ ${id.startsWith('c') ? 'CLAUDE_CONFIG_DIR' : 'CODEX_HOME'}: ${JSON.stringify(join(dir, 'profiles', id))} }`;
+  writeFileSync(join(dir, 'swarm.yaml'), [
+    'version: 1', 'name: night', 'plan: p', 'backend: tmux', 'accounts:',
+    `  - { id: c1, kind: claude, vendor: anthropic, env: ${env('c1')} }`,
+    `  - { id: c2, kind: claude, vendor: anthropic, env: ${env('c2')} }`,
+    `  - { id: x1, kind: codex, vendor: openai, env: ${env('x1')} }`,
+    'lead: { account: c1 }', 'lanes: [{ name: a, task: t, account: c2, checkout: wa }, { name: b, task: t, account: x1, checkout: wb }]', '',
+  ].join('\n'));
+  let out = '';
+  const code = await doctor({
+    args, cwd: dir, stdout: (s) => void (out += s), stderr: () => undefined,
+    env: { PATH: bin, HOME: dir, DISABLE_AUTOUPDATER: '1', ...c.env },
+  });
+  return { code, out };
+}
+
+const json = async (c: Case) => {
+  const r = await run(c, ['--json']);
+  return { code: r.code, report: JSON.parse(r.out) as { ok: boolean; problems: Record<string, string>[]; warnings: Record<string, string>[]; accounts: Record<string, unknown>[]; tools: Record<string, unknown>[] } };
+};
+
+describe('swarm doctor', () => {
+  it('all ready: exit 0, one line a check, never a credential', async () => {
+    const { code, out } = await run({});
+    expect(code).toBe(0);
+    expect(out).toMatch(/^ok {3}tmux: .*tmux \(tmux \d/m);
+    expect(out).toMatch(/^ok {3}claude: .*\(2\.1\.197 \(Claude Code\), seen in 2\.1\.197\)$/m);
+    expect(out).toMatch(/^ok {3}codex: .*\(codex-cli 0\.171\.0, seen in 0\.171\.0\)$/m);
+    expect(out).toMatch(/^ok {3}account c2 \(claude\): .*: ready; capacity: status line; auto-updater off$/m);
+    expect(out).toMatch(/^ok {3}account x1 \(codex\): .*: ready; capacity: rollout$/m);
+    expect(out).toMatch(/^ok {3}approvals: valid \(claude acceptEdits\)$/m);
+    expect(out.trimEnd().split('\n').at(-1)).toBe('doctor: this swarm can run through the night');
+    expect(out).not.toContain('SECRET');
+  });
+
+  it('--json: the shape, ok true', async () => {
+    const { code, report } = await json({});
+    expect(code).toBe(0);
+    expect(report).toMatchObject({ ok: true, problems: [], warnings: [] });
+    expect(report.accounts.map((a) => [a.id, a.capacitySource])).toEqual([['c1', 'status line'], ['c2', 'status line'], ['x1', 'rollout']]);
+    expect(report.tools.map((t) => t.tool)).toEqual(['tmux', 'claude', 'codex']);
+    expect(JSON.stringify(report)).not.toContain('SECRET');
+  });
+
+  it('signed out and untrusted: exit 1, each problem with its account and fix', async () => {
+    const { code, report } = await json({ signedOut: ['c2'], untrusted: ['x1'] });
+    expect(code).toBe(1);
+    expect(report.ok).toBe(false);
+    expect(report.problems).toEqual([
+      expect.objectContaining({ account: 'c2', what: expect.stringContaining('signed out (no .credentials.json'), fix: expect.stringContaining('/login') }),
+      expect.objectContaining({ account: 'x1', what: expect.stringContaining('is not trusted'), fix: expect.stringContaining('accept its trust screen') }),
+    ]);
+    const { out } = await run({ signedOut: ['c2'] });
+    expect(out).toMatch(/^FAIL account c2 \(claude\): .*not ready \(signed out/m);
+    expect(out).toMatch(/^problem: c2 \(claude\): signed out .*\n {2}fix: sign in to Claude Code on that profile: CLAUDE_CONFIG_DIR=.* claude, then \/login$/m);
+  });
+
+  it('a CLI not on PATH: exit 4 (missing dependency), with how to install it', async () => {
+    const { code, report } = await json({ tools: ['tmux', 'codex'] });
+    expect(code).toBe(4);
+    expect(report.problems).toEqual([{ tool: 'claude', what: 'claude is not on PATH', fix: 'npm install -g @anthropic-ai/claude-code' }]);
+  });
+
+  it("a version other than the kind's seen_in: a warning, still ok", async () => {
+    const { code, report } = await json({ env: { FAKE_CODEX_VERSION: '0.180.0' } });
+    expect(code).toBe(0);
+    expect(report.warnings).toEqual([expect.objectContaining({ tool: 'codex', what: 'codex codex-cli 0.180.0 is not 0.171.0, the version its screens were seen in' })]);
+  });
+
+  it('no approvals: warns that lanes will stop on permission dialogs', async () => {
+    const { report } = await json({ approvals: null });
+    expect(report.warnings.map((w) => w.what)).toContain('PLAN.md has no approvals: lanes will stop on permission dialogs, which swarm never answers');
+  });
+
+  it('bad approvals: a problem with PLAN.md:LINE:COL', async () => {
+    const { code, report } = await json({ approvals: 'approvals:\n  codex: { approval: always }\n' });
+    expect(code).toBe(1);
+    expect(report.problems[0]?.what).toMatch(/^approvals: PLAN\.md:4:\d+: /);
+  });
+
+  it('bypassPermissions: a problem for each claude profile that has not accepted its warning, none once accepted', async () => {
+    const mode = 'approvals:\n  claude: { permission_mode: bypassPermissions }\n';
+    const refused = await json({ approvals: mode });
+    expect(refused.report.problems.filter((p) => String(p.what).includes('bypassPermissions shows a warning')).map((p) => p.account)).toEqual(['c1', 'c2']);
+    const accepted = await json({ approvals: mode, bypassAccepted: true });
+    expect(accepted.report.problems.filter((p) => String(p.what).includes('bypassPermissions shows a warning'))).toEqual([]);
+  });
+
+  it('a usage error for an unknown flag', async () => {
+    await expect(run({}, ['--fix'])).rejects.toThrow('unknown flag "--fix" for doctor');
+  });
+});
