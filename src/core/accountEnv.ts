@@ -6,9 +6,10 @@
  *   reserved: SWARM_*, TMUX and TMUX_*, PATH, TERM, NODE_OPTIONS, LD_PRELOAD, LD_LIBRARY_PATH and
  *   DYLD_*. Profile variables (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, HOME) stay allowed.
  * - A name like *TOKEN*, *KEY*, *SECRET*, *PASSWORD*, or a value with a token's shape (the packet
- *   rules of secrets.ts), is a credential and refused. The value is never shown.
+ *   rules of secrets.ts), is a credential and refused. The value is never shown. A value that is a
+ *   path is held only to the well-known token shapes, not the long-random-string guess.
  */
-import { isSecretName, secretShapes } from './secrets.js';
+import { isSecretName, secretShapes, tokenShapes } from './secrets.js';
 
 const RESERVED: readonly [RegExp, string][] = [
   [/^SWARM_/, 'swarm sets every SWARM_* variable of a pane itself (SPEC 4.1)'],
@@ -26,6 +27,8 @@ export function accountEnvProblem(path: string, name: string, value: string): { 
   const reserved = RESERVED.find(([pattern]) => pattern.test(name));
   if (reserved !== undefined) return { at: 'key', message: `"${path}" is reserved: ${reserved[1]}; remove it (an account's env holds only its profile location)` };
   if (isSecretName(name)) return { at: 'key', message: `"${path}" is named like a credential (*TOKEN*, *KEY*, *SECRET*, *PASSWORD*): ${HELP}` };
-  const shape = secretShapes(value)[0];
+  // A path (a profile location, the point of an account's env) may hold a random-looking folder name
+  // (mkdtemp, a long worktree name): only a token's well-known shape counts there.
+  const shape = (/^[/~.]/.test(value) ? tokenShapes(value) : secretShapes(value))[0];
   return shape === undefined ? null : { at: 'value', message: `"${path}" ${shape}, value not shown: ${HELP}` };
 }

@@ -72,9 +72,14 @@ export function secretShapes(text: string): string[] {
   return kindsIn(text, []);
 }
 
+/** The well-known token shapes only (`sk-ant-…`, `ghp_…`), without the long-random-string guess. */
+export function tokenShapes(text: string): string[] {
+  return SHAPES.filter((shape) => shape.pattern.test(text)).map((shape) => `looks like ${shape.kind}`);
+}
+
 /** What makes one string a secret ("looks like …", "contains the value of $X"), in a stable order. */
 function kindsIn(text: string, envSecrets: readonly [string, string][]): string[] {
-  const kinds = SHAPES.filter((shape) => shape.pattern.test(text)).map((shape) => `looks like ${shape.kind}`);
+  const kinds = tokenShapes(text);
   if (kinds.length === 0 && (text.match(RUN) ?? []).some(looksRandom)) {
     kinds.push('looks like a long random string (a key or token?)');
   }
