@@ -51,7 +51,7 @@ export interface SessionRecord {
 /** Swarm's own brief for a role: the protocol, nothing any agent wrote. */
 export function protocolBrief(intro: Pick<AgentIntro, 'swarm' | 'name' | 'role'>): string {
   const lines = [
-    `# swarm protocol: you are ${intro.name}, the ${intro.role === 'lead' ? 'lead' : 'a lane'} of swarm "${intro.swarm}"`,
+    `# swarm protocol: you are ${intro.name}, ${intro.role === 'lead' ? 'the lead' : 'a lane'} of swarm "${intro.swarm}"`,
     '',
     'swarm runs this session and may hand it to a successor on another account. Your task is in your',
     'prompt file ($SWARM_PROMPT_FILE); the plan is PLAN.md in $SWARM_PLAN.',
