@@ -1,30 +1,17 @@
 /**
  * Load swarm.yaml from disk: read the file, gather the facts the pure parser needs (which paths are
- * directories, which kinds exist) and turn its problems into a ConfigError.
+ * directories, which kinds exist), read and check every kind an account names, and turn all their
+ * problems into one ConfigError — so nothing starts on a configuration that is not known good.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseConfig, formatProblem, type ConfigFacts, type SwarmConfig } from '../core/config.js';
-import { ConfigError, UsageError } from '../errors.js';
+import { ConfigError } from '../errors.js';
+import { readConfigText } from './configText.js';
+import { readKind } from './kinds.js';
 
-const KIND_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
-/** The package's own `panes/` folder (the shipped kinds), from src/ and from dist/ alike. */
-export function shippedPanesDir(): string {
-  return fileURLToPath(new URL('../../panes/', import.meta.url)).replace(/[\\/]$/, '');
-}
-
-/** `panes/<kind>.yaml` beside the config first, then among the shipped kinds; null when neither. */
-export function findKindFile(kind: string, configDir: string): string | null {
-  if (!KIND_NAME.test(kind)) return null;
-  for (const dir of [path.join(configDir, 'panes'), shippedPanesDir()]) {
-    const file = path.join(dir, `${kind}.yaml`);
-    if (isFile(file)) return file;
-  }
-  return null;
-}
+export { findKindFile, shippedPanesDir } from './kinds.js';
 
 /** The absolute path `swarm.yaml` names: a folder means the swarm.yaml inside it. */
 export function resolveConfigPath(fileAsGiven: string, cwd: string): string {
@@ -33,48 +20,45 @@ export function resolveConfigPath(fileAsGiven: string, cwd: string): string {
 }
 
 /**
- * Read, parse and validate swarm.yaml. Throws UsageError (exit 2) when the file cannot be read and
- * ConfigError (exit 2) with every problem as `FILE:LINE:COL: message`, FILE as given.
+ * Read, parse and validate swarm.yaml and every kind file its accounts name. Throws UsageError
+ * (exit 2) when a file cannot be read (missing, not a regular file, over 1 MiB) and ConfigError
+ * (exit 2) with every problem as `FILE:LINE:COL: message`: swarm.yaml's first (FILE as given), then
+ * each kind file's (relative to cwd when inside it).
+ *
+ * `checkKinds: false` is for the commands that start nothing (down, attach, logs, status, report…):
+ * a kind file broken while a swarm runs must not keep the developer from stopping or reading it.
+ * They still need each named kind to exist; its fields are `validate`'s and `up`'s to check.
  */
-export function loadConfig(fileAsGiven: string, opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): SwarmConfig {
+export function loadConfig(fileAsGiven: string, opts: { cwd?: string; env?: NodeJS.ProcessEnv; checkKinds?: boolean } = {}): SwarmConfig {
   const env = opts.env ?? process.env;
-  const abs = resolveConfigPath(fileAsGiven, opts.cwd ?? process.cwd());
-  const text = readConfigText(fileAsGiven, abs);
+  const cwd = opts.cwd ?? process.cwd();
+  const abs = resolveConfigPath(fileAsGiven, cwd);
+  const text = readConfigText(abs, fileAsGiven, 'a swarm.yaml', `swarm.yaml not found: ${fileAsGiven} — pass a file, or run in a folder that has one`);
   const dir = path.dirname(abs);
+  const kindProblems = new Map<string, string[]>();
   const facts: ConfigFacts = {
     isDirectory,
-    kindExists: (kind) => findKindFile(kind, dir) !== null,
+    kindExists: (kind) => {
+      const found = readKind(kind, dir, cwd);
+      if (found !== null && !found.result.ok && opts.checkKinds !== false) kindProblems.set(found.file, found.result.problems.map((p) => formatProblem(found.shown, p)));
+      return found !== null;
+    },
+    kindLaunches: (kind) => {
+      const found = readKind(kind, dir, cwd);
+      return found?.result.ok === true ? found.result.kind.launch !== null : undefined;
+    },
     home: env['HOME'] ?? homedir(),
     env,
   };
   const result = parseConfig(text, abs, facts);
-  if (!result.ok) throw new ConfigError(result.problems.map((p) => formatProblem(fileAsGiven, p)));
+  const problems = [...(result.ok ? [] : result.problems.map((p) => formatProblem(fileAsGiven, p))), ...[...kindProblems.values()].flat()];
+  if (!result.ok || problems.length > 0) throw new ConfigError(problems);
   return result.config;
-}
-
-function readConfigText(fileAsGiven: string, abs: string): string {
-  if (!existsSync(abs)) {
-    throw new UsageError(`swarm.yaml not found: ${fileAsGiven} — pass a file, or run in a folder that has one`);
-  }
-  try {
-    return readFileSync(abs, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new UsageError(`cannot read ${fileAsGiven} (${code}): check its permissions`, { cause: error });
-  }
 }
 
 function isDirectory(p: string): boolean {
   try {
     return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
   } catch {
     return false;
   }

@@ -39,7 +39,7 @@ export async function readSettings(plan: string, configFile: string | null, env:
     // A computed specifier: the hot bundle of `swarm capacity` keeps the YAML loader out (scripts/bundle-hot.mjs).
     const loader = new URL('../adapters/configFile.js', import.meta.url).href;
     const { loadConfig } = (await import(loader)) as typeof import('./configFile.js');
-    const config = loadConfig(configFile, { env });
+    const config = loadConfig(configFile, { env, checkKinds: false });
     const c = config.thresholds;
     return { capacity: resolveCapacityThresholds({ low: c.capacityLow, critical: c.capacityCritical }, env), contextPressure: c.contextPressure, window: c.window, headroom: c.headroom };
   }

@@ -18,10 +18,12 @@ import { gitState } from '../adapters/git.js';
 import { appendInbox } from '../adapters/inbox.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { readPacketFile } from '../adapters/packetFile.js';
+import { requirePlanFolder } from '../adapters/planFolder.js';
 import type { CommandIO } from './io.js';
 
 export async function accept(io: CommandIO): Promise<number> {
   const ctx = agentContext(io.env, 'accept');
+  requirePlanFolder(ctx.plan, 'accept');
   const given = io.args[0] ?? ctx.packet;
   if (!given || io.args.length > 1) throw new UsageError('usage: swarm accept <packet> (default: $SWARM_PACKET)');
   const plan = resolve(ctx.plan);

@@ -9,7 +9,7 @@ import type { CommandIO } from './io.js';
 
 export async function attach(io: CommandIO): Promise<number> {
   if (io.args.length > 1 || io.args.some((a) => a.startsWith('-'))) throw new UsageError('usage: swarm attach [file]');
-  const config = loadConfig(io.args[0] ?? 'swarm.yaml', { cwd: io.cwd, env: io.env });
+  const config = loadConfig(io.args[0] ?? 'swarm.yaml', { cwd: io.cwd, env: io.env, checkKinds: false });
   if (!findOnPath('tmux', io.env)) throw new DependencyError('tmux not found', { hint: 'install tmux; with backend: pty there is no session to attach to' });
   const socket = tmuxSocket(io.env);
   const session = sessionName(config);

@@ -13,6 +13,7 @@ import { readCachedReading, saveReading, type CachedReading, type CapacitySource
 import { appendInbox } from '../adapters/inbox.js';
 import { probeReading } from '../adapters/probes.js';
 import { readSettings } from '../adapters/settings.js';
+import { requirePlanFolder } from '../adapters/planFolder.js';
 import type { CommandIO } from './io.js';
 
 export const CACHE_MS = 300_000;
@@ -23,6 +24,7 @@ export async function capacity(io: CommandIO): Promise<number> {
     if (flag !== '--self' && flag !== '--json') throw new UsageError(`swarm capacity: unknown option ${flag}`, { hint: 'usage: swarm capacity --self [--json]' });
   }
   const ctx = agentContext(io.env, 'capacity');
+  requirePlanFolder(ctx.plan, 'capacity');
   const settings = await readSettings(ctx.plan, ctx.config, io.env);
   const caps = parseCaps(io.env.AGENTKIT_CAPACITY_CAP);
   const now = new Date();

@@ -24,7 +24,7 @@ import type { CommandIO } from './io.js';
 
 export async function down(io: CommandIO): Promise<number> {
   if (io.args.length > 1 || io.args.some((a) => a.startsWith('-'))) throw new UsageError('usage: swarm down [file]');
-  const config = loadConfig(io.args[0] ?? 'swarm.yaml', { cwd: io.cwd, env: io.env });
+  const config = loadConfig(io.args[0] ?? 'swarm.yaml', { cwd: io.cwd, env: io.env, checkKinds: false });
   const paths = planPaths(config.plan);
 
   const holder = readHolder(paths.lock);

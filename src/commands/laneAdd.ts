@@ -8,11 +8,14 @@ import { statSync } from 'node:fs';
 import { agentContext } from '../core/agentContext.js';
 import { fence } from '../core/epochs.js';
 import { planPaths } from '../core/paths.js';
+import { taskTooLong } from '../core/task.js';
 import { MismatchError, UsageError } from '../errors.js';
 import { appendInbox } from '../adapters/inbox.js';
 import { appendJournal } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { loadConfig } from '../adapters/configFile.js';
+import { loadKind } from '../adapters/kinds.js';
+import { requirePlanFolder } from '../adapters/planFolder.js';
 import { loadState } from '../runtime/engineState.js';
 import type { CommandIO } from './io.js';
 
@@ -37,7 +40,10 @@ export async function laneAdd(io: CommandIO): Promise<number> {
   const name = positionals[0];
   if (!name || positionals.length > 1 || !NAME.test(name)) throw new UsageError('swarm lane add needs one lane name (letters, digits, . _ -)', { hint: USAGE });
   if (!values.task?.trim()) throw new UsageError('swarm lane add needs --task', { hint: USAGE });
+  const tooLong = taskTooLong(values.task.trim());
+  if (tooLong !== null) throw new UsageError(`swarm lane add --task: the task ${tooLong}`);
   const ctx = agentContext(io.env, 'lane add');
+  requirePlanFolder(ctx.plan, 'lane add');
   const epoch = values.epoch !== undefined ? Number(values.epoch) : (ctx.epoch ?? 0);
   const verdict = fence(readLeadRecord(ctx.plan), { caller: ctx.lane, epoch });
   if (!verdict.ok) {
@@ -51,6 +57,15 @@ export async function laneAdd(io: CommandIO): Promise<number> {
   if (names.includes(name)) throw new UsageError(`swarm lane add: a lane named ${name} exists already`);
   if (values.kind && !config.accounts.some((a) => a.kind === values.kind)) {
     throw new UsageError(`swarm lane add: no account of kind ${values.kind} in the pool`, { hint: `kinds in the pool: ${[...new Set(config.accounts.map((a) => a.kind))].join(', ')}` });
+  }
+  if (!values.command) {
+    const pool = config.accounts.filter((a) => !values.kind || a.kind === values.kind);
+    if (!pool.some((a) => loadKind(a.kind, config.dir).launch !== null)) {
+      const kinds = [...new Set(pool.map((a) => a.kind))].join(', ');
+      throw new UsageError(`swarm lane add: ${name} needs --command: no account it could run on has a launch of its own (kind ${kinds})`, {
+        hint: 'pass --command "<program>" (a string runs with sh -c), or --kind a kind that launches itself',
+      });
+    }
   }
   const count = config.lanes.length + (state?.added.length ?? 0);
   if (count >= config.maxLanes) throw new UsageError(`swarm lane add: the swarm has ${count} lanes, its max_lanes`, { hint: 'raise max_lanes in swarm.yaml' });

@@ -12,6 +12,7 @@ import { MismatchError, UsageError } from '../errors.js';
 import { appendInbox } from '../adapters/inbox.js';
 import { appendJournal } from '../adapters/journal.js';
 import { readLeadRecord, updateLeadRecord } from '../adapters/leadStore.js';
+import { requirePlanFolder } from '../adapters/planFolder.js';
 import { loadState } from '../runtime/engineState.js';
 import type { CommandIO } from './io.js';
 
@@ -33,6 +34,7 @@ export async function lead(io: CommandIO): Promise<number> {
   }
   const { values, positionals } = parse(rest);
   const ctx = agentContext(io.env, `lead ${action}`);
+  requirePlanFolder(ctx.plan, `lead ${action}`);
   const plan = resolve(ctx.plan);
   const epoch = values.epoch !== undefined ? wholeNumber(values.epoch, '--epoch', 1) : (ctx.epoch ?? 0);
   const now = new Date().toISOString();

@@ -20,7 +20,7 @@ export async function logs(io: CommandIO): Promise<number> {
   }
   const [lane, file] = parsed.positionals;
   if (!lane) throw new UsageError('swarm logs needs a lane', { hint: USAGE });
-  const config = loadConfig(file ?? 'swarm.yaml', { cwd: io.cwd, env: io.env });
+  const config = loadConfig(file ?? 'swarm.yaml', { cwd: io.cwd, env: io.env, checkKinds: false });
   const state = loadState(planPaths(config.plan).state);
   const current = state?.lanes[lane]?.generation ?? 1;
   const generation = parsed.values.generation === undefined ? current : Number(parsed.values.generation);

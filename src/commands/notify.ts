@@ -12,7 +12,7 @@ import { appendInbox } from '../adapters/inbox.js';
 import { appendJournal } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { saveReportedCapacity } from '../adapters/capacityCache.js';
-import { isPlanFolder } from '../adapters/planFolder.js';
+import { requirePlanFolder } from '../adapters/planFolder.js';
 import { retryWrite } from '../adapters/files.js';
 import type { CommandIO } from './io.js';
 
@@ -22,11 +22,7 @@ const USAGE = 'usage: swarm notify <lane|lead|all> <text> [--epoch N]';
 export async function notify(io: CommandIO): Promise<number> {
   const { to, text, epochFlag } = parseNotifyArgs(io.args);
   const ctx = agentContext(io.env, 'notify');
-  if (!isPlanFolder(ctx.plan)) {
-    throw new UsageError(`SWARM_PLAN=${ctx.plan} is no plan folder (no PLAN.md, no .swarm/); nothing was queued`, {
-      hint: 'SWARM_PLAN is set by `swarm up` to the plan folder of swarm.yaml; set it back to that folder',
-    });
-  }
+  requirePlanFolder(ctx.plan, 'notify');
   const epoch = epochFlag ?? ctx.epoch;
   const now = new Date();
 

@@ -15,6 +15,7 @@ import { readTextIfExists } from '../adapters/files.js';
 import { gitState } from '../adapters/git.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { packetFileName, writePacketFile } from '../adapters/packetFile.js';
+import { requirePlanFolder } from '../adapters/planFolder.js';
 import type { CommandIO } from './io.js';
 
 const USAGE =
@@ -25,6 +26,7 @@ export async function packetWrite(io: CommandIO): Promise<number> {
   if (sub !== 'write') throw new UsageError(`swarm packet: unknown subcommand "${sub ?? ''}"`, { hint: USAGE });
   const flags = parseFlags(rest);
   const ctx = agentContext(io.env, 'packet write');
+  requirePlanFolder(ctx.plan, 'packet write');
   const plan = resolve(ctx.plan);
   const git = gitState(io.cwd, plan);
   const lead = readLeadRecord(plan);
@@ -143,7 +145,7 @@ async function laneTask(configFile: string | null, lane: string, env: NodeJS.Pro
   if (!configFile) return '';
   try {
     const { loadConfig } = await import('../adapters/configFile.js');
-    const config = loadConfig(configFile, { env });
+    const config = loadConfig(configFile, { env, checkKinds: false });
     return config.lanes.find((l) => l.name === lane)?.task ?? (config.lead.name === lane ? 'Lead the plan (the orchestrator plan)' : '');
   } catch {
     return '';

@@ -20,7 +20,7 @@ export async function loadSwarmConfig(io: CommandIO, file: string | undefined): 
     throw new UsageError('no swarm.yaml here and SWARM_PLAN is not set', { hint: 'pass the swarm file: swarm <command> path/to/swarm.yaml' });
   }
   const { loadConfig } = await import('../adapters/configFile.js');
-  return loadConfig(configFile, { cwd: io.cwd, env: io.env });
+  return loadConfig(configFile, { cwd: io.cwd, env: io.env, checkKinds: false });
 }
 
 /** The folder paths are shown relative to: where the person stands when the plan is below it, else the plan's parent. */

@@ -1,13 +1,12 @@
 /**
- * `swarm validate [file]`: check swarm.yaml and the kind files it names; print one line when all is
- * well, throw the ConfigError (every problem as FILE:LINE:COL) when not.
+ * `swarm validate [file]`: check swarm.yaml and the kind files it names (loadConfig reads every
+ * field of both, as `swarm up` does before it starts anything); print one line when all is well,
+ * throw the ConfigError (every problem as FILE:LINE:COL) when not.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
-import { findKindFile, loadConfig } from '../adapters/configFile.js';
+import { loadConfig } from '../adapters/configFile.js';
 import type { SwarmConfig } from '../core/config.js';
-import { ConfigError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import type { Command } from './io.js';
 
 const USAGE = 'usage: swarm validate [file]';
@@ -26,8 +25,6 @@ export async function validate(args: string[], io: ValidateIo): Promise<number> 
   if (files.length > 1) throw new UsageError(`validate takes one file, got ${files.length} — ${USAGE}`);
   const file = files[0] ?? 'swarm.yaml';
   const config = loadConfig(file, { cwd: io.cwd, env: io.env });
-  const kindProblems = checkKindFiles(config, io.cwd);
-  if (kindProblems.length > 0) throw new ConfigError(kindProblems);
   io.stdout(`${summary(file, config)}\n`);
   return 0;
 }
@@ -41,23 +38,6 @@ export function summary(file: string, config: SwarmConfig): string {
   const vendors = new Set(config.accounts.map((a) => a.vendor)).size;
   return `${file}: ok — swarm "${config.name}", plan ${plan}, lead ${config.lead.name}@${config.lead.account}, `
     + `${count(config.lanes.length, 'lane')}, ${count(config.accounts.length, 'account')} (${count(vendors, 'vendor')}), backend ${config.backend}`;
-}
-
-/** Each kind the accounts name must be readable YAML (its fields are the engine's to check). */
-function checkKindFiles(config: SwarmConfig, cwd: string): string[] {
-  const problems: string[] = [];
-  for (const kind of new Set(config.accounts.map((a) => a.kind))) {
-    const file = findKindFile(kind, config.dir);
-    if (file === null) continue;
-    const shown = path.relative(cwd, file) || file;
-    const lines = new LineCounter();
-    const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: lines, prettyErrors: false });
-    for (const error of doc.errors) {
-      const { line, col } = lines.linePos(error.pos[0]);
-      problems.push(`${shown}:${line}:${col}: YAML syntax error in kind "${kind}": ${error.message}`);
-    }
-  }
-  return problems;
 }
 
 function count(n: number, noun: string): string {

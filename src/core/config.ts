@@ -4,12 +4,14 @@
  * and a typed config or every problem (with line and column) comes out.
  */
 import path from 'node:path';
-import { LineCounter, parseDocument, type Document } from 'yaml';
 import { excerpt } from '../errors.js';
+import { accountEnvProblem } from './accountEnv.js';
 import { parseDuration } from './duration.js';
 import { didYouMean } from './suggest.js';
+import { taskTooLong } from './task.js';
 import { COMPACT_MODES, DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.js';
 import { Reader, type Section, type YamlNode } from './configReader.js';
+import { parseYaml } from './yamlDocument.js';
 
 export type { Backend, Account, CommandSpec, LeadSpec, LaneSpec, Timeouts, SwarmConfig, ConfigFacts, ConfigProblem, ConfigResult } from './configTypes.js';
 import type { Backend, Account, LeadSpec, LaneSpec, Timeouts, SwarmConfig, ConfigFacts, ConfigProblem, ConfigResult } from './configTypes.js';
@@ -41,10 +43,10 @@ export function parseConfig(text: string, absFile: string, facts: ConfigFacts): 
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const empty = { line: 1, col: 1, message: 'the file is empty: a swarm.yaml needs version: 1, name, plan, accounts, lead and lanes' };
   if (source.trim() === '') return { ok: false, problems: [empty] };
-  const lines = new LineCounter();
-  const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false });
-  if (doc.errors.length > 0) return { ok: false, problems: doc.errors.map((e) => syntaxProblem(source, lines, e.code, e.message, e.pos[0])) };
-  const r = new Reader(doc as Document, lines);
+  const parsed = parseYaml(source, 'a swarm.yaml');
+  if (!parsed.ok) return parsed;
+  const { doc, lines } = parsed;
+  const r = new Reader(doc, lines);
   const root = r.resolve(doc.contents);
   if (root === null) return { ok: false, problems: [empty] };
   const top = r.section(root, root, '', KNOWN_KEYS.top);
@@ -68,6 +70,7 @@ function readTop(r: Reader, top: Section, dir: string, file: string, facts: Conf
   const lanes = readLanes(r, top, dir, facts);
   const maxLanes = r.whole(top, 'max_lanes', 1) ?? DEFAULT_MAX_LANES;
   checkPeople(r, top, accounts, lead, lanes, maxLanes);
+  checkLaunches(r, accounts.map((a) => a.account), lead, lanes, facts);
   return {
     version: 1, name: name ?? '', file, dir, plan: plan?.abs ?? dir, backend,
     accounts: accounts.map((a) => a.account), lead: lead.spec, lanes: lanes.map((l) => l.spec), maxLanes,
@@ -109,7 +112,9 @@ function readAccounts(r: Reader, top: Section, facts: ConfigFacts): { account: A
     for (const [key, field] of envSection?.fields ?? []) {
       if (!ENV_KEY.test(key)) r.add(field.key, `"${field.path}": "${key}" is not an environment variable name (letters, digits and "_", not starting with a digit)`);
       const value = r.scalar(field.value);
-      if (typeof value === 'string') env[key] = expandHome(value, facts.home);
+      const refused = typeof value === 'string' ? accountEnvProblem(field.path, key, value) : null;
+      if (refused !== null) r.add(refused.at === 'key' ? field.key : r.where(field), refused.message);
+      else if (typeof value === 'string') env[key] = expandHome(value, facts.home);
       else r.wrong(field, `a string (a profile location, never a secret)${value === null ? '; a bare ~ is null in YAML, write "~"' : ''}`);
     }
     const vendor = r.optText(s, 'vendor');
@@ -146,6 +151,9 @@ function readLanes(r: Reader, top: Section, dir: string, facts: ConfigFacts): Pl
       name, checkout: checkout?.abs ?? dir, task: r.text(s, 'task', 'say what the lane does, e.g. task: "Steps 1-3 of PLAN.md"') ?? '',
       account: r.optText(s, 'account') ?? null, command: r.command(s, 'command'), doneWhen: r.optText(s, 'done_when') ?? null,
     };
+    const tooLong = taskTooLong(spec.task);
+    const taskField = s.fields.get('task');
+    if (tooLong !== null && taskField !== undefined) r.add(r.where(taskField), `"${taskField.path}" ${tooLong}`);
     out.push({ spec, node: s.node, nodes: nodesOf(s) });
   });
   return out;
@@ -186,6 +194,31 @@ function checkPeople(r: Reader, top: Section, accounts: { account: Account; idNo
     else checkouts.set(spec.checkout, spec.name);
   }
   if (lanes.length > maxLanes) r.add(top.fields.get('lanes')?.key, `${lanes.length} lanes but "max_lanes" is ${maxLanes}: raise max_lanes or remove lanes`);
+}
+
+/**
+ * Who can start at all: an account of a kind with `launch: null` (the `command` kind) runs only a
+ * lane or lead that has a `command:`. Naming such an account without one is refused; a lane with
+ * neither account nor command is never given one (runtime/agentStarts.ts), so it is refused only
+ * when every account it could get is such a one.
+ */
+function checkLaunches(r: Reader, accounts: Account[], lead: Placed<LeadSpec>, lanes: Placed<LaneSpec>[], facts: ConfigFacts): void {
+  const bare = (a: Account): boolean => facts.kindLaunches?.(a.kind) === false;
+  const hint = 'give it a command:, e.g. command: "./agent.sh" (a string runs by sh -c, a list is argv)';
+  const named = (who: string, id: string, node: YamlNode | undefined): void => {
+    const account = accounts.find((a) => a.id === id);
+    if (account === undefined || !bare(account)) return;
+    r.add(node, `${who} runs on account "${id}" of kind "${account.kind}", which has no launch of its own (launch: null in panes/${account.kind}.yaml): ${hint}`);
+  };
+  if (lead.spec.command === null) named('the lead', lead.spec.account, lead.nodes.account);
+  const pool = accounts.filter((a) => a.id !== lead.spec.account && !lanes.some((l) => l.spec.account === a.id));
+  for (const { spec, node, nodes } of lanes) {
+    if (spec.command !== null) continue;
+    if (spec.account !== null) named(`lane "${spec.name}"`, spec.account, nodes.account);
+    else if (pool.length > 0 && pool.every(bare)) {
+      r.add(nodes.name ?? node, `lane "${spec.name}" has no command: and every account it could run on (${pool.map((a) => a.id).join(', ')}) is of a kind with launch: null, so it could never start: ${hint}, or add an account of a kind that launches itself`);
+    }
+  }
 }
 
 function readThresholds(r: Reader, top: Section, env: ConfigFacts['env']): Thresholds {
@@ -265,15 +298,6 @@ function nodesOf(s: Section): Partial<Record<string, YamlNode>> {
 export function expandHome(value: string, home: string): string {
   if (value === '~') return home;
   return value.startsWith('~/') ? path.join(home, value.slice(2)) : value;
-}
-
-function syntaxProblem(source: string, lines: LineCounter, code: string, message: string, offset: number): ConfigProblem {
-  const { line, col } = lines.linePos(offset);
-  const key = /^[^:\n]*/.exec(source.slice(offset))?.[0].trim() ?? '';
-  const text = code === 'DUPLICATE_KEY' && key !== ''
-    ? `duplicate key "${key.slice(0, 40)}": a key may appear once in a mapping; keep one`
-    : `YAML syntax error: ${message}`;
-  return { line, col, message: text };
 }
 
 /** `FILE:LINE:COL: message`, FILE as the user gave it. */

@@ -70,6 +70,8 @@ export interface ConfigFacts {
   isDirectory(path: string): boolean;
   /** True when `panes/<kind>.yaml` exists beside the file or among the shipped kinds. */
   kindExists(kind: string): boolean;
+  /** False when the kind has no launch of its own (`launch: null`: lanes on it need a `command:`); undefined when unknown. */
+  kindLaunches?(kind: string): boolean | undefined;
   /** For `~` expansion. */
   home: string;
   /** For AGENTKIT_CAPACITY_LOW / AGENTKIT_CAPACITY_CRITICAL. */

@@ -1,29 +1,40 @@
 /**
  * Durations as swarm.yaml writes them: `<n>ms`, `<n>s`, `<n>m`, `<n>h`, or a bare number of seconds.
  * Pure.
+ *
+ * Decision: no duration is longer than MAX_DURATION_MS (7 days). It is far past any wait swarm
+ * makes (accept, packet, stall, ask, release, `up --timeout`), and well under the 2^31-1 ms (24.8
+ * days) past which Node's setTimeout fires at once: `release: 600h` released immediately.
  */
 import { excerpt } from '../errors.js';
 
 export type DurationResult = { ok: true; ms: number } | { ok: false; error: string };
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** 168h: the longest duration swarm reads. */
+export const MAX_DURATION_MS = 7 * 24 * 3_600_000;
 const DURATION = /^(\d+(?:\.\d+)?|\.\d+)(ms|s|m|h)?$/;
 
 /**
  * Read a duration: a string such as `10m`, `30s`, `1.5h`, `250ms` or `45` (seconds), or a number
- * (seconds). Refuses empty, negative, unknown or upper-case units, inner spaces and compounds
- * (`10 m`, `1h30m`).
+ * (seconds). Refuses empty, negative, unknown or upper-case units, inner spaces, compounds
+ * (`10 m`, `1h30m`) and anything over 168h.
  */
 export function parseDuration(value: unknown): DurationResult {
   if (typeof value === 'number') {
-    return Number.isFinite(value) && value >= 0 ? { ok: true, ms: Math.round(value * 1000) } : bad(value);
+    return Number.isFinite(value) && value >= 0 ? bounded(value, Math.round(value * 1000)) : bad(value);
   }
   if (typeof value !== 'string') return bad(value);
   const match = DURATION.exec(value.trim());
   if (match === null) return bad(value);
   const amount = Number(match[1]);
   const factor = UNIT_MS[match[2] ?? 's'] ?? 1000;
-  return { ok: true, ms: Math.round(amount * factor) };
+  return bounded(value, Math.round(amount * factor));
+}
+
+function bounded(value: unknown, ms: number): DurationResult {
+  if (ms <= MAX_DURATION_MS) return { ok: true, ms };
+  return { ok: false, error: `duration ${show(value)} is over the longest swarm waits, ${formatDuration(MAX_DURATION_MS)} (7 days): use at most ${formatDuration(MAX_DURATION_MS)}` };
 }
 
 /** Format milliseconds the way a person writes them in swarm.yaml (`10m`, `90s`, `250ms`). */

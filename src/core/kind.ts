@@ -1,6 +1,7 @@
 /**
  * A kind file, `panes/<kind>.yaml` (SPEC 4.3): how to launch one kind of agent and how to read its
- * pane, as data. Pure: the file's text in; a typed KindSpec with compiled case-insensitive RegExps,
+ * pane, as data. Pure: the file's text in; a typed KindSpec with compiled linear-time RegExps that
+ * match lowered text (core/linearRegExp.ts: case-insensitive, never backtracking),
  * or every problem (line, column, and the field's path in the message) out.
  *
  * Decisions where SPEC 4.3 is silent:
@@ -12,10 +13,12 @@
  * - `idle: null` (or none) is "no idle signal": swarm never types into such a pane.
  * - Besides the screen classes swarm acts on, `near_limit` and `offline` are recorded as data.
  */
-import { isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { isSeq } from 'yaml';
 import type { ConfigProblem } from './config.js';
 import { Reader, type Section, type YamlNode } from './configReader.js';
 import { didYouMean } from './suggest.js';
+import { linearRegExp } from './linearRegExp.js';
+import { parseYaml } from './yamlDocument.js';
 
 export const PROMPT_DELIVERIES = ['argument', 'paste', 'file'] as const;
 export type PromptDelivery = (typeof PROMPT_DELIVERIES)[number];
@@ -80,12 +83,10 @@ const PLACEHOLDER = /\{([a-z_]+)\}/g;
 export function parseKind(text: string, expected?: string): KindResult {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
   if (source.trim() === '') return fail([{ line: 1, col: 1, message: 'the file is empty: a kind file needs at least kind: and launch:' }]);
-  const lines = new LineCounter();
-  const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    return fail(doc.errors.map((e) => ({ ...lines.linePos(e.pos[0]), message: `YAML syntax error: ${e.message.split('\n')[0] ?? ''}` })));
-  }
-  const r = new Reader(doc as Document, lines);
+  const parsed = parseYaml(source, 'a kind file');
+  if (!parsed.ok) return fail(parsed.problems);
+  const { doc, lines } = parsed;
+  const r = new Reader(doc, lines);
   const root = r.resolve(doc.contents);
   const top = r.section(root, root ?? (doc.contents as YamlNode), '', KNOWN.top);
   if (top === undefined) return fail(r.problems);
@@ -194,7 +195,7 @@ function readSignals(r: Reader, top: Section): Record<string, unknown> {
   return s === undefined ? {} : (r.scalar(s.node) as Record<string, unknown>);
 }
 
-/** A list of case-insensitive regular expressions; absent or null is the empty list. */
+/** A list of case-insensitive regular expressions, linear-time (core/linearRegExp.ts); absent or null is the empty list. */
 function patterns(r: Reader, s: Section, key: string, group: boolean): RegExp[] {
   const field = s.fields.get(key);
   const items = r.list(s, key) ?? [];
@@ -206,25 +207,16 @@ function patterns(r: Reader, s: Section, key: string, group: boolean): RegExp[] 
       r.wrong({ key: field?.key ?? item, value: item, path }, 'a regular expression (a non-empty string)');
       return;
     }
-    const re = compile(value);
-    if (typeof re === 'string') r.add(item, `"${path}" is not a valid regular expression (${re}): quote it in '…' and escape ( ) [ ] ? . with \\`);
+    const re = linearRegExp(value);
+    if (!(re instanceof RegExp) && re.syntax) r.add(item, `"${path}" is not a valid regular expression (${re.why}): quote it in '…' and escape ( ) [ ] ? . with \\`);
+    else if (!(re instanceof RegExp)) r.add(item, `"${path}" is refused: ${re.why}`);
     else if (re.test('')) r.add(item, `"${path}" matches empty text, so it would match every screen: make it name the text it looks for`);
-    else if (group && !hasGroup(value)) r.add(item, `"${path}" needs a group that captures the percentage, e.g. '(\\d+)% context left'`);
+    else if (group && !hasGroup(re)) r.add(item, `"${path}" needs a group that captures the percentage, e.g. '(\\d+)% context left'`);
     else out.push(re);
   });
   return out;
 }
 
-/** The RegExp, or why it is not one. */
-function compile(source: string): RegExp | string {
-  try {
-    return new RegExp(source, 'i');
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return message.slice(message.lastIndexOf(': ') + 2);
-  }
-}
-
-function hasGroup(source: string): boolean {
-  return (new RegExp(`${source}|`).exec('')?.length ?? 0) > 1;
+function hasGroup(re: RegExp): boolean {
+  return (new RegExp(`${re.source}|`, re.flags).exec('')?.length ?? 0) > 1;
 }

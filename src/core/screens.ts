@@ -16,6 +16,7 @@
  */
 import type { ScreenClass } from './machineTypes.js';
 import type { KindSpec } from './kind.js';
+import { lowerText, mayMatch } from './linearRegExp.js';
 import { stripAnsi } from './protocol.js';
 
 /** How many non-empty lines from the bottom make "the last screenful". */
@@ -32,7 +33,7 @@ export interface ScreenMatch {
 
 interface Region {
   lines: string[];
-  /** The lines joined by one space. */
+  /** The lines joined by one space, lowered (kind patterns match lowered text, see linearRegExp). */
   flat: string;
   /** Where each line starts in `flat`. */
   starts: number[];
@@ -69,8 +70,8 @@ export function isIdle(kind: KindSpec, tail: string): boolean {
   if (kind.idle === null) return false;
   const r = region(tail);
   if (r.flat === '' || matchIn(kind, r) !== null) return false;
-  if ([...kind.screens.offline, ...kind.idle.notShowing].some((re) => re.test(r.flat))) return false;
-  return kind.idle.showing.length === 0 || kind.idle.showing.some((re) => re.test(r.flat));
+  if ([...kind.screens.offline, ...kind.idle.notShowing].some((re) => mayMatch(re, r.flat) && re.test(r.flat))) return false;
+  return kind.idle.showing.length === 0 || kind.idle.showing.some((re) => mayMatch(re, r.flat) && re.test(r.flat));
 }
 
 /**
@@ -101,7 +102,7 @@ function region(tail: string): Region {
     starts.push(at);
     at += line.length + 1;
   }
-  return { lines, flat: lines.join(' '), starts };
+  return { lines, flat: lowerText(lines.join(' ')), starts };
 }
 
 function matchIn(kind: KindSpec, r: Region): ScreenMatch | null {
@@ -149,6 +150,7 @@ function lineAt(r: Region, offset: number): number {
 
 /** The last non-empty match of `re` in `text`, with its first group. */
 function lastMatch(re: RegExp, text: string): (Hit & { group: string | undefined }) | null {
+  if (!mayMatch(re, text)) return null;
   const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
   let found: (Hit & { group: string | undefined }) | null = null;
   for (const m of text.matchAll(global)) {

@@ -62,6 +62,16 @@ function looksRandom(run: string): boolean {
   return switches / (classes.length - 1) >= 0.4 && entropy(body) >= 4;
 }
 
+/** True when a variable's name reads like a credential's (TOKEN, KEY, SECRET, PASSWORD, any case). */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+/** Why one string looks like a secret by its shape alone ("looks like a GitHub token"); empty when it does not. */
+export function secretShapes(text: string): string[] {
+  return kindsIn(text, []);
+}
+
 /** What makes one string a secret ("looks like …", "contains the value of $X"), in a stable order. */
 function kindsIn(text: string, envSecrets: readonly [string, string][]): string[] {
   const kinds = SHAPES.filter((shape) => shape.pattern.test(text)).map((shape) => `looks like ${shape.kind}`);

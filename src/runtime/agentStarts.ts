@@ -16,6 +16,7 @@ import { agentPane } from './agents.js';
 import { briefFor } from './effects.js';
 import type { Engine } from './engine.js';
 import { bumpEpoch, takeoverName } from './leadSuccession.js';
+import { commandOf, runnablePool } from './runnable.js';
 
 /**
  * Leases whose holder (an earlier engine) is dead: those still serving a lane's current agent or its
@@ -70,7 +71,7 @@ export async function startMissing(engine: Engine, panes: Awaited<ReturnType<Pan
 
 function firstAccount(engine: Engine, lane: string, kind: string | null): string | null {
   const result = pick({
-    pool: kind ? engine.config.accounts.filter((a) => a.kind === kind) : engine.config.accounts,
+    pool: runnablePool(engine, lane).filter((a) => !kind || a.kind === kind),
     leases: readLeases(engine.config.plan),
     readings: new Map(Object.entries(engine.state.readings)),
     spent: new Map(Object.entries(engine.state.limited)),
@@ -94,7 +95,6 @@ export async function spawn(engine: Engine, lane: LaneState, generation: number,
     // The pane's own account, not the one asked for: the machine refuses a pane on an account not leased to it.
     if (existing) return { type: 'spawned', generation, account: existing.account || accountId, paneId: existing.paneId };
     if (lane.role === 'lead' && generation > 1 && lane.handoff?.degraded) bumpEpoch(engine, name);
-    const laneSpec = config.lanes.find((l) => l.name === lane.name);
     const spec = agentPane({
       config,
       name,
@@ -104,7 +104,7 @@ export async function spawn(engine: Engine, lane: LaneState, generation: number,
       epoch: state.epoch,
       checkout: engine.checkoutOf(lane.name),
       task: engine.taskOf(lane.name),
-      command: lane.role === 'lead' ? config.lead.command : (laneSpec?.command ?? state.added.find((l) => l.name === lane.name)?.command ?? null),
+      command: commandOf(engine, lane.name),
       packet: packet || null,
       brief: packet ? briefFor(engine, packet) : null,
     }, engine.env);

@@ -4,6 +4,7 @@
  * from the lead answers for its liveness and starts the count again.
  */
 import type { Engine } from './engine.js';
+import { safeTimeout } from './timers.js';
 
 export const ASKS_BEFORE_TAKEOVER = 2;
 
@@ -33,7 +34,7 @@ export class LeadAsks {
     const { asks } = this.engine.state;
     if (this.stopped || asks.length === 0) return;
     const due = Math.min(...asks.map((a) => a.at)) + this.engine.config.timeouts.ask;
-    this.timer = setTimeout(() => void this.engine.enqueue(() => this.expire()), Math.max(0, due - this.engine.now()));
+    this.timer = safeTimeout(() => void this.engine.enqueue(() => this.expire()), Math.max(0, due - this.engine.now()));
   }
 
   stop(): void {

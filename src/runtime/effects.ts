@@ -20,6 +20,7 @@ import { acquireLease, readLeases, releaseLease } from '../adapters/leaseFiles.j
 import { packetFileName, readPacketFile, writePacketFile } from '../adapters/packetFile.js';
 import { parsePacket } from '../core/packet.js';
 import type { Engine } from './engine.js';
+import { runnablePool } from './runnable.js';
 
 export async function runEffect(engine: Engine, laneName: string, effect: Effect): Promise<void> {
   const lane = engine.lane(laneName);
@@ -118,8 +119,8 @@ function pickAccount(engine: Engine, lane: LaneState, exclude: string[], spentAc
   const leases = readLeases(plan);
   const mine = leases.find((l) => l.lane === lane.name && l.generation === generation && !exclude.includes(l.account));
   if (mine) return { type: 'lease', account: mine.account, resetsAt: null, why: 'already leased for this generation' };
-  const pool: Account[] = engine.config.accounts;
-  const vendor = pool.find((a) => a.id === spentAccount)?.vendor ?? null;
+  const pool: Account[] = runnablePool(engine, lane.name);
+  const vendor = engine.config.accounts.find((a) => a.id === spentAccount)?.vendor ?? null;
   const limited = new Map(Object.entries(engine.state.limited));
   for (let attempt = 0; attempt < pool.length; attempt += 1) {
     const result = pick({

@@ -27,6 +27,7 @@ import { hostFor, sessionName } from './hostFor.js';
 import { route } from './inboxRouter.js';
 import { stopOnHostLost, toResume } from './runEnd.js';
 import { leadAfterStep, leadSuccession } from './leadSuccession.js';
+import { safeTimeout } from './timers.js';
 import { PaneWatch } from './watch.js';
 
 export interface Outcome {
@@ -213,7 +214,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
       state.allDoneTold = true;
       engine.deliver(engine.leadMailbox(), 'swarm', 'Every lane is done. Release the plan: `swarm lead release`.');
       engine.journal({ type: 'observation', event: 'all_lanes_done', lane: null });
-      releaseTimer = setTimeout(() => void engine.enqueue(() => finishPlan('timeouts.release passed')), config.timeouts.release);
+      releaseTimer = safeTimeout(() => void engine.enqueue(() => finishPlan('timeouts.release passed')), config.timeouts.release);
       if (engine.leadRecord()?.released) void engine.enqueue(() => finishPlan('the lead released the plan'));
     } else if (p.kind === 'stuck' && options.untilDone) {
       engine.journal({ type: 'observation', event: 'stopped_short', lane: null, why: p.why });
@@ -265,7 +266,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   });
   drainInbox();
   engine.publish();
-  if (options.timeoutMs !== null) timeout = setTimeout(() => finish({ code: 1, why: `--timeout passed (${options.timeoutMs} ms)` }), options.timeoutMs);
+  if (options.timeoutMs !== null) timeout = safeTimeout(() => finish({ code: 1, why: `--timeout passed (${options.timeoutMs} ms)` }), options.timeoutMs);
   engine.onSettled();
 
   engine.asks.arm();

@@ -23,6 +23,8 @@ const GOOD = [
   '',
 ].join('\n');
 
+const MINE = 'kind: mine\nlaunch:\n  command: [mine, "{brief}"]\n  prompt: argument\n';
+
 let dir: string;
 
 beforeEach(() => {
@@ -30,7 +32,7 @@ beforeEach(() => {
   mkdirSync(join(dir, 'sub', 'plan'), { recursive: true });
   mkdirSync(join(dir, 'sub', 'work', 'a'), { recursive: true });
   mkdirSync(join(dir, 'sub', 'panes'));
-  writeFileSync(join(dir, 'sub', 'panes', 'mine.yaml'), 'kind: mine\n');
+  writeFileSync(join(dir, 'sub', 'panes', 'mine.yaml'), MINE);
 });
 
 afterEach(() => {
@@ -101,6 +103,76 @@ describe('loadConfig', () => {
     writeFileSync(join(dir, 'swarm.yaml'), '');
     expect((thrown(() => loadConfig('swarm.yaml', { cwd: dir, env: {} })) as ConfigError).problems).toEqual([
       'swarm.yaml:1:1: the file is empty: a swarm.yaml needs version: 1, name, plan, accounts, lead and lanes',
+    ]);
+  });
+});
+
+describe('loadConfig: files it will not read', () => {
+  it('refuses a swarm.yaml over 1 MiB, and reads one of exactly 1 MiB', () => {
+    const pad = (n: number) => `${GOOD}#${'x'.repeat(n - GOOD.length - 2)}\n`;
+    writeFileSync(join(dir, 'sub', 'swarm.yaml'), pad(1024 * 1024));
+    expect(loadConfig('sub/swarm.yaml', { cwd: dir, env: {} }).name).toBe('t');
+    writeFileSync(join(dir, 'sub', 'swarm.yaml'), pad(1024 * 1024 + 1));
+    const error = thrown(() => loadConfig('sub/swarm.yaml', { cwd: dir, env: {} }));
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe('sub/swarm.yaml is 1048577 bytes, over the 1048576 (1 MiB) a swarm.yaml may have: is it the right file?');
+  });
+
+  it('refuses a kind file over 1 MiB, naming it', () => {
+    writeFileSync(join(dir, 'sub', 'swarm.yaml'), GOOD);
+    writeFileSync(join(dir, 'sub', 'panes', 'mine.yaml'), `${MINE}#${'x'.repeat(1024 * 1024)}\n`);
+    const big = thrown(() => loadConfig('sub/swarm.yaml', { cwd: dir, env: {} }));
+    expect(big).toBeInstanceOf(UsageError);
+    expect((big as UsageError).message).toBe(`sub/panes/mine.yaml is 1048645 bytes, over the 1048576 (1 MiB) a kind file may have: is it the right file?`);
+  });
+});
+
+describe('loadConfig: every kind an account names is checked with the file', () => {
+  const SUB = (): string => join(dir, 'sub');
+  const load = (kindText: string, config = GOOD): unknown => {
+    writeFileSync(join(SUB(), 'swarm.yaml'), config);
+    writeFileSync(join(SUB(), 'panes', 'mine.yaml'), kindText);
+    return thrown(() => loadConfig('sub/swarm.yaml', { cwd: dir, env: {} }));
+  };
+  const file = (): string => 'sub/panes/mine.yaml';
+
+  it.each([
+    ['an empty file', '', ['1:1: the file is empty: a kind file needs at least kind: and launch:']],
+    ['no kind', 'launch: null\n', ['1:1: missing "kind": the kind\'s name, the same as the file\'s base name']],
+    ['another kind name', 'kind: yours\n', ['1:7: "kind" is "yours" but the file is mine.yaml: make them the same']],
+    ['an unknown key', 'kind: mine\nscreen: {}\n', ['2:1: unknown key "screen"; did you mean "screens"?']],
+    ['a bad regular expression', 'kind: mine\nscreens:\n  login: ["not (logged"]\n', [
+      '3:11: "screens.login[0]" is not a valid regular expression (Unterminated group): quote it in \'…\' and escape ( ) [ ] ? . with \\',
+    ]],
+  ])('%s is a problem at KINDFILE:LINE:COL (exit 2)', (_what, text, expected) => {
+    const error = load(text);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).exitCode).toBe(2);
+    expect((error as ConfigError).problems).toEqual(expected.map((p) => `${file()}:${p}`));
+  });
+
+  it("reports the kind's problems together with swarm.yaml's, swarm.yaml first", () => {
+    const error = load('kind: mine\nscreen: {}\n', GOOD.replace('name: t', 'name: "a b"'));
+    expect((error as ConfigError).problems).toEqual([
+      'sub/swarm.yaml:2:7: "name" must be a name of letters, digits, ".", "_" and "-" that starts with a letter or digit, got "a b"',
+      `${file()}:2:1: unknown key "screen"; did you mean "screens"?`,
+    ]);
+  });
+
+  it('with checkKinds: false (down, attach, logs, status) a broken kind file does not stop the command', () => {
+    writeFileSync(join(SUB(), 'swarm.yaml'), GOOD);
+    writeFileSync(join(SUB(), 'panes', 'sim.yaml'), 'kind: sim\nidle: busy\n');
+    expect(loadConfig('sub/swarm.yaml', { cwd: dir, env: {}, checkKinds: false }).name).toBe('t');
+    expect(thrown(() => loadConfig('sub/swarm.yaml', { cwd: dir, env: {} }))).toBeInstanceOf(ConfigError);
+  });
+
+  it('checks a shipped kind the config overrides, and leaves unnamed kinds alone', () => {
+    writeFileSync(join(SUB(), 'panes', 'codex.yaml'), 'nonsense: [\n');
+    writeFileSync(join(SUB(), 'swarm.yaml'), GOOD);
+    expect(loadConfig('sub/swarm.yaml', { cwd: dir, env: {} }).name).toBe('t');
+    writeFileSync(join(SUB(), 'panes', 'sim.yaml'), 'kind: sim\nidle: busy\n');
+    expect((thrown(() => loadConfig('sub/swarm.yaml', { cwd: dir, env: {} })) as ConfigError).problems).toEqual([
+      `sub/panes/sim.yaml:2:7: "idle" must be a mapping of keys, got "busy"`,
     ]);
   });
 });

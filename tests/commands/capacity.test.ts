@@ -109,7 +109,7 @@ describe('swarm capacity without the engine’s settings', () => {
         'swarm.yaml': [
           'version: 1', 'name: cap', 'plan: plans/p1',
           'accounts: [{ id: acct-lane-a, kind: command, vendor: v1 }, { id: lead1, kind: command, vendor: v2 }]',
-          'lead: { account: lead1 }', 'lanes: []', 'thresholds: { capacity_low: 70, capacity_critical: 5 }', '',
+          'lead: { account: lead1, command: "true" }', 'lanes: []', 'thresholds: { capacity_low: 70, capacity_critical: 5 }', '',
         ].join('\n'),
       });
       const env = t2.agentEnv('lane-a', { SWARM_CONFIG: join(t2.root, 'swarm.yaml') });

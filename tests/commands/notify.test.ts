@@ -52,7 +52,7 @@ describe('swarm notify', () => {
     try {
       const run = await swarm(['notify', 'lead', 'done'], { env: t.agentEnv('lane-a', { SWARM_PLAN: dir }) });
       expect(run.code).toBe(2);
-      expect(run.stderr).toContain(`SWARM_PLAN=${dir} is no plan folder (no PLAN.md, no .swarm/)`);
+      expect(run.stderr).toContain(`swarm notify: SWARM_PLAN=${dir} is no plan folder (no PLAN.md, no .swarm/)`);
       expect(readdirSync(dir)).toEqual([]);
     } finally {
       cleanup();

@@ -83,7 +83,58 @@ describe('swarm validate', () => {
     const error = await rejection(run([], dir));
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).problems).toEqual([
-      'panes/mine.yaml:3:1: YAML syntax error in kind "mine": Flow sequence in block collection must be sufficiently indented and end with a ]',
+      'panes/mine.yaml:3:1: YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]',
     ]);
+  });
+
+  it('checks every field of the kinds it names, with swarm.yaml in one report', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'swarm-validate-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'p'));
+    mkdirSync(join(dir, 'panes'));
+    writeFileSync(join(dir, 'panes', 'mine.yaml'), 'kind: yours\nlaunch:\n  command: [x]\n  prompt: typed\nscreens:\n  login: ["(a"]\n  permisson: [x]\n');
+    writeFileSync(join(dir, 'panes', 'empty.yaml'), '');
+    writeFileSync(join(dir, 'swarm.yaml'), 'version: 1\nname: one\nplan: p\naccounts: [{ id: a1, kind: mine }, { id: a2, kind: empty }, { id: a3, kind: sim }]\nlead: { account: a3 }\nlanes: [{ name: l, task: t, tsak: x }]\n');
+    const error = await rejection(run([], dir));
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).exitCode).toBe(2);
+    expect((error as ConfigError).problems).toEqual([
+      'swarm.yaml:6:29: unknown key "tsak" in lanes[0]; did you mean "task"?',
+      'panes/mine.yaml:1:7: "kind" is "yours" but the file is mine.yaml: make them the same',
+      'panes/mine.yaml:4:11: "launch.prompt" must be one of argument, paste, file, got "typed"',
+      'panes/mine.yaml:6:11: "screens.login[0]" is not a valid regular expression (Unterminated group): quote it in \'…\' and escape ( ) [ ] ? . with \\',
+      'panes/mine.yaml:7:3: unknown key "permisson" in screens; did you mean "permission"?',
+      'panes/empty.yaml:1:1: the file is empty: a kind file needs at least kind: and launch:',
+    ]);
+  });
+
+  it('refuses credentials and reserved names in an account env, never printing a value', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'swarm-validate-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'p'));
+    const key = `sk-ant-api03-${'Zq9xLm2P'.repeat(5)}`;
+    const token = `ghp_${'R4nd0mT0k3n'.repeat(4)}`;
+    writeFileSync(join(dir, 'swarm.yaml'), [
+      'version: 1', 'name: one', 'plan: p',
+      'accounts:',
+      `  - { id: a1, kind: sim, env: { ANTHROPIC_API_KEY: ${key}, GITHUB_TOKEN: ${token}, SWARM_PACKET: /etc/passwd, CLAUDE_CONFIG_DIR: ~/.claude-a1 } }`,
+      `  - { id: a2, kind: sim, env: { CODEX_HOME: ${key} } }`,
+      'lead: { account: a1 }', '',
+    ].join('\n'));
+    const error = await rejection(run([], dir));
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    const help = ": an account's env holds only its profile location (e.g. CLAUDE_CONFIG_DIR: ~/.claude-work1); keep credentials in that profile, and remove this entry";
+    expect(problems).toEqual([
+      `swarm.yaml:5:33: "accounts[0].env.ANTHROPIC_API_KEY" is named like a credential (*TOKEN*, *KEY*, *SECRET*, *PASSWORD*)${help}`,
+      `swarm.yaml:5:107: "accounts[0].env.GITHUB_TOKEN" is named like a credential (*TOKEN*, *KEY*, *SECRET*, *PASSWORD*)${help}`,
+      'swarm.yaml:5:171: "accounts[0].env.SWARM_PACKET" is reserved: swarm sets every SWARM_* variable of a pane itself (SPEC 4.1); remove it (an account\'s env holds only its profile location)',
+      `swarm.yaml:6:45: "accounts[1].env.CODEX_HOME" looks like an Anthropic API key (sk-ant-…), value not shown${help}`,
+    ]);
+    for (const p of problems) {
+      expect(p).not.toContain(key.slice(0, 12));
+      expect(p).not.toContain('R4nd0m');
+      expect(p).not.toContain('/etc/passwd');
+    }
   });
 });

@@ -6,7 +6,7 @@ const DIRS = ['/w', '/w/plans/demo', '/w/a', '/w/b', '/w/c', '/p', '/home/u/wt']
 const KINDS = ['claude', 'codex', 'gemini', 'sim', 'command'];
 
 function facts(env: Record<string, string | undefined> = {}): ConfigFacts {
-  return { isDirectory: (p) => DIRS.includes(p), kindExists: (k) => KINDS.includes(k), home: '/home/u', env };
+  return { isDirectory: (p) => DIRS.includes(p), kindExists: (k) => KINDS.includes(k), kindLaunches: (k) => k !== 'command', home: '/home/u', env };
 }
 
 /** Line numbers below refer to this file. */
@@ -53,6 +53,7 @@ function config(text: string, env: Record<string, string | undefined> = {}): Swa
 const NAME_RULE = 'a name of letters, digits, ".", "_" and "-" that starts with a letter or digit';
 const COMMAND_RULE = 'a command: a string (run by sh -c), a non-empty list of strings (argv), or null';
 const DURATION_HELP = 'use <n>ms, <n>s, <n>m or <n>h (a bare number is seconds)';
+const ENV_HELP = 'an account\'s env holds only its profile location (e.g. CLAUDE_CONFIG_DIR: ~/.claude-work1); keep credentials in that profile, and remove this entry';
 const EMPTY = '1:1: the file is empty: a swarm.yaml needs version: 1, name, plan, accounts, lead and lanes';
 
 describe('parseConfig: a good file', () => {
@@ -130,6 +131,10 @@ describe('parseConfig: a good file', () => {
     expect(config(text, { AGENTKIT_CAPACITY_LOW: '', AGENTKIT_CAPACITY_CRITICAL: undefined }).thresholds).toMatchObject({ capacityLow: 40, capacityCritical: 20 });
   });
 
+  it('takes a task of exactly 32 KiB', () => {
+    expect(config(edit(13, `    task: "${'x'.repeat(32 * 1024)}"`)).lanes[0]?.task).toHaveLength(32 * 1024);
+  });
+
   it('lets the lead share a checkout with a lane', () => {
     expect(config(edit(9, '  account: work1', '  checkout: a')).lead.checkout).toBe('/w/a');
   });
@@ -203,6 +208,15 @@ describe('parseConfig: a bad file gets every problem with its line and column', 
     ['an env key that is no variable name', edit(6, '  - { id: work2, kind: codex, env: { codex-home: /x } }'), [
       '6:38: "accounts[1].env.codex-home": "codex-home" is not an environment variable name (letters, digits and "_", not starting with a digit)',
     ]],
+    ['an env variable named like a credential', edit(6, '  - { id: work2, kind: codex, env: { OPENAI_API_KEY: x } }'), [
+      `6:38: "accounts[1].env.OPENAI_API_KEY" is named like a credential (*TOKEN*, *KEY*, *SECRET*, *PASSWORD*): ${ENV_HELP}`,
+    ]],
+    ['an env value that looks like a key', edit(6, `  - { id: work2, kind: codex, env: { CODEX_HOME: sk-ant-${'a1B2'.repeat(8)} } }`), [
+      `6:50: "accounts[1].env.CODEX_HOME" looks like an Anthropic API key (sk-ant-…), value not shown: ${ENV_HELP}`,
+    ]],
+    ['an env value that looks like a GitHub token', edit(6, `  - { id: work2, kind: codex, env: { GH: ghp_${'aB3d'.repeat(9)} } }`), [
+      `6:42: "accounts[1].env.GH" looks like a GitHub token, value not shown: ${ENV_HELP}`,
+    ]],
     ['an ak_profile that is a number', edit(6, '  - { id: work2, kind: codex, ak_profile: 7 }'), ['6:43: "accounts[1].ak_profile" must be a non-empty string, got 7']],
     ['no lead', BASE.replace('lead:\n  account: work1\n', ''), ['1:1: missing "lead": add the lead, e.g. lead: { account: work1 }']],
     ['a lead that is a string', edit(8, 'lead: work1').replace('lead: work1\n  account: work1', 'lead: work1'), ['8:7: "lead" must be a mapping of keys, got "work1"']],
@@ -218,6 +232,12 @@ describe('parseConfig: a bad file gets every problem with its line and column', 
     ['a lane without name', BASE.replace('  - name: lane-a\n    checkout: a', '  - checkout: a'), ['11:5: missing "name" in lanes[0]: name the lane, e.g. name: lane-a']],
     ['a lane without task', edit(13), ['11:5: missing "task" in lanes[0]: say what the lane does, e.g. task: "Steps 1-3 of PLAN.md"']],
     ['a lane with an empty task', edit(13, '    task: "  "'), ['13:11: "lanes[0].task" must be a non-empty string, got ""']],
+    ['a task over 32 KiB', edit(13, `    task: "${'x'.repeat(32 * 1024 + 1)}"`), [
+      '13:11: "lanes[0].task" is 32769 bytes, over the 32768 (32 KiB) a task may have: put the long text in PLAN.md and make the task point to it, e.g. task: "Steps 1-3 of PLAN.md"',
+    ]],
+    ['a task over 32 KiB in UTF-8 bytes', edit(13, `    task: "${'é'.repeat(16 * 1024)}x"`), [
+      '13:11: "lanes[0].task" is 32769 bytes, over the 32768 (32 KiB) a task may have: put the long text in PLAN.md and make the task point to it, e.g. task: "Steps 1-3 of PLAN.md"',
+    ]],
     ['an unsafe lane name', edit(11, '  - name: lane/a'), [`11:11: "lanes[0].name" must be ${NAME_RULE}, got "lane/a"`]],
     ['duplicate lane names', edit(14, '  - name: lane-a'), ['14:11: duplicate lane name "lane-a" (first at line 11): lane names must be unique']],
     ['a lane named like the lead', edit(14, '  - name: lead'), [`14:11: lane "lead" has the lead's name: give the lane (or lead.name) another name`]],
@@ -243,6 +263,7 @@ describe('parseConfig: a bad file gets every problem with its line and column', 
     ['a duration with a space', append('timeouts:', '  stall: 10 m'), [`18:10: "timeouts.stall": bad duration "10 m": ${DURATION_HELP}`]],
     ['a compound duration', append('timeouts:', '  stall: 1h30m'), [`18:10: "timeouts.stall": bad duration "1h30m": ${DURATION_HELP}`]],
     ['a negative duration', append('timeouts:', '  ask: -5'), [`18:8: "timeouts.ask": bad duration -5: ${DURATION_HELP}`]],
+    ['a duration over 7 days', append('timeouts:', '  release: 600h'), ['18:12: "timeouts.release": duration "600h" is over the longest swarm waits, 168h (7 days): use at most 168h']],
     ['a zero duration', append('timeouts:', '  release: 0s'), ['18:12: "timeouts.release" must be longer than 0, got "0s"']],
     ['an empty duration', append('timeouts:', '  accept:'), [`18:3: "timeouts.accept": bad duration null: ${DURATION_HELP}`]],
     ['a percentage over 100', append('thresholds: { capacity_low: 120 }'), ['17:29: "thresholds.capacity_low" must be a percentage from 0 to 100, got 120']],
@@ -264,8 +285,28 @@ describe('parseConfig: a bad file gets every problem with its line and column', 
       '17:22: "pass_env[1]" must be an environment variable name (letters, digits and "_", not starting with a digit), got "MY-KEY"',
       '17:32: "pass_env[2]" must be an environment variable name (letters, digits and "_", not starting with a digit), got 3',
     ]],
+    ['a second document', `${BASE}---\nname: other\n`, [
+      '17:1: a second YAML document starts here: a swarm.yaml is one document; remove this "---" and what follows, or merge it into the first',
+    ]],
+    ['a second document after a first ---', `---\n${BASE}---\n`, [
+      '18:1: a second YAML document starts here: a swarm.yaml is one document; remove this "---" and what follows, or merge it into the first',
+    ]],
   ])('%s', (_what, text, expected) => {
     expect(problems(text)).toEqual(expected);
+  });
+
+  it.each([
+    ['SWARM_PACKET', 'swarm sets every SWARM_* variable of a pane itself (SPEC 4.1)'],
+    ['TMUX', 'TMUX and TMUX_* tell tmux which server and pane it runs in'],
+    ['TMUX_TMPDIR', 'TMUX and TMUX_* tell tmux which server and pane it runs in'],
+    ['PATH', "swarm puts its own `swarm` first on a pane's PATH"],
+    ['TERM', 'the pane host sets TERM; swarm reads the screen it draws'],
+    ['NODE_OPTIONS', 'it changes how `swarm notify` and `swarm capacity` run in the pane'],
+    ['LD_PRELOAD', 'it changes how every program in the pane runs'],
+  ])('a reserved env name, %s, is refused', (name, why) => {
+    expect(problems(edit(6, `  - { id: work2, kind: codex, env: { ${name}: /etc/passwd } }`))).toEqual([
+      `6:38: "accounts[1].env.${name}" is reserved: ${why}; remove it (an account's env holds only its profile location)`,
+    ]);
   });
 
   it.each([
@@ -304,6 +345,53 @@ describe('parseConfig: a bad file gets every problem with its line and column', 
       '11:13: lanes "lead" and "lane-b" share the checkout /w: give each lane its own (use git worktrees)',
       `12:21: "timeouts.accept": bad duration "soon": ${DURATION_HELP}`,
     ].sort(byPosition));
+  });
+});
+
+describe('parseConfig: accounts of a kind with no launch of its own (launch: null)', () => {
+  const HINT = 'give it a command:, e.g. command: "./agent.sh" (a string runs by sh -c, a list is argv)';
+  it('refuses a lane on such an account without a command', () => {
+    expect(problems(edit(6, '  - { id: work2, kind: command }').replace('    task: Steps 4-5', '    task: Steps 4-5\n    account: work2'))).toEqual([
+      `17:14: lane "lane-b" runs on account "work2" of kind "command", which has no launch of its own (launch: null in panes/command.yaml): ${HINT}`,
+    ]);
+  });
+
+  it('refuses the lead on such an account without a command', () => {
+    expect(problems(edit(5, '  - { id: work1, kind: command }'))).toEqual([
+      `9:12: the lead runs on account "work1" of kind "command", which has no launch of its own (launch: null in panes/command.yaml): ${HINT}`,
+    ]);
+  });
+
+  it('refuses a lane without account or command when every account it could get is such a one', () => {
+    const text = edit(7, '  - { id: work3, kind: command }').replace('kind: codex', 'kind: command');
+    expect(problems(text)).toEqual([
+      `11:11: lane "lane-a" has no command: and every account it could run on (work2, work3) is of a kind with launch: null, so it could never start: ${HINT}, or add an account of a kind that launches itself`,
+      `14:11: lane "lane-b" has no command: and every account it could run on (work2, work3) is of a kind with launch: null, so it could never start: ${HINT}, or add an account of a kind that launches itself`,
+    ]);
+  });
+
+  it('takes such accounts in a pool of lanes without commands (they are never picked for those lanes)', () => {
+    expect(config(edit(6, '  - { id: work2, kind: command }')).accounts.map((a) => a.kind)).toEqual(['claude', 'command', 'claude']);
+  });
+
+  it('takes a lane or lead with a command on such an account', () => {
+    const text = edit(5, '  - { id: work1, kind: command }').replace('  account: work1', '  account: work1\n  command: ./lead.sh');
+    expect(config(text).lead.command).toBe('./lead.sh');
+  });
+});
+
+describe('parseConfig: a YAML alias bomb', () => {
+  it('is refused quickly, at its first alias', { timeout: 2000 }, () => {
+    const levels = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 9; i += 1) levels.push(`a${i}: &a${i} [${Array.from({ length: 10 }, () => `*a${i - 1}`).join(', ')}]`);
+    const text = append('thresholds:', ...levels.map((l) => `  ${l}`), 'notify_command: *a8');
+    expect(problems(text)).toEqual([
+      '19:12: too many YAML alias expansions (over 100: aliases of aliases multiply, a "billion laughs"): write the values out, or use fewer aliases',
+    ]);
+  });
+
+  it('a few aliases are fine', () => {
+    expect(config(`${edit(2, 'name: &n demo')}notify_command: *n\n`).notifyCommand).toBe('demo');
   });
 });
 

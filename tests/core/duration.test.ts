@@ -18,6 +18,9 @@ describe('parseDuration', () => {
     [45, 45_000],
     [0.25, 250],
     [0, 0],
+    ['168h', 604_800_000],
+    ['604800s', 604_800_000],
+    [604_800, 604_800_000],
   ])('%j is %d ms', (value, ms) => {
     expect(parseDuration(value)).toEqual({ ok: true, ms });
   });
@@ -45,6 +48,18 @@ describe('parseDuration', () => {
     [{ m: 10 }, 'a mapping'],
   ])('%j is refused', (value, shown) => {
     expect(parseDuration(value)).toEqual({ ok: false, error: `bad duration ${shown}: ${HELP}` });
+  });
+});
+
+describe('parseDuration: the longest duration', () => {
+  it.each([
+    ['600h', '"600h"'],
+    ['168.5h', '"168.5h"'],
+    ['604800001ms', '"604800001ms"'],
+    ['99999999999999999999h', '"99999999999999999999h"'],
+    [604_801, '604801'],
+  ])('%j is refused: no wait is longer than 7 days, and setTimeout misfires past 24.8 days', (value, shown) => {
+    expect(parseDuration(value)).toEqual({ ok: false, error: `duration ${shown} is over the longest swarm waits, 168h (7 days): use at most 168h` });
   });
 });
 

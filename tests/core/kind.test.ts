@@ -24,7 +24,7 @@ describe('the shipped kinds', () => {
   it.each(SHIPPED_KINDS.map((name) => [name]))('panes/%s.yaml parses, named after its file', (name) => {
     const kind = parsed(shipped(name), name);
     expect(kind.kind).toBe(name);
-    for (const screen of SCREEN_NAMES) for (const re of kind.screens[screen]) expect(re.flags).toBe('i');
+    for (const screen of SCREEN_NAMES) for (const re of kind.screens[screen]) expect(re.flags).toBe('l');
   });
 
   it.each([
@@ -91,13 +91,13 @@ describe('parseKind: valid files', () => {
   it('idle may list idle texts as well as busy ones', () => {
     const idle = parsed(`${MINIMAL}idle:\n  showing: ['\\? for shortcuts']\n`).idle;
     expect(idle?.notShowing).toEqual([]);
-    expect(idle?.showing.map(String)).toEqual(['/\\? for shortcuts/i']);
+    expect(idle?.showing.map(String)).toEqual(['/\\u003f for shortcuts/l']);
   });
 
   it('context patterns keep their group', () => {
     const kind = parsed(`${MINIMAL}context_left: ['(\\d+)% left']\ncontext_used: ['(?<used>\\d+)% used']\n`);
-    expect(kind.contextLeft.map(String)).toEqual(['/(\\d+)% left/i']);
-    expect(kind.contextUsed.map(String)).toEqual(['/(?<used>\\d+)% used/i']);
+    expect(kind.contextLeft.map(String)).toEqual(['/(\\d+)% left/l']);
+    expect(kind.contextUsed.map(String)).toEqual(['/(?<used>\\d+)% used/l']);
   });
 });
 
@@ -151,7 +151,6 @@ describe('parseKind: problems', () => {
 
   it.each([
     ['an unclosed list', 'kind: [claude\n'],
-    ['a duplicate key', 'kind: a\nkind: b\n'],
     ['a tab indent', 'kind: x\nlaunch:\n\tprompt: file\n'],
   ])('%s is a YAML syntax error with its position', (_name, text) => {
     const found = problems(text);
@@ -160,6 +159,20 @@ describe('parseKind: problems', () => {
   });
 
   it('a duplicate key points at the second one', () => {
-    expect(problems('kind: a\nkind: b\n')[0]).toMatch(/^2:1: YAML syntax error: Map keys must be unique/);
+    expect(problems('kind: a\nkind: b\n')).toEqual(['2:1: duplicate key "kind": a key may appear once in a mapping; keep one']);
+  });
+
+  it('a second document is refused at its first line', () => {
+    expect(problems('kind: x\n---\nkind: y\n')).toEqual([
+      '2:1: a second YAML document starts here: a kind file is one document; remove this "---" and what follows, or merge it into the first',
+    ]);
+  });
+
+  it('a YAML alias bomb is refused quickly, at its first alias', { timeout: 2000 }, () => {
+    const levels = ['  a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 9; i += 1) levels.push(`  a${i}: &a${i} [${Array.from({ length: 10 }, () => `*a${i - 1}`).join(', ')}]`);
+    expect(problems(`kind: x\nsignals:\n${levels.join('\n')}\n`)).toEqual([
+      '4:12: too many YAML alias expansions (over 100: aliases of aliases multiply, a "billion laughs"): write the values out, or use fewer aliases',
+    ]);
   });
 });

@@ -1,0 +1,43 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { laneAdd } from '../../src/commands/laneAdd.js';
+import { UsageError } from '../../src/errors.js';
+import { swarm, testPlan, type TestPlan } from '../helpers/swarm.js';
+
+const io = (args: string[]) => ({ args, cwd: '/nonexistent', env: {}, stdout: () => undefined, stderr: () => undefined });
+
+describe('swarm lane add --task', () => {
+  it('refuses a task over 32 KiB, saying where the long text goes (exit 2)', async () => {
+    const run = laneAdd(io(['add', 'lane-z', '--task', 'x'.repeat(32 * 1024 + 1)]));
+    await expect(run).rejects.toBeInstanceOf(UsageError);
+    await expect(run).rejects.toThrow('swarm lane add --task: the task is 32769 bytes, over the 32768 (32 KiB) a task may have: put the long text in PLAN.md and make the task point to it, e.g. task: "Steps 1-3 of PLAN.md"');
+  });
+
+  it('takes a task of exactly 32 KiB as far as the agent context', async () => {
+    await expect(laneAdd(io(['add', 'lane-z', '--task', 'x'.repeat(32 * 1024)]))).rejects.toThrow(/SWARM_/);
+  });
+});
+
+describe('swarm lane add on a pool whose kinds have no launch of their own', () => {
+  let t: TestPlan;
+  beforeEach(() => {
+    t = testPlan();
+    writeFileSync(join(t.root, 'swarm.yaml'), [
+      'version: 1', 'name: t', 'plan: plans/p1',
+      'accounts: [{ id: acct-lead, kind: sim }, { id: c1, kind: command }]',
+      'lead: { account: acct-lead }', 'lanes: []', '',
+    ].join('\n'));
+  });
+  afterEach(() => t.cleanup());
+  const env = () => t.agentEnv('lead', { SWARM_CONFIG: join(t.root, 'swarm.yaml'), SWARM_ACCOUNT: 'acct-lead' });
+
+  it('refuses --kind command without --command (exit 2), and takes it with one', async () => {
+    expect((await swarm(['lead', 'claim'], { env: env() })).code).toBe(0);
+    const refused = await swarm(['lane', 'add', 'lane-z', '--task', 't', '--kind', 'command'], { env: env(), cwd: t.root });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('lane-z needs --command: no account it could run on has a launch of its own (kind command)');
+    const taken = await swarm(['lane', 'add', 'lane-z', '--task', 't', '--kind', 'command', '--command', 'true'], { env: env(), cwd: t.root });
+    expect(taken.code).toBe(0);
+  });
+});
