@@ -10,7 +10,7 @@ import { parseDuration } from './duration.js';
 import { resolveAkProfile } from './akProfile.js';
 import { didYouMean } from './suggest.js';
 import { taskTooLong } from './task.js';
-import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.js';
+import { COMPACT_MODES, DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.js';
 import { Reader, type Section, type YamlNode } from './configReader.js';
 import { parseYaml } from './yamlDocument.js';
 
@@ -23,7 +23,7 @@ export const KNOWN_KEYS = {
   account: ['id', 'kind', 'vendor', 'env', 'ak_profile'],
   lead: ['name', 'account', 'checkout', 'command', 'succession'],
   lane: ['name', 'checkout', 'task', 'account', 'command', 'done_when'],
-  thresholds: ['capacity_low', 'capacity_critical', 'context_pressure', 'window', 'headroom', 'max_generations'],
+  thresholds: ['capacity_low', 'capacity_critical', 'context_pressure', 'window', 'headroom', 'max_generations', 'compact'],
   timeouts: ['accept', 'packet', 'stall', 'ask', 'release'],
 } as const;
 
@@ -250,6 +250,8 @@ function readThresholds(r: Reader, top: Section, env: ConfigFacts['env']): Thres
     if (window !== undefined && r.scalar(window.value) !== 'auto') t.window = r.whole(s, 'window', 1, 'auto or a positive whole number of tokens') ?? t.window;
     t.headroom = r.whole(s, 'headroom', 1, 'a positive whole number of tokens') ?? t.headroom;
     t.maxGenerations = r.whole(s, 'max_generations', 1) ?? t.maxGenerations;
+    const compact = s.fields.get('compact');
+    if (compact !== undefined && r.scalar(compact.value) !== null) t.compact = r.oneOf(s, 'compact', COMPACT_MODES) ?? t.compact;
   }
   for (const [variable, key] of [['AGENTKIT_CAPACITY_LOW', 'low'], ['AGENTKIT_CAPACITY_CRITICAL', 'critical']] as const) {
     const raw = env[variable]?.trim();

@@ -23,8 +23,12 @@ import { parseYaml } from './yamlDocument.js';
 export const PROMPT_DELIVERIES = ['argument', 'paste', 'file'] as const;
 export type PromptDelivery = (typeof PROMPT_DELIVERIES)[number];
 
-/** The placeholders an argv template may use, as `{name}`. */
-export const PLACEHOLDERS = ['prompt_file', 'prompt', 'brief', 'swarm_bin', 'node'] as const;
+/** The placeholders an argv template may use, as `{name}` (core/launch.ts says what each holds). */
+export const PLACEHOLDERS = [
+  'prompt_file', 'prompt', 'brief', 'swarm_bin', 'node', 'session_id', 'settings', 'system_prompt_file', 'approvals', 'notify',
+] as const;
+/** Placeholders that expand to zero or more whole arguments: each must be an argument of its own. */
+export const LIST_PLACEHOLDERS = ['approvals'] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 
 /** Every list `screens:` may hold: the classes of ScreenClass, plus `near_limit` and `offline`. */
@@ -129,6 +133,8 @@ function readLaunch(r: Reader, top: Section): Launch | null {
       if (!(PLACEHOLDERS as readonly string[]).includes(name)) {
         const hint = didYouMean(name, PLACEHOLDERS);
         r.add(item, `"${path}": unknown placeholder {${name}}${hint !== '' ? hint : `; known: ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`}`);
+      } else if ((LIST_PLACEHOLDERS as readonly string[]).includes(name) && value !== `{${name}}`) {
+        r.add(item, `"${path}": {${name}} expands to several arguments, so it must be an argument of its own: write "{${name}}" alone`);
       }
     }
     command.push(value);

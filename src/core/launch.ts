@@ -11,10 +11,14 @@
  *   than failing later in exec with E2BIG.
  * - An account env entry named like a secret (TOKEN, KEY, SECRET, PASSWORD) or whose value looks
  *   like one is refused: only profile locations pass.
+ * - `{approvals}` is an argument of its own and expands to the approval flags (none: no argument).
+ *   When those flags take several values (Claude's --allowedTools, --add-dir), a prompt argument
+ *   after them must follow a `--`, or the launch is refused: it would be read as one more value.
  */
 import { UsageError } from '../errors.js';
 import type { Account, CommandSpec } from './config.js';
-import type { KindSpec, Placeholder, PromptDelivery } from './kind.js';
+import type { ApprovalFlags } from './approvals.js';
+import { LIST_PLACEHOLDERS, type KindSpec, type Placeholder, type PromptDelivery } from './kind.js';
 import { findSecrets } from './secrets.js';
 
 export interface LaunchInput {
@@ -24,8 +28,18 @@ export interface LaunchInput {
   promptFile: string;
   /** The prompt's text. */
   prompt: string;
-  /** One line telling the agent to read the prompt file. */
+  /** One line telling the agent to read the prompt file: the first prompt. */
   brief: string;
+  /** A fresh uuid for this generation (Claude's --session-id). */
+  sessionId: string;
+  /** Inline Claude Code settings JSON: swarm's status line and hooks. */
+  settings: string;
+  /** Absolute path of swarm's own brief (the protocol): the only file fit for a system prompt. */
+  systemPromptFile: string;
+  /** The plan's approvals as this kind's flags. */
+  approvals: ApprovalFlags;
+  /** The TOML array for Codex's `-c notify=…`. */
+  notify: string;
   /** This installation's swarm entry (a .js file run by `nodeBin`). */
   swarmBin: string;
   /** The Node binary running swarm. */
@@ -41,29 +55,36 @@ const SECRET_NAME = /TOKEN|KEY|SECRET|PASSWORD/i;
 
 /**
  * The argv that starts an agent: a `command:` string runs as `sh -c <command>`, a list is the argv
- * itself; otherwise the kind's template with `{prompt_file}`, `{prompt}`, `{brief}`, `{swarm_bin}`
- * and `{node}` expanded. Throws UsageError when there is neither (the `command` kind needs a
- * `command:`) or an argument is too long for exec.
+ * itself; otherwise the kind's template with its placeholders expanded (`{approvals}` into zero or
+ * more arguments). Throws UsageError when there is neither (the `command` kind needs a `command:`),
+ * an argument is too long for exec, or a prompt would be swallowed by a multi-value flag.
  */
 export function launchArgv(kind: KindSpec, input: LaunchInput): string[] {
   const { command } = input;
-  if (typeof command === 'string' && command.trim() !== '') return ['sh', '-c', command];
-  if (Array.isArray(command) && command.length > 0) return [...command];
+  if (typeof command === 'string' && replacesLaunch(command)) return ['sh', '-c', command];
+  if (Array.isArray(command) && replacesLaunch(command)) return [...command];
   const who = input.who === undefined ? 'the lane' : `"${input.who}"`;
   if (kind.launch === null) {
     throw new UsageError(`${who} needs a command: kind "${kind.kind}" has no launch of its own (launch: null in panes/${kind.kind}.yaml)`, {
       hint: 'give the lane a command in swarm.yaml, e.g. command: "./agent.sh" (a string runs by sh -c, a list is argv)',
     });
   }
-  const values: Record<Placeholder, string> = {
+  const values: Record<Exclude<Placeholder, (typeof LIST_PLACEHOLDERS)[number]>, string> = {
     prompt_file: input.promptFile,
     prompt: input.prompt,
     brief: input.brief,
     swarm_bin: input.swarmBin,
     node: input.nodeBin,
+    session_id: input.sessionId,
+    settings: input.settings,
+    system_prompt_file: input.systemPromptFile,
+    notify: input.notify,
   };
-  const argv = kind.launch.command.map((arg) =>
-    arg.replace(/\{([a-z_]+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? values[name as Placeholder] : whole)));
+  const template = kind.launch.command;
+  checkDashDash(template, input.approvals, kind.kind, who);
+  const argv = template.flatMap((arg) => (arg === '{approvals}' ? input.approvals.argv : [
+    arg.replace(/\{([a-z_]+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? values[name as keyof typeof values] : whole)),
+  ]));
   const encoder = new TextEncoder();
   argv.forEach((arg, i) => {
     const bytes = encoder.encode(arg).length;
@@ -76,14 +97,32 @@ export function launchArgv(kind: KindSpec, input: LaunchInput): string[] {
   return argv;
 }
 
+/** Refuse a template whose prompt argument would be read as one more value of a multi-value approval flag. */
+function checkDashDash(template: readonly string[], approvals: ApprovalFlags, kind: string, who: string): void {
+  const at = template.indexOf('{approvals}');
+  if (at === -1 || !approvals.promptAfterDashDash) return;
+  for (const arg of template.slice(at + 1)) {
+    if (arg === '--') return;
+    if (/\{(prompt|brief|prompt_file)\}/.test(arg)) {
+      throw new UsageError(`${who}'s launch (kind "${kind}") puts a prompt argument after {approvals} with no "--" between them: --allowedTools or --add-dir would take it as one more value`, {
+        hint: `add "--" before the prompt in launch.command of panes/${kind}.yaml`,
+      });
+    }
+  }
+}
+
 /**
  * How the first prompt reaches the agent. With a `command:` replacing the launch, a prompt the
  * kind passes as an argument comes as a file ($SWARM_PROMPT_FILE) instead.
  */
 export function promptDelivery(kind: KindSpec, command: CommandSpec = null): PromptDelivery {
   const delivery = kind.launch?.prompt ?? 'file';
-  const replaced = (typeof command === 'string' && command.trim() !== '') || (Array.isArray(command) && command.length > 0);
-  return replaced && delivery === 'argument' ? 'file' : delivery;
+  return replacesLaunch(command) && delivery === 'argument' ? 'file' : delivery;
+}
+
+/** Whether a lane's `command:` replaces the kind's launch (a non-blank string or a non-empty list). */
+export function replacesLaunch(command: CommandSpec): boolean {
+  return (typeof command === 'string' && command.trim() !== '') || (Array.isArray(command) && command.length > 0);
 }
 
 /**

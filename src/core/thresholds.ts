@@ -17,7 +17,12 @@ export interface Thresholds {
   window: number | 'auto';
   headroom: number;
   maxGenerations: number;
+  /** Claude Code's auto-compact: off (DISABLE_AUTO_COMPACT=1, every drop in context explained) or auto. */
+  compact: CompactMode;
 }
+
+export const COMPACT_MODES = ['off', 'auto'] as const;
+export type CompactMode = (typeof COMPACT_MODES)[number];
 
 export const DEFAULT_THRESHOLDS: Thresholds = {
   capacityLow: 25,
@@ -26,6 +31,7 @@ export const DEFAULT_THRESHOLDS: Thresholds = {
   window: 'auto',
   headroom: 50_000,
   maxGenerations: 8,
+  compact: 'off',
 };
 
 export type Decision = 'continue' | 'handoff_soon' | 'handoff_now';

@@ -28,9 +28,9 @@ describe('the shipped kinds', () => {
   });
 
   it.each([
-    ['claude', ['claude', '--append-system-prompt-file', '{prompt_file}', '{brief}'], 'argument', 'CLAUDE_CONFIG_DIR'],
-    ['codex', ['codex', '{prompt}'], 'argument', 'CODEX_HOME'],
-    ['gemini', ['gemini', '-i', '{prompt}'], 'argument', 'GEMINI_CLI_HOME'],
+    ['claude', ['claude', '--session-id', '{session_id}', '--settings', '{settings}', '--append-system-prompt-file', '{system_prompt_file}', '{approvals}', '--', '{brief}'], 'argument', 'CLAUDE_CONFIG_DIR'],
+    ['codex', ['codex', '--no-daemon', '{approvals}', '-c', 'notify={notify}', '{brief}'], 'argument', 'CODEX_HOME'],
+    ['gemini', ['gemini', '-i', '{brief}'], 'argument', 'GEMINI_CLI_HOME'],
     ['sim', ['{swarm_bin}', 'sim'], 'file', null],
   ])('%s launches as %j with the prompt as %s, profile via %s', (name, command, prompt, accountEnv) => {
     const kind = parsed(shipped(name), name);
@@ -124,7 +124,12 @@ describe('parseKind: problems', () => {
     ['an empty command', 'kind: x\nlaunch:\n  command: []\n  prompt: file\n', undefined, ['3:12: "launch.command" is empty: list the program, then its arguments']],
     ['a number in the command', 'kind: x\nlaunch:\n  command: [x, 3]\n  prompt: file\n', undefined, ['3:16: "launch.command[1]" must be a non-empty string, got 3']],
     ['a misspelt placeholder', 'kind: x\nlaunch:\n  command: [x, "{promt}"]\n  prompt: argument\n', undefined, ['3:16: "launch.command[1]": unknown placeholder {promt}; did you mean "prompt"?']],
-    ['an unknown placeholder', 'kind: x\nlaunch:\n  command: [x, "--id={session_id}", "{brief}"]\n  prompt: argument\n', undefined, ['3:16: "launch.command[1]": unknown placeholder {session_id}; known: {prompt_file}, {prompt}, {brief}, {swarm_bin}, {node}']],
+    ['an unknown placeholder', 'kind: x\nlaunch:\n  command: [x, "--id={conversation}", "{brief}"]\n  prompt: argument\n', undefined, ['3:16: "launch.command[1]": unknown placeholder {conversation}; known: {prompt_file}, {prompt}, {brief}, {swarm_bin}, {node}, {session_id}, {settings}, {system_prompt_file}, {approvals}, {notify}']],
+    ['{approvals} inside an argument', 'kind: x\nlaunch:\n  command: [x, "--flags={approvals}", "{brief}"]\n  prompt: argument\n', undefined, ['3:16: "launch.command[1]": {approvals} expands to several arguments, so it must be an argument of its own: write "{approvals}" alone']],
+    ['{approvals} twice in one argument', 'kind: x\nlaunch:\n  command: [x, "{approvals}{approvals}"]\n  prompt: file\n', undefined, [
+      '3:16: "launch.command[1]": {approvals} expands to several arguments, so it must be an argument of its own: write "{approvals}" alone',
+      '3:16: "launch.command[1]": {approvals} expands to several arguments, so it must be an argument of its own: write "{approvals}" alone',
+    ]],
     ['an argument prompt the command never passes', 'kind: x\nlaunch:\n  command: [x, "{swarm_bin}"]\n  prompt: argument\n', undefined, ['4:11: "launch.prompt" is argument but "launch.command" has no {prompt}, {brief} or {prompt_file}: add one, or use paste or file']],
     ['a bad account_env', 'kind: x\naccount_env: 1HOME\n', undefined, ['2:14: "account_env" must be an environment variable name (letters, digits and "_", not starting with a digit), or null, got "1HOME"']],
     ['a number as account_env', 'kind: x\naccount_env: 5\n', undefined, ['2:14: "account_env" must be a non-empty string, got 5']],

@@ -20,6 +20,11 @@ const INPUT: LaunchInput = {
   brief: 'Read /work/shop/plans/demo/.swarm/prompts/lane-a-g1.md and follow it.',
   swarmBin: '/opt/swarm/bin/swarm',
   nodeBin: '/usr/local/bin/node',
+  sessionId: '0b7c3c9e-4a55-4c52-9a1e-2f1d7e0c5a11',
+  settings: '{"statusLine":{"type":"command","command":"/opt/swarm/bin/swarm statusline"}}',
+  systemPromptFile: '/work/shop/plans/demo/.swarm/prompts/lane-a-g1.brief.md',
+  approvals: { argv: [], promptAfterDashDash: false },
+  notify: '["/opt/swarm/bin/swarm","hook","codex-notify"]',
 };
 const input = (over: Partial<LaunchInput>): LaunchInput => ({ ...INPUT, ...over });
 
@@ -36,9 +41,9 @@ function thrown(fn: () => unknown): UsageError {
 
 describe('launchArgv: the shipped kinds', () => {
   it.each([
-    ['claude', ['claude', '--append-system-prompt-file', INPUT.promptFile, INPUT.brief]],
-    ['codex', ['codex', PROMPT]],
-    ['gemini', ['gemini', '-i', PROMPT]],
+    ['claude', ['claude', '--session-id', INPUT.sessionId, '--settings', INPUT.settings, '--append-system-prompt-file', INPUT.systemPromptFile, '--', INPUT.brief]],
+    ['codex', ['codex', '--no-daemon', '-c', `notify=${INPUT.notify}`, INPUT.brief]],
+    ['gemini', ['gemini', '-i', INPUT.brief]],
     ['sim', ['/opt/swarm/bin/swarm', 'sim']],
   ])('%s', (name, argv) => {
     expect(launchArgv(shipped(name), INPUT)).toEqual(argv);
@@ -96,11 +101,11 @@ describe('launchArgv: expansion', () => {
   });
 
   it('the prompt is one argument, with its quotes, newlines and $ as written', () => {
-    expect(launchArgv(shipped('codex'), INPUT)[1]).toBe(PROMPT);
+    expect(launchArgv(template('[x, "{prompt}"]'), INPUT)[1]).toBe(PROMPT);
   });
 
   it('an argument at the limit passes; one byte more throws with the fix', () => {
-    const kind = shipped('codex');
+    const kind = kindOf('kind: codex\nlaunch:\n  command: [codex, "{prompt}"]\n  prompt: argument\n');
     expect(launchArgv(kind, input({ prompt: 'x'.repeat(MAX_ARG_BYTES) }))[1]).toHaveLength(MAX_ARG_BYTES);
     const error = thrown(() => launchArgv(kind, input({ prompt: `${'x'.repeat(MAX_ARG_BYTES - 1)}é`, who: 'lane-a' })));
     expect(error.message).toBe('argument 1 of "lane-a"\'s launch (kind "codex") is 131072 bytes, over the 131071 an argument may have');
@@ -151,5 +156,34 @@ describe('accountEnv', () => {
     expect(error.message).toBe(message);
     expect(error.hint).toBe(hint);
     expect(error.message).not.toContain('sk-ant');
+  });
+});
+
+describe('launchArgv: approvals', () => {
+  const claudeFlags = { argv: ['--permission-mode', 'acceptEdits', '--allowedTools', 'Bash(npm test)', 'Edit'], promptAfterDashDash: true };
+  const codexFlags = { argv: ['-a', 'never', '-s', 'workspace-write'], promptAfterDashDash: false };
+
+  it.each([
+    ['claude without approvals', 'claude', { argv: [], promptAfterDashDash: false },
+      ['claude', '--session-id', INPUT.sessionId, '--settings', INPUT.settings, '--append-system-prompt-file', INPUT.systemPromptFile, '--', INPUT.brief]],
+    ['claude with approvals: the flags, then --, then the first prompt', 'claude', claudeFlags,
+      ['claude', '--session-id', INPUT.sessionId, '--settings', INPUT.settings, '--append-system-prompt-file', INPUT.systemPromptFile,
+        '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash(npm test)', 'Edit', '--', INPUT.brief]],
+    ['codex without approvals', 'codex', { argv: [], promptAfterDashDash: false }, ['codex', '--no-daemon', '-c', `notify=${INPUT.notify}`, INPUT.brief]],
+    ['codex with approvals', 'codex', codexFlags, ['codex', '--no-daemon', '-a', 'never', '-s', 'workspace-write', '-c', `notify=${INPUT.notify}`, INPUT.brief]],
+  ])('%s', (_name, kind, approvals, argv) => {
+    expect(launchArgv(shipped(kind), input({ approvals }))).toEqual(argv);
+  });
+
+  it('a template without {approvals} takes none', () => {
+    expect(launchArgv(shipped('gemini'), input({ approvals: claudeFlags }))).toEqual(['gemini', '-i', INPUT.brief]);
+  });
+
+  it('a prompt after multi-value flags with no -- is refused with the fix', () => {
+    const kind = kindOf('kind: mine\nlaunch:\n  command: [claude, "{approvals}", "{brief}"]\n  prompt: argument\n');
+    const error = thrown(() => launchArgv(kind, input({ approvals: claudeFlags, who: 'lane-a' })));
+    expect(error.message).toBe('"lane-a"\'s launch (kind "mine") puts a prompt argument after {approvals} with no "--" between them: --allowedTools or --add-dir would take it as one more value');
+    expect(error.hint).toBe('add "--" before the prompt in launch.command of panes/mine.yaml');
+    expect(launchArgv(kind, input({ approvals: codexFlags }))).toEqual(['claude', '-a', 'never', '-s', 'workspace-write', INPUT.brief]);
   });
 });

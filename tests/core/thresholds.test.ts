@@ -30,7 +30,7 @@ describe('defaults', () => {
   it('kit defaults match the SPEC and the config defaults', () => {
     expect(KIT_DEFAULTS).toEqual({ low: 25, critical: 10 });
     expect(DEFAULT_THRESHOLDS).toEqual({
-      capacityLow: 25, capacityCritical: 10, contextPressure: 60, window: 'auto', headroom: 50_000, maxGenerations: 8,
+      capacityLow: 25, capacityCritical: 10, contextPressure: 60, window: 'auto', headroom: 50_000, maxGenerations: 8, compact: 'off',
     });
   });
 });
