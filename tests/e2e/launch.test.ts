@@ -53,6 +53,12 @@ describe('the claude and codex launches (real tmux, recording agents)', () => {
     const profiles = join(s.root, 'profile dirs #1');
     const records = join(s.root, 'records');
     for (const d of ['c1', 'c2', 'x1']) mkdirSync(join(profiles, d), { recursive: true });
+    // Ready profiles (signed in, the checkouts trusted), so the successor may be leased c2.
+    for (const d of ['c1', 'c2']) {
+      writeFileSync(join(profiles, d, '.credentials.json'), '{}');
+      writeFileSync(join(profiles, d, '.claude.json'), JSON.stringify({ projects: { [s.root]: { hasTrustDialogAccepted: true } } }));
+    }
+    writeFileSync(join(profiles, 'x1', 'auth.json'), '{}');
     mkdirSync(records);
     writeFileSync(join(profiles, 'c1', 'settings.json'), JSON.stringify({ statusLine: { type: 'command', command: "echo 'mine #1'" } }));
     writeFileSync(join(profiles, 'x1', 'config.toml'), 'model = "o3"\nnotify = ["notify-send", "Codex \\"done\\""]\n');
