@@ -20,6 +20,8 @@ export interface LaneOptions {
   doneWhen?: string;
   /** The folder name of the lane's worktree beside the repository; default `wt-<name>`. */
   checkout?: string;
+  /** The lane's whole `command:` (e.g. a fake `claude`), instead of the scripted fixture agent. */
+  command?: string;
 }
 
 export interface SwarmOptions {
@@ -28,7 +30,7 @@ export interface SwarmOptions {
   succession?: string[];
   backend?: 'tmux' | 'pty';
   kind?: string;
-  accounts?: { id: string; vendor: string; kind?: string }[];
+  accounts?: { id: string; vendor: string; kind?: string; env?: Record<string, string> }[];
   extra?: string;
   /** swarm.yaml `pass_env` besides AGENT_KEYS (which the fixture agent needs and looks like a credential). */
   passEnv?: string[];
@@ -58,7 +60,7 @@ function launch(args: string[], env: Record<string, string>, cwd: string) {
   return execa('node', [CLI, ...args], { env, extendEnv: false, reject: false, all: true, cwd });
 }
 
-const DEFAULT_ACCOUNTS: { id: string; vendor: string; kind?: string }[] = [
+const DEFAULT_ACCOUNTS: { id: string; vendor: string; kind?: string; env?: Record<string, string> }[] = [
   { id: 'a1', vendor: 'anthropic' },
   { id: 'a2', vendor: 'anthropic' },
   { id: 'a3', vendor: 'anthropic' },
@@ -92,7 +94,7 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
     'plan: plans/p',
     `backend: ${options.backend ?? 'tmux'}`,
     'accounts:',
-    ...accounts.map((a) => `  - { id: ${a.id}, kind: ${a.kind ?? kind}, vendor: ${a.vendor} }`),
+    ...accounts.map((a) => `  - { id: ${a.id}, kind: ${a.kind ?? kind}, vendor: ${a.vendor}${a.env ? `, env: ${JSON.stringify(a.env)}` : ''} }`),
     'lead:',
     '  name: lead',
     `  account: ${accounts[0]!.id}`,
@@ -104,7 +106,7 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
       `    checkout: ${JSON.stringify(`../${folder(lane)}`)}`,
       `    task: "e2e task of ${lane.name}"`,
       ...(lane.account ? [`    account: ${lane.account}`] : []),
-      `    command: "${command(lane.agent).replace(/"/g, '\\"')}"`,
+      `    command: "${(lane.command ?? command(lane.agent)).replace(/"/g, '\\"')}"`,
       ...(lane.doneWhen ? [`    done_when: "${lane.doneWhen}"`] : []),
     ]),
     `timeouts: ${options.timeouts ?? '{ accept: 20s, packet: 5s, stall: 10m, ask: 30s, release: 1s }'}`,
