@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// npm run bench — start-up cost of the commands agents run at every work boundary, measured side
+// npm run bench — start-up cost of the commands agents run at every work boundary (and real lanes at
+// every message: statusline, hook), measured side
 // by side with bare `node -e 0` in one run (interleaved, so machine noise hits all alike).
 // Figures are medians and p90 of wall time over N runs; the ratio is what we track (target ≤ 1.5×).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -27,20 +28,32 @@ const env = {
   SWARM_EPOCH: '1',
 };
 
+// What Claude Code pipes to `swarm statusline` and `swarm hook Stop` (tests/fixtures/claude has every shape).
+const statusJson = JSON.stringify({
+  session_id: 's-1', transcript_path: join(dir, 't.jsonl'), model: { id: 'claude-sonnet-4-6' },
+  context_window: { used_percentage: 12, context_window_size: 200000 },
+  rate_limits: { five_hour: { used_percentage: 42, resets_at: 1796114187 }, seven_day: { used_percentage: 13, resets_at: 1796614187 } },
+});
+const stopJson = JSON.stringify({ session_id: 's-1', hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'done' });
+
+/** [name, node argv, stdin]. */
 const cases = [
-  ['node -e 0', ['-e', '0']],
-  ['swarm notify lead', [CLI, 'notify', 'lead', 'plan ready\ncapacity=ok 64% @work1']],
-  ['swarm capacity --self --json', [CLI, 'capacity', '--self', '--json']],
+  ['node -e 0', ['-e', '0'], ''],
+  ['swarm notify lead', [CLI, 'notify', 'lead', 'plan ready\ncapacity=ok 64% @work1'], ''],
+  ['swarm capacity --self --json', [CLI, 'capacity', '--self', '--json'], ''],
+  ['swarm statusline', [CLI, 'statusline'], statusJson],
+  ['swarm hook Stop', [CLI, 'hook', 'Stop'], stopJson],
+  ['swarm hook codex-notify', [CLI, 'hook', 'codex-notify', JSON.stringify({ type: 'agent-turn-complete', 'thread-id': 't' })], ''],
 ];
 
 // Warm the file cache once.
-for (const [, args] of cases) spawnSync(process.execPath, args, { env, cwd: dir });
+for (const [, args, input] of cases) spawnSync(process.execPath, args, { env, cwd: dir, input });
 
 const times = new Map(cases.map(([name]) => [name, []]));
 for (let i = 0; i < N; i += 1) {
-  for (const [name, args] of cases) {
+  for (const [name, args, input] of cases) {
     const start = process.hrtime.bigint();
-    const run = spawnSync(process.execPath, args, { env, cwd: dir });
+    const run = spawnSync(process.execPath, args, { env, cwd: dir, input });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     if (run.status !== 0) throw new Error(`${name} failed: ${run.stderr}`);
     times.get(name).push(ms);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `swarm` command. `swarm notify` and `swarm capacity` run at every work boundary of every agent,
+// The `swarm` command. `swarm notify`, `capacity`, `statusline` and `hook` run on every agent's fast path,
 // so they start from a one-file CommonJS bundle (dist/hot/agent.cjs: no ES module loader); everything
 // else runs from dist/cli.js. `npm run bench` measures both against bare `node -e 0`.
 'use strict';
@@ -8,5 +8,6 @@ const { join } = require('node:path');
 
 const name = process.argv[2];
 const hot = join(__dirname, '..', 'dist', 'hot', 'agent.cjs');
-if ((name === 'notify' || name === 'capacity') && existsSync(hot)) require(hot);
+const HOT = ['notify', 'capacity', 'statusline', 'hook'];
+if (HOT.includes(name) && existsSync(hot)) require(hot);
 else import('../dist/cli.js');

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The agents' fast path (src/hot.ts: `swarm notify`, `swarm capacity`) bundled into one CommonJS file,
+// The agents' fast path (src/hot.ts: `swarm notify`, `capacity`, `statusline`, `hook`) bundled into one CommonJS file,
 // so a cold start reads one file and never starts the ES module loader (npm run bench measures it).
 // Packages stay external. import.meta.url is mapped to this file's URL, so computed dynamic imports
 // (the YAML loader, kept out of the bundle) resolve from dist/hot/ as they would from dist/adapters/.

@@ -15,6 +15,8 @@ const COMMANDS: Record<string, { load: Loader; summary: string }> = {
   doctor: { load: async () => (await import('./commands/doctor.js')).doctor, summary: 'can this swarm run through the night: tmux, CLIs, profiles, trust, approvals [--json]' },
   notify: { load: async () => (await import('./commands/notify.js')).notify, summary: 'send a message: swarm notify <lane|lead|all> <text>' },
   capacity: { load: async () => (await import('./commands/capacity.js')).capacity, summary: 'headroom and decision: swarm capacity --self --json' },
+  statusline: { load: async () => (await import('./commands/statusline.js')).statusline, summary: "(agents) Claude Code's status line: JSON on stdin [--then '<cmd>']" },
+  hook: { load: async () => (await import('./commands/hook.js')).hook, summary: "(agents) a hook: swarm hook <Event> (JSON on stdin) | codex-notify '<json>'" },
   packet: { load: async () => (await import('./commands/packetWrite.js')).packetWrite, summary: 'write a handoff packet: swarm packet write …' },
   accept: { load: async () => (await import('./commands/accept.js')).accept, summary: 'accept a handoff packet: swarm accept <packet>' },
   lead: { load: async () => (await import('./commands/lead.js')).lead, summary: 'the lead record: claim | handover | takeover | release | show' },
@@ -30,7 +32,7 @@ const COMMANDS: Record<string, { load: Loader; summary: string }> = {
   sim: { load: async () => (await import('./commands/sim.js')).sim, summary: '(internal) the simulated agent of the sim kind, run in a pane' },
 };
 
-const LATER = ['statusline', 'hook'];
+const LATER: string[] = [];
 
 function help(): string {
   const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
@@ -55,6 +57,7 @@ async function main(argv: string[]): Promise<number> {
     env: process.env,
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
+    stdin: async () => (await import('./adapters/stdin.js')).readStdin(),
   };
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     io.stdout(help());

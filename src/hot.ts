@@ -1,20 +1,27 @@
 /**
  * The agents' fast path: `swarm notify` and `swarm capacity` run at every work boundary of every agent,
- * so bin/swarm.cjs runs them from this entry, bundled into one CommonJS file (dist/hot/agent.cjs by
+ * `swarm statusline` and `swarm hook` at every message and turn of every real lane, so bin/swarm.cjs
+ * runs them from this entry, bundled into one CommonJS file (dist/hot/agent.cjs by
  * scripts/bundle-hot.mjs): no ES module loader, one file to read. Same commands, same errors as src/cli.ts.
  */
 import { capacity } from './commands/capacity.js';
+import { hook } from './commands/hook.js';
 import { notify } from './commands/notify.js';
+import { statusline } from './commands/statusline.js';
+import type { Command } from './commands/io.js';
 import { describeError } from './errorReport.js';
+import { readStdin } from './adapters/stdin.js';
 
-const [name, ...args] = process.argv.slice(2);
-const command = name === 'notify' ? notify : capacity;
+const COMMANDS: Record<string, Command> = { notify, capacity, statusline, hook };
+const [name = '', ...args] = process.argv.slice(2);
+const command = COMMANDS[name] ?? capacity;
 command({
   args,
   cwd: process.cwd(),
   env: process.env,
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
+  stdin: () => readStdin(),
 }).then(
   (code) => {
     process.exitCode = code;

@@ -29,10 +29,10 @@ export async function capacity(io: CommandIO): Promise<number> {
   const caps = parseCaps(io.env.AGENTKIT_CAPACITY_CAP);
   const now = new Date();
 
-  const probe = (): ReturnType<typeof probeReading> =>
-    probeReading(ctx.kind, { plan: ctx.plan, account: ctx.account, lane: ctx.lane, generation: ctx.generation }, settings.capacity);
-  const { reading, source, cached } = currentReading(ctx.plan, ctx.account, io.env, now, probe, ctx.kind !== 'sim');
   const window = resolveWindow(settings.window, null, io.env);
+  const probe = (): ReturnType<typeof probeReading> =>
+    probeReading(ctx.kind, { plan: ctx.plan, account: ctx.account, lane: ctx.lane, generation: ctx.generation, env: io.env, window }, settings.capacity);
+  const { reading, source, cached } = currentReading(ctx.plan, ctx.account, io.env, now, probe, ctx.kind !== 'sim');
   const verdict = assess(ctx.account, reading, caps, settings.capacity, {
     contextPressure: settings.contextPressure,
     window,

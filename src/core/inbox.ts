@@ -33,7 +33,24 @@ export type InboxRecord =
   /** `swarm answer <lane> <text>`: the developer's words, verbatim. */
   | (Sender & { kind: 'answer'; to: string; text: string })
   /** `swarm lane add`: the current lead adds a lane at run time. */
-  | (Sender & { kind: 'lane'; action: 'add'; name: string; task: string; checkout: string; lane_kind: string | null; command: string | null });
+  | (Sender & { kind: 'lane'; action: 'add'; name: string; task: string; checkout: string; lane_kind: string | null; command: string | null })
+  /**
+   * `swarm hook <event>` / `swarm hook codex-notify`: what an agent's own structured signal meant
+   * (core/claudeHooks.ts, core/codexNotify.ts, a rollout's hard limit). `resets_at`: the account's
+   * last reading's reset, for a usage limit; `session_id`/`transcript_path` for a session start.
+   */
+  | (Sender & {
+      kind: 'hook';
+      event: string;
+      meaning: HookSignal;
+      detail: string;
+      session_id: string | null;
+      transcript_path: string | null;
+      resets_at: string | null;
+    });
+
+/** What a hook record tells the engine. */
+export type HookSignal = 'usage_limit' | 'overflow' | 'payment' | 'login' | 'permission' | 'handoff_now' | 'session' | 'turn_end';
 
 export type InboxKind = InboxRecord['kind'];
 
@@ -72,7 +89,7 @@ function parseRecord(line: string): InboxRecord | null {
     const value: unknown = JSON.parse(line);
     if (typeof value !== 'object' || value === null) return null;
     const kind = (value as { kind?: unknown }).kind;
-    const known: InboxKind[] = ['message', 'accept', 'capacity', 'lead', 'answer', 'lane'];
+    const known: InboxKind[] = ['message', 'accept', 'capacity', 'lead', 'answer', 'lane', 'hook'];
     return known.includes(kind as InboxKind) ? (value as InboxRecord) : null;
   } catch {
     return null;

@@ -22,8 +22,8 @@ import { onResume } from './resume.js';
 
 export { handoffInFlight, initialLane, MAX_GENERATIONS_HINT, QUICK_EXIT_MS, WAIT_RETRY_MS } from './machineTypes.js';
 export type {
-  Blocked, BlockClass, Effect, Failure, Handoff, JournalKind, LaneEvent, LaneState, LaneStatus, MachineContext, Phase, ScreenClass, StartScreen, Step,
-  Successor, TimerName,
+  Blocked, BlockClass, Effect, Failure, Handoff, JournalKind, LaneEvent, LaneState, LaneStatus, MachineContext, Phase, ScreenClass, SignalClass,
+  StartScreen, Step, Successor, TimerName,
 } from './machineTypes.js';
 
 /** Decide one event for one lane: the next state and the effects to carry out. Total and pure. */
@@ -35,6 +35,7 @@ export function reduceLane(lane: LaneState, event: LaneEvent, ctx: MachineContex
     case 'verdict': return onVerdict(lane, event, ctx);
     case 'output': return isLive(lane) ? activity(lane, ctx) : { lane, effects: [] };
     case 'screen': return onScreen(lane, event, ctx);
+    case 'signal': return onSignal(lane, event, ctx);
     case 'exited': return onExited(lane, event, ctx);
     case 'packet_checked': return onPacketChecked(lane, event, ctx);
     case 'lease': return onLease(lane, event, ctx);
@@ -64,8 +65,13 @@ function activity(lane: LaneState, ctx: MachineContext): Step {
 
 /** Block the lane and escalate once (a repeat of the same block changes nothing). */
 function block(lane: LaneState, blocked: Blocked, ctx: MachineContext): Step {
-  const same = lane.state === 'blocked' && lane.blocked?.class === blocked.class && lane.blocked.source === blocked.source;
-  if (same && (blocked.source !== 'report' || lane.blocked?.what === blocked.what)) return { lane, effects: [] };
+  const passive = (source: Blocked['source'] | undefined): boolean => source === 'screen' || source === 'signal';
+  const sameSource = lane.blocked?.source === blocked.source || (passive(lane.blocked?.source) && passive(blocked.source));
+  const same = lane.state === 'blocked' && lane.blocked?.class === blocked.class && sameSource;
+  if (same && (blocked.source !== 'report' || lane.blocked?.what === blocked.what)) {
+    // The agent's own signal outlasts a screen that says the same: only its turn going on clears it.
+    return blocked.source === 'signal' && lane.blocked?.source === 'screen' ? { lane: { ...lane, blocked }, effects: [] } : { lane, effects: [] };
+  }
   const next: LaneState = { ...lane, state: 'blocked', blocked };
   return { lane: next, effects: escalation(next, blocked.class, blocked.what, blocked.source, ctx.now) };
 }
@@ -113,9 +119,9 @@ function onReport(lane: LaneState, event: Ev<'report'>, ctx: MachineContext): St
   return andThen(answered, (l) => capacityStep(l, decisionOf(report.capacity), ctx));
 }
 
-/** Any other report from a lane blocked by its own report: it moved on. */
+/** Any other report from a lane blocked by its own report (or its agent's signal): it moved on. */
 function unblockReport(lane: LaneState, ctx: MachineContext): Step {
-  if (lane.state !== 'blocked' || lane.blocked?.source !== 'report') return { lane, effects: [] };
+  if (lane.state !== 'blocked' || (lane.blocked?.source !== 'report' && lane.blocked?.source !== 'signal')) return { lane, effects: [] };
   const next: LaneState = { ...lane, state: 'working', blocked: null };
   return { lane: next, effects: [journal(next, 'unblocked', 'observation', { class: lane.blocked.class, source: 'report' }, ctx.now)] };
 }
@@ -180,21 +186,45 @@ function onScreen(lane: LaneState, event: Ev<'screen'>, ctx: MachineContext): St
     const next: LaneState = { ...lane, state: 'working', blocked: null };
     return { lane: next, effects: [journal(next, 'unblocked', 'observation', { class: lane.blocked.class, source: 'screen' }, ctx.now)] };
   }
-  if (screen === 'usage_limit' || screen === 'overflow') return hardLimit(lane, screen, ctx);
+  if (screen === 'usage_limit' || screen === 'overflow') return hardLimit(lane, screen, null, ctx);
   const seen = event.text === undefined || event.text.trim() === '' ? '' : `: "${tail(event.text.trim(), 300)}"`;
   const what = `a ${screen} screen in the pane${seen}. swarm sends it no keys: answer it in the pane (swarm attach)`;
   return block(lane, { class: screen, what, source: 'screen' }, ctx);
 }
 
-/** A usage-limit or overflow screen: a hard limit, succeeded with a degraded packet unless one was reported. */
-function hardLimit(lane: LaneState, screen: 'usage_limit' | 'overflow', ctx: MachineContext): Step {
+/**
+ * An agent's own signal: a hard limit (the account limited until `resetsAt`), a screen swarm never
+ * answers (one escalation however many signals and screens say so; it lasts until the agent's turn
+ * goes on or it reports), a missed handoff line (auto-compaction: hand off now), or a turn's end.
+ */
+function onSignal(lane: LaneState, event: Ev<'signal'>, ctx: MachineContext): Step {
+  if (!isLive(lane)) return { lane, effects: [] };
+  if (event.generation !== lane.generation) {
+    return ignored(lane, event, `a ${event.signal} signal from generation ${event.generation} (the lane is at g${lane.generation})`, ctx.now);
+  }
+  const s = event.signal;
+  if (s === 'usage_limit' || s === 'overflow') return hardLimit(lane, s, event.resetsAt, ctx);
+  if (s === 'handoff_now') return andThen(activity(lane, ctx), (l) => capacityStep(l, 'handoff_now', ctx));
+  if (s === 'turn_end') {
+    const seen = activity(lane, ctx);
+    if (seen.lane.state !== 'blocked' || seen.lane.blocked?.source !== 'signal') return seen;
+    const next: LaneState = { ...seen.lane, state: 'working', blocked: null };
+    return { lane: next, effects: [...seen.effects, journal(next, 'unblocked', 'observation', { class: seen.lane.blocked.class, source: 'signal' }, ctx.now)] };
+  }
+  const what = `${s === 'permission' ? 'a permission prompt' : `a ${s} error`} (the agent's own signal): ${event.what}. ` +
+    'swarm sends it no keys: answer it in the pane (swarm attach)';
+  return block(lane, { class: s, what, source: 'signal' }, ctx);
+}
+
+/** A usage-limit or overflow screen or signal: a hard limit, succeeded with a degraded packet unless one was reported. */
+function hardLimit(lane: LaneState, screen: 'usage_limit' | 'overflow', resetsAt: string | null, ctx: MachineContext): Step {
   const account = lane.account;
   const mark = screen === 'usage_limit' && account !== null;
   const marked = (l: LaneState): Step => {
     if (!mark || l.handoff === null || l.handoff.accountLimited) return { lane: l, effects: [] };
     return {
       lane: { ...l, handoff: { ...l.handoff, accountLimited: true } },
-      effects: [{ type: 'mark_limited', id: effectId(l, lane.generation, 'limited', account), account, resetsAt: null }],
+      effects: [{ type: 'mark_limited', id: effectId(l, lane.generation, 'limited', account), account, resetsAt }],
     };
   };
   if (handoffInFlight(lane)) return marked(lane);

@@ -16,8 +16,14 @@ export type BlockClass = EscalationClass | 'bypass';
 export type StartScreen = 'login' | 'consent' | 'payment' | 'bypass' | 'offline';
 export const START_SCREENS: readonly StartScreen[] = ['login', 'consent', 'payment', 'bypass', 'offline'];
 
-/** Why a lane is blocked. `source` says what can unblock it: a screen going away, a new report, or a human. */
-export interface Blocked { class: BlockClass; what: string; source: 'report' | 'screen' | 'engine' }
+/**
+ * Why a lane is blocked. `source` says what can unblock it: a screen going away, a new report, the
+ * agent's own signal that its turn went on (a Claude Code hook), or a human.
+ */
+export interface Blocked { class: BlockClass; what: string; source: 'report' | 'screen' | 'signal' | 'engine' }
+
+/** What an agent's structured signal (hook, status line, rollout) means to its lane. */
+export type SignalClass = 'usage_limit' | 'overflow' | 'payment' | 'login' | 'permission' | 'handoff_now' | 'turn_end';
 
 export interface Successor {
   generation: number; account: string; paneId: string | null;
@@ -88,6 +94,8 @@ export type LaneEvent =
   | { type: 'verdict'; generation: number; decision: Decision; state: CapacityState; remainingPct: number | null; contextPct: number | null }
   | { type: 'output' }
   | { type: 'screen'; screen: ScreenClass | null; text?: string }
+  /** An agent's own signal (hooks, status line, rollout); `resetsAt`: when a usage-limited account is free again. */
+  | { type: 'signal'; generation: number; signal: SignalClass; what: string; resetsAt: string | null }
   /** `tail`: the pane's last lines, quoted in a crash-loop escalation. */
   | { type: 'exited'; paneId: string; status: number | null; tail?: string }
   | { type: 'packet_checked'; packet: string; reasons: string[] }

@@ -1,32 +1,60 @@
 /**
- * Pointer lines (SPEC 4.2): after a message lands in an agent's mailbox, the agent is typed one fixed
- * line — never the text — once its turn has ended (the kind's idle signal), never while a permission,
- * login, consent or payment screen shows, one delivery at a time per pane.
+ * Pointer lines (SPEC 4.2): after a message lands in an agent's mailbox, the agent is pointed at it
+ * with one fixed line — never the text — once its turn has ended, never while a permission, login,
+ * consent or payment screen shows, one delivery at a time per pane.
+ *
+ * How many messages wait unpointed is durable (adapters/pointed.ts), shared with Claude Code's Stop
+ * hook, which carries the line as its block reason with no key typed. So a Claude Code lane is typed
+ * only when its session state file says `idle` (an idle session fires no Stop), and, before its
+ * session is known, when its screen looks idle. A Codex lane is typed only on a positive idle signal:
+ * a turn end from its notify hook since the last line, and its composer showing with no menu.
  */
 import { mailboxPath } from '../core/paths.js';
 import { isIdle, matchScreen } from '../core/screens.js';
 import { stripAnsi } from '../core/protocol.js';
+import { freshCount } from '../core/pointed.js';
+import type { KindSpec } from '../core/kind.js';
+import type { LaneState } from '../core/machineTypes.js';
 import { pointerLine } from '../adapters/mailbox.js';
 import { loadKind } from '../adapters/kinds.js';
+import { readPointed, writeEngineCounts } from '../adapters/pointed.js';
+import { claudeConfigDir, claudeSessionState } from '../adapters/claudeFiles.js';
 import type { Engine } from './engine.js';
 
 const BLOCKING = new Set(['permission', 'bypass', 'login', 'consent', 'payment']);
 
 export class Deliveries {
   private readonly busy = new Set<string>();
+  /** Agents whose turn-end notice (Codex notify) came since their last pointer line. */
+  private readonly turnEnded = new Set<string>();
 
   constructor(private readonly engine: Engine) {}
 
   /** A message was appended for `agent`: count it and try to point the agent at it. */
   queue(agent: string): void {
-    const unread = this.engine.state.unread;
-    unread[agent] = (unread[agent] ?? 0) + 1;
+    const plan = this.engine.config.plan;
+    const counts = readPointed(plan, agent);
+    const delivered = Math.max(counts.delivered, counts.typed, counts.stopped) + 1;
+    try {
+      writeEngineCounts(plan, agent, delivered, counts.typed);
+    } catch {
+      // the count stays in memory; the next delivery writes it again
+    }
+    this.engine.state.unread[agent] = freshCount({ ...counts, delivered });
     void this.attempt(agent);
   }
 
   /** The agent's pane changed (its turn may have ended): try again if anything waits. */
   poke(agent: string): void {
-    if ((this.engine.state.unread[agent] ?? 0) > 0) void this.attempt(agent);
+    const fresh = freshCount(readPointed(this.engine.config.plan, agent));
+    this.engine.state.unread[agent] = fresh;
+    if (fresh > 0) void this.attempt(agent);
+  }
+
+  /** The agent's own turn-end signal (Codex notify): a positive idle signal for the next attempt. */
+  turnEnd(agent: string): void {
+    this.turnEnded.add(agent);
+    this.poke(agent);
   }
 
   private async attempt(agent: string): Promise<void> {
@@ -45,15 +73,34 @@ export class Deliveries {
       const screen = stripAnsi(await engine.host.capture(lane.paneId, 0));
       const shown = matchScreen(kind, screen);
       if (shown && BLOCKING.has(shown.screen)) return;
-      if (!isIdle(kind, screen)) return;
-      const count = engine.state.unread[agent] ?? 0;
+      if (!this.idle(kind, account.env, lane, agent, screen, shown !== null)) return;
+      const plan = engine.config.plan;
+      const counts = readPointed(plan, agent);
+      const count = freshCount(counts);
+      engine.state.unread[agent] = count;
       if (count === 0) return;
-      const landed = await engine.host.typeLine(lane.paneId, pointerLine(count, mailboxPath(engine.config.plan, agent)));
-      if (landed) engine.state.unread[agent] = 0;
+      const landed = await engine.host.typeLine(lane.paneId, pointerLine(count, mailboxPath(plan, agent)));
+      if (!landed) return;
+      this.turnEnded.delete(agent);
+      engine.state.unread[agent] = 0;
+      writeEngineCounts(plan, agent, counts.delivered, counts.delivered);
     } catch {
       // the pane went away; the next pane of this agent is pointed instead
     } finally {
       this.busy.delete(agent);
     }
+  }
+
+  /** Whether the agent waits for its next turn, by the kind's structured signals first, the screen last. */
+  private idle(kind: KindSpec, env: Record<string, string>, lane: LaneState, agent: string, screen: string, screenShown: boolean): boolean {
+    if (typeof kind.signals.session_state === 'string') {
+      const session = this.engine.state.sessions?.[lane.name];
+      if (session && session.generation === lane.generation) {
+        const state = claudeSessionState(claudeConfigDir(env[kind.accountEnv ?? ''] ?? this.engine.env[kind.accountEnv ?? '']), session.sessionId);
+        if (state !== null) return state.status === 'idle' && !screenShown; // a usage-limit menu is never typed into
+      }
+    }
+    if (kind.signals.notify === true && !this.turnEnded.has(agent)) return false;
+    return isIdle(kind, screen);
   }
 }

@@ -51,6 +51,8 @@ export interface EngineState {
   askTimeouts: number;
   /** The lead lane's generation last seen (a change means a successor lead accepted). */
   leadGeneration: number;
+  /** The agent session each lane's current generation runs (Claude Code's SessionStart hook). */
+  sessions?: Record<string, { generation: number; sessionId: string; transcriptPath: string | null }>;
   /** When `swarm down` ended this run (runEnd.ts): the next `swarm up` starts afresh. */
   ended?: string;
   /** The tmux server died under this run (runEnd.ts): the next `swarm up` resumes. */

@@ -1,7 +1,8 @@
 /**
  * Inbox records → lane events and mailbox deliveries. Lane reports go to the lead's mailbox and, parsed,
- * to the lane's machine; other messages go where they are addressed; acceptances, capacity readings
- * and lead-record changes become events. Text is data: it is stored and pointed at, never typed.
+ * to the lane's machine; other messages go where they are addressed; acceptances, capacity readings,
+ * agents' hook signals and lead-record changes become events. Text is data: it is stored and pointed
+ * at, never typed.
  */
 import type { InboxRecord } from '../core/inbox.js';
 import { isAnswer, isAsk, parseReport } from '../core/protocol.js';
@@ -37,6 +38,8 @@ export function route(engine: Engine, record: InboxRecord): void {
       }
       return;
     }
+    case 'hook':
+      return hookSignal(engine, record);
     case 'lead':
       return engine.onLeadRecord?.(record);
     case 'lane':
@@ -69,4 +72,24 @@ function message(engine: Engine, record: Extract<InboxRecord, { kind: 'message' 
     ? engine.state.order.filter((n) => n !== engine.state.leadName)
     : [record.to === 'lead' ? leadMailbox : record.to];
   for (const to of targets) engine.deliver(to, record.from, record.text);
+}
+
+/**
+ * An agent's own signal (`swarm hook`): a session start is recorded for the lane's generation (the
+ * delivery's idle signal), a turn end may let a pointer line through, the rest are lane events.
+ */
+function hookSignal(engine: Engine, record: Extract<InboxRecord, { kind: 'hook' }>): void {
+  const lane = engine.laneOfAgent(record.from);
+  const state = lane ? engine.lane(lane) : undefined;
+  if (!lane || !state) return;
+  const generation = record.generation ?? 0;
+  if (record.meaning === 'session') {
+    if (record.session_id === null || generation !== state.generation) return;
+    engine.state.sessions = { ...engine.state.sessions, [lane]: { generation, sessionId: record.session_id, transcriptPath: record.transcript_path } };
+    engine.save();
+    return;
+  }
+  const resetsAt = record.resets_at ?? (record.account ? engine.state.readings[record.account]?.resetsAt ?? null : null);
+  engine.dispatch(lane, { type: 'signal', generation, signal: record.meaning, what: `${record.event}: ${record.detail}`, resetsAt });
+  if (record.meaning === 'turn_end') engine.deliveries.turnEnd(record.from);
 }

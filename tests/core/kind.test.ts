@@ -55,6 +55,7 @@ describe('the shipped kinds', () => {
 
   it('claude keeps its signals as plain data', () => {
     expect(parsed(shipped('claude')).signals).toEqual({
+      session_state: '$CLAUDE_CONFIG_DIR/sessions/*.json',
       statusline: true,
       hooks: ['SessionStart', 'Stop', 'StopFailure', 'Notification', 'PermissionRequest', 'PreCompact', 'PostCompact'],
       transcript: '$CLAUDE_CONFIG_DIR/projects/*/{session_id}.jsonl',

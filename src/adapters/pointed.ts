@@ -1,0 +1,32 @@
+/**
+ * The pointed counts' files (core/pointed.ts): `.swarm/pointed/<agent>.json` (the engine's:
+ * delivered, typed) and `.swarm/pointed/<agent>.stop.json` (the Stop hook's: pointed), each written
+ * whole (temp + rename) by its one writer.
+ */
+import { basename, join } from 'node:path';
+import { mailboxPath, planPaths } from '../core/paths.js';
+import { countField, engineCountsText, stopCountText, type PointedCounts } from '../core/pointed.js';
+import { readTextIfExists, writeFileAtomic } from './files.js';
+
+function base(plan: string, agent: string): string {
+  return join(planPaths(plan).swarmDir, 'pointed', basename(mailboxPath(plan, agent), '.md'));
+}
+
+export function readPointed(plan: string, agent: string): PointedCounts {
+  const own = readTextIfExists(`${base(plan, agent)}.json`);
+  return {
+    delivered: countField(own, 'delivered'),
+    typed: countField(own, 'typed'),
+    stopped: countField(readTextIfExists(`${base(plan, agent)}.stop.json`), 'pointed'),
+  };
+}
+
+/** The engine's counts. */
+export function writeEngineCounts(plan: string, agent: string, delivered: number, typed: number): void {
+  writeFileAtomic(`${base(plan, agent)}.json`, engineCountsText(delivered, typed), 0o644, { durable: false });
+}
+
+/** The Stop hook's count. */
+export function writeStopPointed(plan: string, agent: string, pointed: number): void {
+  writeFileAtomic(`${base(plan, agent)}.stop.json`, stopCountText(pointed), 0o644, { durable: false });
+}
