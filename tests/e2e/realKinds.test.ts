@@ -5,7 +5,7 @@
  * `swarm statusline` / `swarm hook …` with fixture JSON as the real CLIs would, and record every
  * byte they receive.
  */
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mailboxPath } from '../../src/core/paths.js';
@@ -50,6 +50,17 @@ function setup(kind: 'claude' | 'codex', steps: Record<string, string>, others: 
     lanes: [{ name: 'lane-a', account: ids[0]!, command: [...vars, 'exec', process.execPath, join(BIN, kind)].join(' ') }, ...others],
     extra: `notify_command: "cat >> ${'$'}{NOTIFY_LOG}; echo >> ${'$'}{NOTIFY_LOG}"`,
   }));
+  // Ready profiles (signed in, the checkouts trusted): the readiness check leases only those to a successor.
+  const checkouts = [join(s.root, 'repo'), ...['lane-a', ...others.map((o) => o.name)].map((name) => join(s.root, `wt-${name}`))];
+  for (const id of ids) {
+    if (kind === 'claude') {
+      writeFileSync(join(dir, id, '.credentials.json'), '{}');
+      writeFileSync(join(dir, id, '.claude.json'), JSON.stringify({ projects: { [s.root]: { hasTrustDialogAccepted: true } } }));
+    } else {
+      writeFileSync(join(dir, id, 'auth.json'), '{}');
+      writeFileSync(join(dir, id, 'config.toml'), checkouts.map((c) => `[projects.${JSON.stringify(c)}]\ntrust_level = "trusted"\n`).join(''));
+    }
+  }
   const entries = (): FakeEntry[] =>
     existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as FakeEntry) : [];
   const received = (agent: string): string | null => {

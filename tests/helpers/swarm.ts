@@ -31,7 +31,7 @@ export async function swarm(args: string[], options: { cwd?: string; env?: Recor
 
 export function tempDir(prefix = 'swarm-test-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }) };
 }
 
 export function git(cwd: string, ...args: string[]): string {
