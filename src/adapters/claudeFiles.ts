@@ -4,11 +4,11 @@
  * and the transcript (`projects/<cwd>/<session>.jsonl`, found by session id: long folder names are cut
  * and hashed). Reads only; small reads (the transcript's tail).
  */
-import { closeSync, existsSync, fstatSync, openSync, readSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseClaudeSession, type ClaudeSession } from '../core/claudeSession.js';
-import { readTextIfExists } from './files.js';
+import { readSlice, readTextIfExists } from './files.js';
 
 /** The profile folder: the account's CLAUDE_CONFIG_DIR, else Claude's default. */
 export function claudeConfigDir(dir: string | undefined): string {
@@ -47,24 +47,5 @@ export function findTranscript(configDir: string, sessionId: string): string | n
 
 /** The last `max` bytes of a file as text (a torn first line is the parser's to skip); null when unreadable. */
 export function readTail(path: string, max = 256 * 1024): string | null {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    const start = Math.max(0, size - max);
-    const bytes = Buffer.alloc(size - start);
-    let read = 0;
-    while (read < bytes.length) {
-      const n = readSync(fd, bytes, read, bytes.length - read, start + read);
-      if (n === 0) break;
-      read += n;
-    }
-    return bytes.subarray(0, read).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
+  return readSlice(path, (size) => ({ from: Math.max(0, size - max), length: Math.min(size, max) }))?.text ?? null;
 }

@@ -1,5 +1,5 @@
 /** Small, boring file operations with the guarantees the engine relies on. */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync, chmodSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeSync, chmodSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { planFilesFault } from '../errors.js';
 
@@ -73,5 +73,31 @@ export async function retryWrite<T>(write: () => T, budgetMs: number): Promise<T
       if (Date.now() >= deadline) throw fault;
       await new Promise((resolve) => setTimeout(resolve, Math.min(wait, Math.max(0, deadline - Date.now()))));
     }
+  }
+}
+
+/**
+ * Part of a file as text: `choose` gets the file's size and says where to start and how many bytes to
+ * read (a torn first or last line is the parser's to skip); null when the file cannot be opened.
+ */
+export function readSlice(path: string, choose: (size: number) => { from: number; length: number }): { text: string; from: number } | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const { from, length } = choose(fstatSync(fd).size);
+    const bytes = Buffer.alloc(Math.max(0, length));
+    let read = 0;
+    while (read < bytes.length) {
+      const n = readSync(fd, bytes, read, bytes.length - read, from + read);
+      if (n === 0) break;
+      read += n;
+    }
+    return { text: bytes.subarray(0, read).toString('utf8'), from };
+  } finally {
+    closeSync(fd);
   }
 }

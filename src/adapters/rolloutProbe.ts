@@ -4,12 +4,12 @@
  * from the offset saved in `.swarm/probes/<lane>-g<generation>.rollout.json` (core/rollout.ts does the
  * reading). Reads only under CODEX_HOME; the saved state is swarm's own file.
  */
-import { closeSync, fstatSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { planPaths } from '../core/paths.js';
 import { readRollout, type RolloutState } from '../core/rollout.js';
-import { readTextIfExists, writeFileAtomic } from './files.js';
+import { readSlice, readTextIfExists, writeFileAtomic } from './files.js';
 
 interface Saved {
   path: string;
@@ -57,26 +57,10 @@ function mtime(path: string): number {
 }
 
 function readFrom(path: string, offset: number): { text: string; from: number } | null {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const size = fstatSync(fd).size;
+  return readSlice(path, (size) => {
     const from = size < offset ? 0 : offset; // a rewritten file is read again from the start
-    const bytes = Buffer.alloc(Math.min(size - from, MAX_CHUNK));
-    let read = 0;
-    while (read < bytes.length) {
-      const n = readSync(fd, bytes, read, bytes.length - read, from + read);
-      if (n === 0) break;
-      read += n;
-    }
-    return { text: bytes.subarray(0, read).toString('utf8'), from };
-  } finally {
-    closeSync(fd);
-  }
+    return { from, length: Math.min(size - from, MAX_CHUNK) };
+  });
 }
 
 /** The lane's rollout state, read on from its saved offset (and saved again); null when there is no rollout. */

@@ -9,15 +9,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { swarm, testPlan, type TestPlan } from '../helpers/swarm.js';
+import { chattr } from '../helpers/chattr.js';
 
-function chattr(flag: '+i' | '-i', path: string): boolean {
-  try {
-    execFileSync('chattr', [flag, path], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 let t: TestPlan;
 let inboxPath = '';

@@ -10,15 +10,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
 import { waitFor } from '../helpers/waitFor.js';
+import { chattr } from '../helpers/chattr.js';
 
-function chattr(flag: '+i' | '-i', path: string): boolean {
-  try {
-    execFileSync('chattr', [flag, path], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const immutable = (() => {
   const probe = join(process.cwd(), `.chattr-probe-${process.pid}`);
