@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: the pure core and adapters run in parallel; anything that drives a real tmux
+// Three projects: the pure core and adapters run in parallel; anything that drives a real tmux
 // server, a pseudo-terminal or whole `swarm` processes runs serially (2 cores, shared machines).
 export default defineConfig({
   test: {
@@ -9,7 +9,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
-          exclude: ['tests/e2e/**', 'node_modules/**'],
+          exclude: ['tests/e2e/**', 'tests/real/**', 'node_modules/**'],
           testTimeout: 20_000,
         },
       },
@@ -19,6 +19,17 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           fileParallelism: false,
           testTimeout: 120_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        // The published agent CLIs (`npm run test:real`: scripts/real-clis.mjs puts them on PATH).
+        // Never part of `npm test`, which runs the two projects above.
+        test: {
+          name: 'real',
+          include: ['tests/real/**/*.test.ts'],
+          fileParallelism: false,
+          testTimeout: 240_000,
           hookTimeout: 60_000,
         },
       },

@@ -20,8 +20,8 @@ export interface LaneOptions {
   doneWhen?: string;
   /** The folder name of the lane's worktree beside the repository; default `wt-<name>`. */
   checkout?: string;
-  /** The lane's whole `command:` (e.g. a fake `claude`), instead of the scripted fixture agent. */
-  command?: string;
+  /** The lane's whole `command:` (e.g. a fake `claude`), instead of the scripted fixture agent; null: none (the kind file launches it). */
+  command?: string | null;
 }
 
 export interface SwarmOptions {
@@ -109,7 +109,7 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
       `    checkout: ${JSON.stringify(`../${folder(lane)}`)}`,
       `    task: "e2e task of ${lane.name}"`,
       ...(lane.account ? [`    account: ${lane.account}`] : []),
-      `    command: "${(lane.command ?? command(lane.agent)).replace(/"/g, '\\"')}"`,
+      ...(lane.command === null ? [] : [`    command: "${(lane.command ?? command(lane.agent)).replace(/"/g, '\\"')}"`]),
       ...(lane.doneWhen ? [`    done_when: "${lane.doneWhen}"`] : []),
     ]),
     `timeouts: ${options.timeouts ?? '{ accept: 20s, packet: 5s, stall: 10m, ask: 30s, release: 1s }'}`,
