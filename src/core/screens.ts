@@ -159,3 +159,17 @@ function lastMatch(re: RegExp, text: string): (Hit & { group: string | undefined
   }
   return found;
 }
+
+/**
+ * What an agent said last, for an escalation that quotes a dead pane: its last `count` non-empty
+ * lines, escapes stripped, without tmux's own "Pane is dead (status …)" line. An agent that prints
+ * its error at the top and exits (Claude Code offline) leaves a screen of blank lines below it.
+ */
+export function lastWords(text: string, count = 10): string {
+  return stripAnsi(text.replace(/\r\n?/g, '\n'))
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '' && !/^Pane is dead \((status|signal) /.test(line.trim()))
+    .slice(-count)
+    .join('\n');
+}

@@ -3,7 +3,7 @@
  * debounced, and matched against the kind's screens; activity reaches the machine at most once per
  * lane per few seconds (it only feeds the stall clock). Deaths become `exited`.
  */
-import { matchScreen, screenLines, type ScreenMatch } from '../core/screens.js';
+import { lastWords, matchScreen, screenLines, type ScreenMatch } from '../core/screens.js';
 import { stripAnsi } from '../core/protocol.js';
 import { START_SCREENS, type ScreenClass, type StartScreen } from '../core/machineTypes.js';
 import type { KindSpec } from '../core/kind.js';
@@ -93,7 +93,7 @@ export class PaneWatch {
   private async exited(laneName: string, paneId: string, status: number | null): Promise<void> {
     let tail = '';
     try {
-      tail = stripAnsi(await this.engine.host.capture(paneId, 20)).trimEnd().split('\n').slice(-10).join('\n');
+      tail = lastWords(await this.engine.host.capture(paneId, 20));
     } catch {
       // gone already
     }

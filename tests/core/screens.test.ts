@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseKind, type KindSpec } from '../../src/core/kind.js';
 import type { ScreenClass } from '../../src/core/machineTypes.js';
-import { contextLeft, isIdle, matchScreen, screenLines, SCREENFUL } from '../../src/core/screens.js';
+import { contextLeft, isIdle, lastWords, matchScreen, screenLines, SCREENFUL } from '../../src/core/screens.js';
 
 const ESC = '\x1b';
 
@@ -243,5 +243,22 @@ describe('contextLeft', () => {
     ['none', '? for shortcuts', null],
   ])('codex: %s', (_name, tail, left) => {
     expect(contextLeft(kind('codex'), tail)).toBe(left);
+  });
+});
+
+describe('lastWords: what a dead pane said last', () => {
+  const offline = [
+    'Unable to connect to Anthropic services', 'Failed to connect to api.anthropic.com: ENOTFOUND',
+    'Please check your internet connection and network settings.', ...Array.from({ length: 16 }, () => ''),
+    'Pane is dead (status 1, Tue Dec  1 11:13:54 2026)',
+  ].join('\n');
+  it.each([
+    ['Claude Code offline: its error, not blank lines or tmux\'s line', offline, 10,
+      'Unable to connect to Anthropic services\nFailed to connect to api.anthropic.com: ENOTFOUND\nPlease check your internet connection and network settings.'],
+    ['CRLF, escapes and trailing spaces', '\x1b[31mboom\x1b[0m  \r\n\r\nPane is dead (signal 9, x)\r\n', 10, 'boom'],
+    ['only the last lines', 'a\nb\nc\nd', 2, 'c\nd'],
+    ['empty', '', 10, ''],
+  ])('%s', (_what, text, count, expected) => {
+    expect(lastWords(text, count)).toBe(expected);
   });
 });

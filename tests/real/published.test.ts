@@ -195,9 +195,9 @@ describe('the published CLIs, offline, on empty profiles (tmux)', () => {
     expect(s.events('lease_released').filter((e) => e.account === 'c2')).toEqual([expect.objectContaining({ why: 'the successor exited before accepting (status 1)' })]);
     const escalations = s.events('escalation');
     expect(escalations).toEqual([expect.objectContaining({ class: 'dependency', what: expect.stringContaining('for the second time in a row (exit status 1)') })]);
-    // Left out, an engine gap (see the report): the escalation's "last lines of the pane" should quote
-    // Claude Code's "Unable to connect to Anthropic services …"; they are the dead pane's last 10 lines
-    // (runtime/watch.ts), here blank lines and tmux's "Pane is dead (status 1, …)".
+    // The escalation quotes Claude Code's own words, not the blank lines and tmux's "Pane is dead" below them.
+    expect(String(escalations[0]!.what)).toMatch(/last lines of the pane:\n.*Unable to connect to Anthropic services/s);
+    expect(String(escalations[0]!.what)).not.toContain('Pane is dead');
     expect((await s.run(['down', s.file])).code).toBe(0);
     expect(usingProfile(c1)).toEqual([]);
     expect(usingProfile(c2)).toEqual([]);
