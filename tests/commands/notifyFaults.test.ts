@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { swarm, testPlan, type TestPlan } from '../helpers/swarm.js';
-import { chattr } from '../helpers/chattr.js';
+import { chattr, immutableFiles } from '../helpers/chattr.js';
 
 
 let t: TestPlan;
@@ -25,13 +25,7 @@ afterEach(() => {
   t.cleanup();
 });
 
-const immutable = (() => {
-  const probe = join(process.cwd(), `.chattr-probe-${process.pid}`);
-  writeFileSync(probe, '');
-  const ok = chattr('+i', probe) && chattr('-i', probe);
-  execFileSync('rm', ['-f', probe]);
-  return ok;
-})();
+const immutable = immutableFiles();
 
 describe.skipIf(!immutable)('swarm notify with an immutable inbox', () => {
   it('past the retry budget: exit 5, says the message was not queued, names the file and the fix', async () => {

@@ -4,22 +4,14 @@
  * `swarm up` starts. The refusal is made with `chattr +i` (tests run as root, so a file's mode does not
  * stop a write); always undone in afterEach; skipped where chattr does not work.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
 import { waitFor } from '../helpers/waitFor.js';
-import { chattr } from '../helpers/chattr.js';
+import { chattr, immutableFiles } from '../helpers/chattr.js';
 
-
-const immutable = (() => {
-  const probe = join(process.cwd(), `.chattr-probe-${process.pid}`);
-  writeFileSync(probe, '');
-  const ok = chattr('+i', probe) && chattr('-i', probe);
-  execFileSync('rm', ['-f', probe]);
-  return ok;
-})();
+const immutable = immutableFiles();
 
 let t: TestSwarm | null = null;
 const frozen: string[] = [];
