@@ -9,17 +9,14 @@
  *   file when a lane's command replaces the launch.
  * - An argument longer than Linux's per-argument limit (128 KiB) is refused with a fix, rather
  *   than failing later in exec with E2BIG.
- * - An account env entry named like a secret (TOKEN, KEY, SECRET, PASSWORD) or whose value looks
- *   like one is refused: only profile locations pass.
  * - `{approvals}` is an argument of its own and expands to the approval flags (none: no argument).
  *   When those flags take several values (Claude's --allowedTools, --add-dir), a prompt argument
  *   after them must follow a `--`, or the launch is refused: it would be read as one more value.
  */
 import { UsageError } from '../errors.js';
-import type { Account, CommandSpec } from './config.js';
+import type { CommandSpec } from './config.js';
 import type { ApprovalFlags } from './approvals.js';
 import { LIST_PLACEHOLDERS, type KindSpec, type Placeholder, type PromptDelivery } from './kind.js';
-import { findSecrets } from './secrets.js';
 
 export interface LaunchInput {
   /** The lane's (or lead's) `command:`, which replaces the kind's launch; null for the kind's own. */
@@ -50,8 +47,6 @@ export interface LaunchInput {
 
 /** Linux's MAX_ARG_STRLEN less the terminating NUL: the longest single argument exec accepts. */
 export const MAX_ARG_BYTES = 131_071;
-
-const SECRET_NAME = /TOKEN|KEY|SECRET|PASSWORD/i;
 
 /**
  * The argv that starts an agent: a `command:` string runs as `sh -c <command>`, a list is the argv
@@ -123,22 +118,4 @@ export function promptDelivery(kind: KindSpec, command: CommandSpec = null): Pro
 /** Whether a lane's `command:` replaces the kind's launch (a non-blank string or a non-empty list). */
 export function replacesLaunch(command: CommandSpec): boolean {
   return (typeof command === 'string' && command.trim() !== '') || (Array.isArray(command) && command.length > 0);
-}
-
-/**
- * The environment entries that carry an account's profile: its own `env` map (already expanded)
- * and nothing else. Throws UsageError when an entry is named or looks like a secret.
- */
-export function accountEnv(kind: KindSpec, account: Pick<Account, 'id' | 'env'>): Record<string, string> {
-  const bad = Object.entries(account.env).flatMap(([name, value]) => {
-    if (SECRET_NAME.test(name)) return [`env ${name} is named like a secret`];
-    return findSecrets(value, {}).length > 0 ? [`the value of env ${name} looks like a secret (not shown)`] : [];
-  });
-  if (bad.length > 0) {
-    const where = kind.accountEnv === null ? 'the profile folder' : `the profile folder ${kind.accountEnv} points to`;
-    throw new UsageError(`account "${account.id}": ${bad.join('; ')}: an account's env carries only its profile location, never a secret`, {
-      hint: `remove it from swarm.yaml and keep the credential in ${where}`,
-    });
-  }
-  return { ...account.env };
 }

@@ -247,11 +247,6 @@ function contractAndWhereMismatches(packet: Packet, expect: Omit<PacketExpectati
   return reasons;
 }
 
-/** The checks `swarm accept` repeats on a predecessor's packet: plan, contract, branch, head, uncommitted (not the lane). */
-export function checkoutMismatches(packet: Packet, expect: Omit<PacketExpectations, 'lane'>): string[] {
-  return [...planMismatch(packet, expect.plan), ...contractAndWhereMismatches(packet, expect)];
-}
-
 /** Every reason the packet is refused (SPEC 5.1), [] when it is good: file facts, schema, plan and lane, checkout, secrets. */
 export function validatePacket(text: string, file: PacketFile, expect: PacketExpectations, env: Readonly<Record<string, string | undefined>>): string[] {
   if (!file.exists) return [`packet not found: ${file.path}`];

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import type { CommandSpec } from '../../src/core/config.js';
 import { parseKind, type KindSpec } from '../../src/core/kind.js';
-import { accountEnv, launchArgv, MAX_ARG_BYTES, promptDelivery, type LaunchInput } from '../../src/core/launch.js';
+import { launchArgv, MAX_ARG_BYTES, promptDelivery, type LaunchInput } from '../../src/core/launch.js';
 
 function kindOf(text: string): KindSpec {
   const result = parseKind(text);
@@ -132,30 +132,6 @@ describe('promptDelivery', () => {
     const kind = kindOf('kind: t\nlaunch:\n  command: [t]\n  prompt: paste\n');
     expect(promptDelivery(kind)).toBe('paste');
     expect(promptDelivery(kind, './t.sh')).toBe('paste');
-  });
-});
-
-describe('accountEnv', () => {
-  it.each([
-    ['a profile folder', { CLAUDE_CONFIG_DIR: '/home/dev/.claude-work1' }],
-    ['nothing', {}],
-    ['two locations', { CODEX_HOME: '/home/dev/.codex-work2', XDG_CONFIG_HOME: '/home/dev/.config-work2' }],
-  ])('%s passes as it is', (_name, env: Record<string, string>) => {
-    const out = accountEnv(shipped('claude'), { id: 'work1', env });
-    expect(out).toEqual(env);
-    expect(out).not.toBe(env);
-  });
-
-  it.each([
-    ['a name with KEY', 'claude', { ANTHROPIC_API_KEY: 'x' }, 'account "work1": env ANTHROPIC_API_KEY is named like a secret: an account\'s env carries only its profile location, never a secret', 'remove it from swarm.yaml and keep the credential in the profile folder CLAUDE_CONFIG_DIR points to'],
-    ['a lower-case name with token', 'codex', { gh_token: 'x' }, 'account "work1": env gh_token is named like a secret: an account\'s env carries only its profile location, never a secret', 'remove it from swarm.yaml and keep the credential in the profile folder CODEX_HOME points to'],
-    ['a value that looks like a key', 'sim', { CLAUDE_CONFIG_DIR: `sk-ant-api03-${'a'.repeat(40)}` }, 'account "work1": the value of env CLAUDE_CONFIG_DIR looks like a secret (not shown): an account\'s env carries only its profile location, never a secret', 'remove it from swarm.yaml and keep the credential in the profile folder'],
-    ['two at once', 'command', { DB_PASSWORD: 'x', MY_SECRET: 'y' }, 'account "work1": env DB_PASSWORD is named like a secret; env MY_SECRET is named like a secret: an account\'s env carries only its profile location, never a secret', 'remove it from swarm.yaml and keep the credential in the profile folder'],
-  ])('%s is refused', (_name, kindName, env: Record<string, string>, message, hint) => {
-    const error = thrown(() => accountEnv(shipped(kindName), { id: 'work1', env }));
-    expect(error.message).toBe(message);
-    expect(error.hint).toBe(hint);
-    expect(error.message).not.toContain('sk-ant');
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import {
-  MAX_PACKET_BYTES, PACKET_REASONS, PACKET_SCHEMA, checkoutMismatches, degradedPacket, parsePacket, serializePacket,
+  MAX_PACKET_BYTES, PACKET_REASONS, PACKET_SCHEMA, degradedPacket, parsePacket, serializePacket,
   successorMismatches, validatePacket, type Packet, type PacketExpectations, type PacketFile,
 } from '../../src/core/packet.js';
 
@@ -332,31 +332,6 @@ describe('successorMismatches', () => {
     ['anyone, with no lead record', leadPacket, { lane: 'lead-b', role: 'lead', generation: 2 }, null, leadRefusal('lead-b g2', 'none')],
   ])('%s', (_name, packet, caller, recordLead, reasons) => {
     expect(successorMismatches(packet, caller, recordLead)).toEqual(reasons);
-  });
-});
-
-describe('checkoutMismatches', () => {
-  it('ignores the lane: a successor accepts its predecessor\'s packet', () => {
-    expect(checkoutMismatches({ ...good(), author: { lane: 'lane-a', account: 'x', generation: 7 } },
-      { plan: 'demo', contract: 'v2', branch: 'main', head: HEAD, uncommitted: ['src/b.ts', 'src/a.ts'] })).toEqual([]);
-  });
-
-  it('names every mismatch', () => {
-    expect(checkoutMismatches(good(), { plan: 'p', contract: '', branch: null, head: null, uncommitted: [] })).toEqual([
-      'plan: expected "p", found "demo" (a packet for another plan)',
-      'contract: expected "" (PLAN.md\'s current contract), found "v2"',
-      'where.branch: expected none (the checkout), found "main"',
-      `where.head: expected none (the checkout), found "${HEAD}"`,
-      'where.uncommitted differs from the checkout: extra src/a.ts, src/b.ts (in the packet, not uncommitted in the checkout)',
-    ]);
-  });
-
-  it('lists at most ten paths', () => {
-    const many = Array.from({ length: 12 }, (_, i) => `f${String(i).padStart(2, '0')}.ts`);
-    expect(checkoutMismatches({ ...good(), where: { ...good().where, uncommitted: [] } },
-      { plan: 'demo', contract: 'v2', branch: 'main', head: HEAD, uncommitted: many })).toEqual([
-      'where.uncommitted differs from the checkout: missing f00.ts, f01.ts, f02.ts, f03.ts, f04.ts, f05.ts, f06.ts, f07.ts, f08.ts, f09.ts and 2 more (uncommitted in the checkout, not in the packet)',
-    ]);
   });
 });
 
