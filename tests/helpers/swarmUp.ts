@@ -5,7 +5,7 @@
  */
 import { execa } from 'execa';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, ROOT, git, initRepo, tempDir, writeTree } from './swarm.js';
 import { waitFor } from './waitFor.js';
@@ -169,6 +169,9 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
       } catch {
         // no server left
       }
+      // A pane's process that outlived its server (it ignored the hang-up) would write on into the
+      // folder being removed (ENOTEMPTY): end what this test started there, then remove it.
+      endProcessesUnder(dir);
       removeDir();
     },
   };
@@ -190,4 +193,22 @@ function readyProfile(root: string, id: string, kind: string, checkouts: string[
 export function handoffFiles(plan: string): string[] {
   const dir = join(plan, 'analysis_results', 'handoff');
   return existsSync(dir) ? readdirSync(dir).sort() : [];
+}
+
+/** SIGKILL every process (started by this test's swarm) whose working folder is under `dir`. */
+function endProcessesUnder(dir: string): void {
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid);
+  } catch {
+    return; // no /proc
+  }
+  for (const pid of pids) {
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      if (cwd === dir || cwd.startsWith(`${dir}/`)) process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // gone, or not ours to read
+    }
+  }
 }
