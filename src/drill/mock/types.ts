@@ -1,0 +1,57 @@
+/**
+ * The shapes shared by the mock model server's parts (issue 14): one vendor-neutral scripted agent
+ * (the "brain") decides each turn's next action from the conversation so far; each vendor's handler
+ * (Claude Code's Messages API in claude.ts, Codex's Responses API in codex.ts) turns the request into
+ * a `MockConversation`, asks the brain, and streams the action back in its own server-sent events, with
+ * the rate-limit headers of the account's reading at that request.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** One entry of a conversation, flattened from either vendor's request body. */
+export type MockEntry =
+  | { readonly role: 'user'; readonly text: string }
+  | { readonly role: 'assistant'; readonly text: string }
+  | { readonly role: 'tool_call'; readonly id: string; readonly command: string }
+  | { readonly role: 'tool_result'; readonly id: string; readonly output: string; readonly isError: boolean };
+
+export interface MockConversation {
+  /** The system prompt / instructions as one text ('' when none). */
+  readonly system: string;
+  readonly entries: readonly MockEntry[];
+}
+
+/** What the scripted agent does next: run one shell command through the CLI's own tool, or end the turn. */
+export type MockAction = { readonly kind: 'shell'; readonly command: string } | { readonly kind: 'say'; readonly text: string };
+
+/** An account's quota as the mock reports it at one request. Percentages 0–100, resets in epoch seconds. */
+export interface MockRateReading {
+  readonly fiveHourUsed: number;
+  readonly weekUsed: number;
+  readonly fiveHourResetsAt: number;
+  readonly weekResetsAt: number;
+  /** true: answer this request with the vendor's 429 usage-limit error instead of a reply. */
+  readonly rejected: boolean;
+}
+
+export interface MockTurn {
+  /** The account the request authenticated as (the mock's token names it). */
+  readonly account: string;
+  readonly conversation: MockConversation;
+}
+
+/** The vendor-neutral scripted agent. Pure: the same conversation gives the same action. */
+export type MockBrain = (turn: MockTurn) => MockAction;
+
+/** The per-account quota script: called once per model request, in order. */
+export type MockRates = (account: string) => MockRateReading;
+
+/** What every vendor handler gets besides the request. */
+export interface MockDeps {
+  readonly brain: MockBrain;
+  readonly rates: MockRates;
+  /** Called for every request, for the drill's evidence (vendor, account, path, the action or error). */
+  readonly record: (entry: { vendor: 'claude' | 'codex'; account: string; path: string; action?: MockAction; status: number }) => void;
+}
+
+/** A vendor's HTTP handler: the body already read and parsed as JSON (undefined when empty). */
+export type MockHandler = (req: IncomingMessage, body: unknown, res: ServerResponse, deps: MockDeps) => Promise<void> | void;
