@@ -1,34 +1,31 @@
 /**
  * The agents' fast path: `swarm notify` and `swarm capacity` run at every work boundary of every agent,
- * `swarm statusline` and `swarm hook` at every message and turn of every real lane, so bin/swarm.cjs
- * runs them from this entry, bundled into one CommonJS file (dist/hot/agent.cjs by
- * scripts/bundle-hot.mjs): no ES module loader, one file to read. Same commands, same errors as src/cli.ts.
+ * `swarm statusline` and `swarm hook` at every message and turn of every real lane. bin/swarm.cjs runs
+ * each from its own one-file CommonJS bundle (dist/hot/<command>.cjs, built by scripts/bundle-hot.mjs
+ * from src/hot/<command>.ts): no ES module loader, and only that command's code to parse. Same
+ * commands, same errors as src/cli.ts.
  */
-import { capacity } from './commands/capacity.js';
-import { hook } from './commands/hook.js';
-import { notify } from './commands/notify.js';
-import { statusline } from './commands/statusline.js';
 import type { Command } from './commands/io.js';
 import { describeError } from './errorReport.js';
 import { readStdin } from './adapters/stdin.js';
 
-const COMMANDS: Record<string, Command> = { notify, capacity, statusline, hook };
-const [name = '', ...args] = process.argv.slice(2);
-const command = COMMANDS[name] ?? capacity;
-command({
-  args,
-  cwd: process.cwd(),
-  env: process.env,
-  stdout: (text) => void process.stdout.write(text),
-  stderr: (text) => void process.stderr.write(text),
-  stdin: () => readStdin(),
-}).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    const { text, code } = describeError(error, { color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR });
-    process.stderr.write(text);
-    process.exitCode = code;
-  },
-);
+/** Run one command with this process's arguments (after the command name), streams and environment. */
+export function runHot(command: Command): void {
+  command({
+    args: process.argv.slice(3),
+    cwd: process.cwd(),
+    env: process.env,
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    stdin: () => readStdin(),
+  }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      const { text, code } = describeError(error, { color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR });
+      process.stderr.write(text);
+      process.exitCode = code;
+    },
+  );
+}
