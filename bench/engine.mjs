@@ -6,80 +6,13 @@
 //  3. the same 16 panes watched the way popular tools do it — `tmux capture-pane` of each pane every
 //     second — over the same 30 s, and the ratio.
 // BENCH_HANDOFFS (default 24) and BENCH_IDLE_S (default 30) shorten it for a quick look.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI, TICKS, cleanup, cpuTicks, makeSwarm, quantile, sleep, waitFor } from './lib.mjs';
 
-const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const CLI = join(ROOT, 'bin', 'swarm.cjs');
-const AGENT = join(ROOT, 'tests', 'fixtures', 'agents', 'lane.mjs');
 const HANDOFFS = Number(process.env.BENCH_HANDOFFS ?? 24);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 30);
-const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
-
-const git = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** A repo with a plan and one worktree per lane; returns paths and the env to run swarm with. */
-function makeSwarm(name, lanes, agentEnv, extra = '') {
-  const dir = mkdtempSync(join(tmpdir(), `swarm-bench-${name}-`));
-  const repo = join(dir, 'repo');
-  mkdirSync(join(repo, 'plans', 'p'), { recursive: true });
-  writeFileSync(join(repo, 'plans', 'p', 'PLAN.md'), '---\ncontract: bench\n---\n# bench\n');
-  writeFileSync(join(repo, '.gitignore'), 'plans/*/.swarm/\nplans/*/journal.jsonl\nplans/*/lead.json\nplans/*/analysis_results/\n');
-  git(repo, 'init', '-q', '-b', 'main');
-  git(repo, '-c', 'user.email=b@x.invalid', '-c', 'user.name=b', 'commit', '-q', '--allow-empty', '-m', 'start');
-  git(repo, 'add', '-A');
-  git(repo, '-c', 'user.email=b@x.invalid', '-c', 'user.name=b', 'commit', '-q', '-m', 'plan');
-  for (const lane of lanes) git(repo, 'worktree', 'add', '-q', '-b', `lane/${lane}`, join(dir, `wt-${lane}`));
-  const cmd = (env) => [...Object.entries(env).map(([k, v]) => `${k}='${v}'`), 'exec', process.execPath, AGENT].join(' ');
-  const accounts = ['a1', 'a2', 'a3', 'o1', 'o2', 'o3'];
-  for (let i = 0; i < lanes.length; i += 1) accounts.push(`x${i}`);
-  const yaml = [
-    'version: 1', `name: ${name}`, 'plan: plans/p', 'backend: tmux', 'accounts:',
-    ...accounts.map((id) => `  - { id: ${id}, kind: command, vendor: ${id.startsWith('o') ? 'openai' : 'anthropic'} }`),
-    'lead:', '  name: lead', '  account: a1', `  command: "${cmd({ AGENT_G1: 'ready' })}"`,
-    `max_lanes: ${Math.max(8, lanes.length)}`,
-    'lanes:',
-    ...lanes.flatMap((lane) => [`  - name: ${lane}`, `    checkout: ../wt-${lane}`, '    task: bench', `    command: "${cmd(agentEnv)}"`]),
-    'timeouts: { accept: 30s, packet: 30s, stall: 30m, release: 1s }',
-    extra,
-  ].join('\n');
-  writeFileSync(join(repo, 'swarm.yaml'), `${yaml}\n`);
-  const socket = `swarm-bench-${process.pid}-${name}`;
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, SWARM_TMUX_SOCKET: socket, AGENT_LOG: join(dir, 'agents.log'), AGENT_STAMP: '1' };
-  return { dir, repo, socket, env, plan: join(repo, 'plans', 'p') };
-}
-
-function cleanup(s, child) {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
-  spawnSync('tmux', ['-L', s.socket, 'kill-server'], { stdio: 'ignore' });
-  rmSync(s.dir, { recursive: true, force: true });
-}
-
-async function waitFor(check, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-};
-
-/** user+system CPU ticks of a process (and, with children, of its waited-for children). */
-function cpuTicks(pid, children = false) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const [utime, stime, cutime, cstime] = [fields[11], fields[12], fields[13], fields[14]].map(Number);
-  return utime + stime + (children ? cutime + cstime : 0);
-}
 
 async function turnaround() {
   const s = makeSwarm('turn', ['lane-a'], { AGENT_ALL: 'handoff', [`AGENT_G${HANDOFFS + 1}`]: 'done' }, `thresholds: { max_generations: ${HANDOFFS + 5} }`);

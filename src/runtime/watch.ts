@@ -1,7 +1,8 @@
 /**
- * Pane events → lane events. `%output` means "this pane changed": the screen is read on demand,
- * debounced, and matched against the kind's screens; activity reaches the machine at most once per
- * lane per few seconds (it only feeds the stall clock). Deaths become `exited`.
+ * Pane events → lane events. `%output` means "this pane changed": the screen is read when the output
+ * settles (and at most every few seconds while it floods; core/screenCadence.ts decides when) and
+ * matched against the kind's screens; activity reaches the machine only when it is news for the stall
+ * clock (core/screenCadence.ts `activityDue`). Deaths become `exited`.
  */
 import { lastWords, matchScreen, screenLines, type ScreenMatch } from '../core/screens.js';
 import { stripAnsi } from '../core/protocol.js';
@@ -9,14 +10,13 @@ import { START_SCREENS, type ScreenClass, type StartScreen } from '../core/machi
 import type { KindSpec } from '../core/kind.js';
 import type { HostEvent } from '../adapters/host.js';
 import { loadKind } from '../adapters/kinds.js';
+import { activityDue, nextScreenRead, SCREEN_CADENCE, type PaneOutput } from '../core/screenCadence.js';
 import type { Engine } from './engine.js';
-
-const SCREEN_DEBOUNCE_MS = 250;
-const ACTIVITY_EVERY_MS = 5_000;
 
 export class PaneWatch {
   private readonly screens = new Map<string, ScreenClass | null>();
-  private readonly pending = new Map<string, NodeJS.Timeout>();
+  private readonly pending = new Map<string, { settle: NodeJS.Timeout; maxWait: NodeJS.Timeout }>();
+  private readonly outputs = new Map<string, PaneOutput>();
   private readonly lastActivity = new Map<string, number>();
 
   constructor(private readonly engine: Engine) {}
@@ -26,19 +26,62 @@ export class PaneWatch {
     const owner = this.owner(event.paneId);
     if (!owner) return;
     if (event.type === 'exited') {
+      this.disarm(event.paneId);
+      this.outputs.delete(event.paneId);
       void this.exited(owner.lane, event.paneId, event.status);
       return;
     }
     const now = this.engine.now();
-    if (owner.current && now - (this.lastActivity.get(owner.lane) ?? 0) >= ACTIVITY_EVERY_MS) {
-      this.lastActivity.set(owner.lane, now);
-      this.engine.dispatch(owner.lane, { type: 'output' });
+    const lane = this.engine.state.lanes[owner.lane];
+    if (owner.current && lane) {
+      const view = { state: lane.state, stallNudged: lane.stallNudged, blockedClass: lane.blocked?.class ?? null, stallMs: this.engine.config.timeouts.stall };
+      if (activityDue(view, this.lastActivity.get(owner.lane) ?? null, now)) {
+        this.lastActivity.set(owner.lane, now);
+        this.engine.dispatch(owner.lane, { type: 'output' });
+      }
     }
-    if (this.pending.has(event.paneId)) return;
-    this.pending.set(event.paneId, setTimeout(() => {
-      this.pending.delete(event.paneId);
-      void this.readScreen(owner.lane, event.paneId, owner.current);
-    }, SCREEN_DEBOUNCE_MS));
+    const seen = this.outputs.get(event.paneId);
+    this.outputs.set(event.paneId, { lastOutput: now, firstUnread: seen?.firstUnread ?? now, lastRead: seen?.lastRead ?? null });
+    this.arm(event.paneId, owner.lane, owner.current);
+  }
+
+  /**
+   * Wake when the cadence may say "read": a settle timer pushed back by every output (refresh(): no
+   * new timer and no wake-up while a pane floods), and one max-wait timer per unread stretch.
+   */
+  private arm(paneId: string, lane: string, current: boolean): void {
+    const timers = this.pending.get(paneId);
+    if (timers) {
+      timers.settle.refresh();
+      return;
+    }
+    const fire = () => this.due(paneId, lane, current);
+    this.pending.set(paneId, { settle: setTimeout(fire, SCREEN_CADENCE.settleMs), maxWait: setTimeout(fire, SCREEN_CADENCE.maxWaitMs) });
+  }
+
+  private due(paneId: string, lane: string, current: boolean): void {
+    this.disarm(paneId);
+    const pane = this.outputs.get(paneId);
+    const at = pane ? nextScreenRead(pane) : null;
+    if (!pane || at === null) return;
+    const now = this.engine.now();
+    if (now < at) {
+      // Too soon after the last read: wake again when it is not.
+      const fire = () => this.due(paneId, lane, current);
+      const wait = Math.max(1, at - now);
+      this.pending.set(paneId, { settle: setTimeout(fire, wait), maxWait: setTimeout(fire, Math.max(wait, SCREEN_CADENCE.maxWaitMs)) });
+      return;
+    }
+    this.outputs.set(paneId, { ...pane, firstUnread: null, lastRead: now });
+    void this.readScreen(lane, paneId, current);
+  }
+
+  private disarm(paneId: string): void {
+    const timers = this.pending.get(paneId);
+    if (!timers) return;
+    clearTimeout(timers.settle);
+    clearTimeout(timers.maxWait);
+    this.pending.delete(paneId);
   }
 
   /** Read a pane's screen soon, as if it had printed something (a pane just assigned to a lane). */
@@ -47,8 +90,8 @@ export class PaneWatch {
   }
 
   stop(): void {
-    for (const handle of this.pending.values()) clearTimeout(handle);
-    this.pending.clear();
+    for (const paneId of [...this.pending.keys()]) this.disarm(paneId);
+    this.outputs.clear();
   }
 
   /** Which lane a pane serves: its current agent, or a successor in flight. */

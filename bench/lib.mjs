@@ -1,0 +1,78 @@
+// Shared by the engine benchmarks (bench/engine.mjs, bench/streaming.mjs): a throwaway repository with
+// a plan, one worktree per lane and a swarm.yaml of scripted command agents on a private tmux socket;
+// waiting with a deadline; quantiles; a process's CPU ticks from /proc.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+export const CLI = join(ROOT, 'bin', 'swarm.cjs');
+export const AGENT = join(ROOT, 'tests', 'fixtures', 'agents', 'lane.mjs');
+export const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+
+export const git = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A repo with a plan and one worktree per lane; returns paths and the env to run swarm with. */
+export function makeSwarm(name, lanes, agentEnv, extra = '', { kind = 'command', panes = {} } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), `swarm-bench-${name}-`));
+  const repo = join(dir, 'repo');
+  mkdirSync(join(repo, 'plans', 'p'), { recursive: true });
+  writeFileSync(join(repo, 'plans', 'p', 'PLAN.md'), '---\ncontract: bench\n---\n# bench\n');
+  writeFileSync(join(repo, '.gitignore'), 'plans/*/.swarm/\nplans/*/journal.jsonl\nplans/*/lead.json\nplans/*/analysis_results/\n');
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, '-c', 'user.email=b@x.invalid', '-c', 'user.name=b', 'commit', '-q', '--allow-empty', '-m', 'start');
+  git(repo, 'add', '-A');
+  git(repo, '-c', 'user.email=b@x.invalid', '-c', 'user.name=b', 'commit', '-q', '-m', 'plan');
+  for (const lane of lanes) git(repo, 'worktree', 'add', '-q', '-b', `lane/${lane}`, join(dir, `wt-${lane}`));
+  const cmd = (env) => [...Object.entries(env).map(([k, v]) => `${k}='${v}'`), 'exec', process.execPath, AGENT].join(' ');
+  const accounts = ['a1', 'a2', 'a3', 'o1', 'o2', 'o3'];
+  for (let i = 0; i < lanes.length; i += 1) accounts.push(`x${i}`);
+  const yaml = [
+    'version: 1', `name: ${name}`, 'plan: plans/p', 'backend: tmux', 'accounts:',
+    ...accounts.map((id) => `  - { id: ${id}, kind: ${kind}, vendor: ${id.startsWith('o') ? 'openai' : 'anthropic'} }`),
+    'lead:', '  name: lead', '  account: a1', `  command: "${cmd({ AGENT_G1: 'ready' })}"`,
+    `max_lanes: ${Math.max(8, lanes.length)}`,
+    'lanes:',
+    ...lanes.flatMap((lane) => [`  - name: ${lane}`, `    checkout: ../wt-${lane}`, '    task: bench', `    command: "${cmd(agentEnv)}"`]),
+    'timeouts: { accept: 30s, packet: 30s, stall: 30m, release: 1s }',
+    extra,
+  ].join('\n');
+  writeFileSync(join(repo, 'swarm.yaml'), `${yaml}\n`);
+  if (Object.keys(panes).length > 0) mkdirSync(join(repo, 'panes'));
+  for (const [name, text] of Object.entries(panes)) writeFileSync(join(repo, 'panes', `${name}.yaml`), text);
+  const socket = `swarm-bench-${process.pid}-${name}`;
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, SWARM_TMUX_SOCKET: socket, AGENT_LOG: join(dir, 'agents.log'), AGENT_STAMP: '1' };
+  return { dir, repo, socket, env, plan: join(repo, 'plans', 'p') };
+}
+
+export function cleanup(s, child) {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  spawnSync('tmux', ['-L', s.socket, 'kill-server'], { stdio: 'ignore' });
+  rmSync(s.dir, { recursive: true, force: true });
+}
+
+export async function waitFor(check, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+export const quantile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+};
+
+/** user+system CPU ticks of a process (and, with children, of its waited-for children). */
+export function cpuTicks(pid, children = false) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const [utime, stime, cutime, cstime] = [fields[11], fields[12], fields[13], fields[14]].map(Number);
+  return utime + stime + (children ? cutime + cstime : 0);
+}
+

@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// npm run bench (part: agents that never stop drawing, issue 12 §5) — lanes whose agents redraw a status
+// line 12 times a second, as a working coding agent does, on a private tmux socket:
+//  1. the tmux server's CPU with those panes and no watcher at all (the floor);
+//  2. the same with swarm watching them: the engine's CPU, and what it adds to the tmux server's
+//     (targets with 16 lanes: ≤ 1 % of a core each);
+//  3. while they stream, lanes stop on a permission screen one by one and go quiet: the time from the
+//     screen printed to swarm's escalation (target p50 ≤ 300 ms).
+// 16 lanes, then 64 (BENCH_STREAM_LANES="16,64"); BENCH_STREAM_S (default 20) is each CPU window.
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AGENT, CLI, TICKS, cleanup, cpuTicks, makeSwarm, quantile, sleep, waitFor } from './lib.mjs';
+
+const WINDOW_S = Number(process.env.BENCH_STREAM_S ?? 20);
+const SIZES = (process.env.BENCH_STREAM_LANES ?? '16,64').split(',').map(Number);
+const BLOCKERS = 6;
+
+// A kind of our own: command lanes with Claude Code's permission screen, so a screen blocks them.
+const STREAMER = [
+  'kind: streamer', 'seen_in: null', 'launch: null', 'account_env: null', 'idle: null',
+  'screens:', '  permission:', "    - 'do you want to proceed\\?'", '',
+].join('\n');
+
+const pct = (ticks, seconds) => (100 * ticks) / TICKS / seconds;
+const lanesOf = (n) => Array.from({ length: n }, (_, i) => `lane-${String(i + 1).padStart(2, '0')}`);
+
+/** The tmux server's CPU with `n` streaming panes and nothing watching them. */
+async function floor(n) {
+  const dir = mkdtempSync(join(tmpdir(), 'swarm-bench-floor-'));
+  const socket = `swarm-bench-${process.pid}-floor${n}`;
+  const tmux = (...args) => execFileSync('tmux', ['-L', socket, ...args], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  try {
+    const cmd = `env AGENT_G1=stream SWARM_LANE=x ${process.execPath} ${AGENT}`;
+    tmux('new-session', '-d', '-x', '200', '-y', '50', '-c', dir, cmd);
+    for (let i = 1; i < n; i += 1) tmux('new-window', '-d', '-c', dir, cmd);
+    await sleep(2000);
+    const server = Number(tmux('display', '-p', '#{pid}'));
+    const t0 = cpuTicks(server);
+    await sleep(WINDOW_S * 1000);
+    return pct(cpuTicks(server) - t0, WINDOW_S);
+  } finally {
+    spawnSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The engine's and the tmux server's CPU while `n` lanes stream, then the screen → escalation latencies. */
+async function watched(n) {
+  const lanes = lanesOf(n);
+  // Lanes 1..BLOCKERS stop on a permission screen after the CPU window, a second apart.
+  const blockAt = Object.fromEntries(lanes.slice(0, BLOCKERS).map((lane, i) => [`AGENT_BLOCK_MS_${lane.replace(/-/g, "_")}`, String((WINDOW_S + 8 + i * 1.5) * 1000)]));
+  const s = makeSwarm(`stream${n}`, lanes, { AGENT_G1: 'ready,stream', ...blockAt }, `thresholds: { max_generations: 3 }`, { kind: 'streamer', panes: { streamer: STREAMER } });
+  const child = spawn(process.execPath, [CLI, 'up', join(s.repo, 'swarm.yaml'), '--headless'], { env: s.env, cwd: s.repo, stdio: 'ignore' });
+  const log = () => (existsSync(s.env.AGENT_LOG) ? readFileSync(s.env.AGENT_LOG, 'utf8') : '');
+  try {
+    await waitFor(() => (log().match(/ stream$/gm) ?? []).length >= n, 120_000, `${n} streaming lanes`);
+    await sleep(2000);
+    const server = Number(execFileSync('tmux', ['-L', s.socket, 'display', '-p', '#{pid}']).toString().trim());
+    const e0 = cpuTicks(child.pid);
+    const s0 = cpuTicks(server);
+    await sleep(WINDOW_S * 1000);
+    const enginePct = pct(cpuTicks(child.pid) - e0, WINDOW_S);
+    const serverPct = pct(cpuTicks(server) - s0, WINDOW_S);
+    const journal = () => readFileSync(join(s.plan, 'journal.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const escalated = () => journal().filter((e) => e.event === 'escalation' && e.class === 'permission');
+    await waitFor(() => escalated().length >= BLOCKERS, (BLOCKERS * 1.5 + 30) * 1000, `${BLOCKERS} permission escalations`);
+    const shown = new Map();
+    for (const line of log().split('\n')) {
+      const m = /^(\d+) (lane-\d+) g1 permission-shown$/.exec(line);
+      if (m) shown.set(m[2], Number(m[1]));
+    }
+    const ms = escalated().map((e) => Date.parse(e.ts) - shown.get(e.lane)).filter((v) => Number.isFinite(v));
+    return { enginePct, serverPct, blockP50: quantile(ms, 0.5), blockMax: Math.max(...ms), blocks: ms.length };
+  } finally {
+    cleanup(s, child);
+  }
+}
+
+export async function streaming() {
+  const rows = [];
+  for (const n of SIZES) {
+    const base = await floor(n);
+    const w = await watched(n);
+    rows.push({ lanes: n, serverFloorPct: base, enginePct: w.enginePct, serverAddedPct: w.serverPct - base, blockP50Ms: w.blockP50, blockMaxMs: w.blockMax, blocks: w.blocks });
+  }
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = await streaming();
+  if (process.argv.includes('--json')) {
+    console.log(JSON.stringify({ streaming: rows }));
+  } else {
+    const f = (v) => v.toFixed(2).padStart(7);
+    console.log(`\nlanes redrawing a status line 12×/s, ${WINDOW_S} s windows, % of one core (targets at 16: engine ≤ 1, tmux added ≤ 1, screen → blocked p50 ≤ 300 ms)`);
+    console.log('lanes   engine  tmux added  (tmux floor)   screen→blocked p50 / max');
+    for (const r of rows) console.log(`${String(r.lanes).padStart(5)}  ${f(r.enginePct)}   ${f(r.serverAddedPct)}     (${f(r.serverFloorPct)})     ${r.blockP50Ms} / ${r.blockMaxMs} ms (${r.blocks})`);
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * When the engine reads a pane's screen, and when a pane's output counts as news for the stall clock
+ * (issue 12 §5: agents that never stop drawing). A working agent redraws a spinner and a token counter
+ * many times a second; reading its screen at every redraw costs a capture and a match each time for
+ * nothing. A screen that matters (permission, trust, login, usage limit) is drawn, and then the pane
+ * goes quiet: so a screen is read once output has settled, at most every `maxWaitMs` while it floods
+ * (a dialog under a clock that keeps ticking is still seen), and never twice within `minGapMs`.
+ */
+
+export interface ScreenCadence {
+  /** Quiet this long after the last output: read now. */
+  readonly settleMs: number;
+  /** Output has been flowing this long since the last read: read anyway. */
+  readonly maxWaitMs: number;
+  /** Never read the same pane twice within this. */
+  readonly minGapMs: number;
+}
+
+export const SCREEN_CADENCE: ScreenCadence = { settleMs: 150, maxWaitMs: 2_000, minGapMs: 250 };
+
+export interface PaneOutput {
+  /** When the pane last printed. */
+  readonly lastOutput: number;
+  /** When it first printed since its screen was last read (null: nothing unread). */
+  readonly firstUnread: number | null;
+  /** When its screen was last read (null: never). */
+  readonly lastRead: number | null;
+}
+
+/** When to read the pane's screen next (epoch ms), or null when it printed nothing since the last read. */
+export function nextScreenRead(pane: PaneOutput, cadence: ScreenCadence = SCREEN_CADENCE): number | null {
+  if (pane.firstUnread === null) return null;
+  const due = Math.min(pane.lastOutput + cadence.settleMs, pane.firstUnread + cadence.maxWaitMs);
+  return pane.lastRead === null ? due : Math.max(due, pane.lastRead + cadence.minGapMs);
+}
+
+/** What the stall clock needs to know of a lane to decide whether its output is news. */
+export interface ActivityView {
+  readonly state: string;
+  readonly stallNudged: boolean;
+  readonly blockedClass: string | null;
+  readonly stallMs: number;
+}
+
+/**
+ * Whether a pane's output should reach the lane machine as activity now. Output only feeds the stall
+ * clock (minutes long), so while a lane works it is news at most every tenth of its stall timeout
+ * (capped at a minute): each one is a state write. At once when it changes something: a lane still
+ * starting, one nudged for stalling, or one blocked as stalled.
+ */
+export function activityDue(lane: ActivityView, lastReported: number | null, now: number): boolean {
+  if (lane.state === 'starting' || lane.stallNudged || (lane.state === 'blocked' && lane.blockedClass === 'stalled')) return true;
+  if (lastReported === null) return true;
+  return now - lastReported >= Math.min(60_000, Math.max(1_000, lane.stallMs / 10));
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { activityDue, nextScreenRead, SCREEN_CADENCE, type ActivityView, type PaneOutput } from '../../src/core/screenCadence.js';
+
+const c = SCREEN_CADENCE; // settle 150, max wait 2000, min gap 250
+
+describe('nextScreenRead', () => {
+  it.each<[string, PaneOutput, number | null]>([
+    ['nothing printed since the last read', { lastOutput: 1_000, firstUnread: null, lastRead: 1_200 }, null],
+    ['never read: once output settles', { lastOutput: 1_000, firstUnread: 1_000, lastRead: null }, 1_150],
+    ['a burst: settle after its last output', { lastOutput: 1_400, firstUnread: 1_000, lastRead: null }, 1_550],
+    ['a flood: at most max wait after the first unread output', { lastOutput: 2_990, firstUnread: 1_000, lastRead: null }, 3_000],
+    ['never within min gap of the last read', { lastOutput: 1_010, firstUnread: 1_010, lastRead: 1_000 }, 1_250],
+    ['a quiet pane read long ago: settle decides', { lastOutput: 9_000, firstUnread: 9_000, lastRead: 1_000 }, 9_150],
+  ])('%s', (_, pane, expected) => {
+    expect(nextScreenRead(pane, c)).toBe(expected);
+  });
+
+  it('a 12-per-second redraw is read once per max wait, a dialog then quiet within settle', () => {
+    // Simulate: redraws every 83 ms for 10 s, then one dialog and silence. Count reads.
+    let pane: PaneOutput = { lastOutput: 0, firstUnread: null, lastRead: null };
+    const reads: number[] = [];
+    const outputs = [...Array.from({ length: 120 }, (_, i) => i * 83), 10_000];
+    let at = 0;
+    for (let now = 0; now <= 12_000; now += 1) {
+      while (at < outputs.length && outputs[at] === now) {
+        pane = { ...pane, lastOutput: now, firstUnread: pane.firstUnread ?? now };
+        at += 1;
+      }
+      const due = nextScreenRead(pane, c);
+      if (due !== null && now >= due) {
+        reads.push(now);
+        pane = { ...pane, firstUnread: null, lastRead: now };
+      }
+    }
+    expect(reads.filter((r) => r < 10_000).length).toBeLessThanOrEqual(6); // 10 s of flood: ~5 reads, not 40
+    expect(reads.at(-1)).toBe(10_150); // the dialog, 150 ms after it was drawn
+  });
+});
+
+describe('activityDue', () => {
+  const working: ActivityView = { state: 'working', stallNudged: false, blockedClass: null, stallMs: 30 * 60_000 };
+  it.each<[string, ActivityView, number | null, number, boolean]>([
+    ['first output of a lane', working, null, 5_000, true],
+    ['a working lane, within a minute', working, 0, 59_999, false],
+    ['a working lane, a minute on', working, 0, 60_000, true],
+    ['a short stall timeout: a tenth of it', { ...working, stallMs: 100_000 }, 0, 10_000, true],
+    ['a tiny stall timeout: never more than once a second', { ...working, stallMs: 2_000 }, 0, 999, false],
+    ['a starting lane: at once', { ...working, state: 'starting' }, 0, 10, true],
+    ['nudged for stalling: at once', { ...working, stallNudged: true }, 0, 10, true],
+    ['blocked as stalled: at once', { ...working, state: 'blocked', blockedClass: 'stalled' }, 0, 10, true],
+    ['blocked for a permission: on the slow cadence', { ...working, state: 'blocked', blockedClass: 'permission' }, 0, 10, false],
+  ])('%s', (_, lane, last, now, expected) => {
+    expect(activityDue(lane, last, now)).toBe(expected);
+  });
+});
