@@ -9,6 +9,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseKind, type KindSpec } from '../../src/core/kind.js';
+import { launchArgv } from '../../src/core/launch.js';
+import { isIdle, matchScreen } from '../../src/core/screens.js';
 import { handleCodex } from '../../src/drill/mock/codex.js';
 import type { MockBrain, MockConversation, MockDeps, MockRateReading } from '../../src/drill/mock/types.js';
 import { initRepo, tempDir } from '../helpers/swarm.js';
@@ -115,8 +118,13 @@ function startCodex(mock: Mock, approval: 'never' | 'on-request', prompt: string
     }
   });
   const env = [`CODEX_HOME=${home}`, `HOME=${userHome}`, `PATH=${process.env.PATH ?? ''}`, 'TERM=tmux-256color'];
-  const pane = tmux(socket, 'new-session', '-d', '-P', '-F', '#{pane_id}', '-x', '160', '-y', '50', '-c', repo, '--',
-    'env', '-i', ...env, 'codex', '--no-daemon', '-a', approval, '-s', 'workspace-write', prompt).trim();
+  // Launched as swarm launches a Codex lane (panes/codex.yaml), with the prompt as its brief and no notify.
+  const argv = launchArgv(codexKind(), {
+    command: null, promptFile: '', prompt, brief: prompt, sessionId: '', settings: '', systemPromptFile: '', swarmBin: '', nodeBin: '',
+    approvals: { argv: ['-a', approval, '-s', 'workspace-write'], promptAfterDashDash: false },
+    notify: '[]',
+  });
+  const pane = tmux(socket, 'new-session', '-d', '-P', '-F', '#{pane_id}', '-x', '160', '-y', '50', '-c', repo, '--', 'env', '-i', ...env, ...argv).trim();
   return { socket, repo, home, pane, seen: new Map() };
 }
 
@@ -165,6 +173,16 @@ async function killPaneLeavesNothing(lane: Lane): Promise<void> {
   expect(existsSync(join(lane.home, 'packages', 'app-server-daemon'))).toBe(false);
 }
 
+/** panes/codex.yaml as swarm reads it: its screens must name what the real Codex shows. */
+function codexKind(): KindSpec {
+  const result = parseKind(readFileSync(new URL('../../panes/codex.yaml', import.meta.url), 'utf8'));
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  return result.kind;
+}
+const dump = (what: string, screen: string): void => {
+  if (process.env.DUMP) console.log(`---- ${what}\n${screen}`);
+};
+
 const now = Math.floor(Date.now() / 1000);
 const rising = (n: number): MockRateReading => ({ fiveHourUsed: 20 + 15 * n, weekUsed: 5 + n, fiveHourResetsAt: now + 3_600, weekResetsAt: now + 86_400, rejected: false });
 
@@ -174,7 +192,10 @@ describe('Codex 0.171.0 against the mock Responses API (tmux)', () => {
       conversation.entries.some((e) => e.role === 'tool_result') ? { kind: 'say', text: 'done' } : { kind: 'shell', command: 'echo hi > marker.txt' }, rising);
     cleanups.push(() => new Promise((resolve) => mock.server.close(() => resolve())));
     const lane = startCodex(mock, 'never', 'make the marker');
-    await screenShowing(lane, /• done[\s\S]*Worked for/, 'the turn to end with "done"');
+    const done = await screenShowing(lane, /• done[\s\S]*Worked for/, 'the turn to end with "done"');
+    dump('done', done);
+    expect(matchScreen(codexKind(), done)).toBeNull();
+    expect(isIdle(codexKind(), done)).toBe(true);
 
     expect(readFileSync(join(lane.repo, 'marker.txt'), 'utf8')).toBe('hi\n');
     // What the brain saw: the prompt as the user's, Codex's prompt as system, the call and its result.
@@ -206,11 +227,30 @@ describe('Codex 0.171.0 against the mock Responses API (tmux)', () => {
     await killPaneLeavesNothing(lane);
   });
 
+  it('near the limit (92% used, allowed): the turn ends at the composer, with no model-switch menu over it', async () => {
+    const mock = await startMock(({ conversation }) =>
+      conversation.entries.some((e) => e.role === 'tool_result') ? { kind: 'say', text: 'done' } : { kind: 'shell', command: 'echo hi > marker.txt' }, (n) => ({ ...rising(n), fiveHourUsed: 92 }));
+    cleanups.push(() => new Promise((resolve) => mock.server.close(() => resolve())));
+    const lane = startCodex(mock, 'never', 'make the marker');
+    const done = await screenShowing(lane, /• done[\s\S]*Worked for/, 'the turn to end with "done"');
+    // Codex's own nudge shows as a line; the "Approaching rate limits / Switch to …" menu (digit keys) must not.
+    await waitFor(() => (/› Ask Codex to do anything/.test(capture(lane)) || /Approaching rate limits/.test(capture(lane)) ? true : null), { what: 'the composer or the menu' });
+    const screen = capture(lane);
+    dump('near the limit', screen);
+    expect(done).toContain('Heads up, you have less than 10% of your 5h limit left.');
+    expect(screen).not.toContain('Approaching rate limits');
+    expect(isIdle(codexKind(), screen)).toBe(true);
+
+    await killPaneLeavesNothing(lane);
+  });
+
   it('a rejected reading: the 429 usage_limit_reached shows as Codex\'s usage-limit error, on screen and in the rollout', async () => {
     const mock = await startMock(() => ({ kind: 'say', text: 'never said' }), () => ({ ...rising(0), fiveHourUsed: 100, rejected: true }));
     cleanups.push(() => new Promise((resolve) => mock.server.close(() => resolve())));
     const lane = startCodex(mock, 'never', 'make the marker');
     const screen = await screenShowing(lane, /hit your usage limit/, 'the usage-limit error');
+    dump('usage limit', screen);
+    expect(matchScreen(codexKind(), screen)?.screen).toBe('usage_limit');
 
     expect(screen).toMatch(/■ You’ve hit your usage limit\. Visit https:\/\/chatgpt\.com\/settings\/usage to purchase more credits or try again at \d{1,2}:\d\d [AP]M\./);
     expect(mock.seen).toEqual([]);
@@ -235,6 +275,9 @@ describe('Codex 0.171.0 against the mock Responses API (tmux)', () => {
     cleanups.push(() => new Promise((resolve) => mock.server.close(() => resolve())));
     const lane = startCodex(mock, 'on-request', 'write the probe');
     const screen = await screenShowing(lane, /Press enter to confirm or esc to cancel/, 'the approval prompt');
+    dump('approval', screen);
+    expect(matchScreen(codexKind(), screen)).toMatchObject({ screen: 'permission', text: 'Would you like to run the following command?' });
+    expect(isIdle(codexKind(), screen)).toBe(false);
 
     for (const line of [
       'Would you like to run the following command?',
