@@ -179,8 +179,12 @@ function codexKind(): KindSpec {
   if (!result.ok) throw new Error(JSON.stringify(result.problems));
   return result.kind;
 }
+/** DUMP=1 prints the screens seen; DUMP=<folder> writes each to <folder>/<what>.txt (fixtures). */
 const dump = (what: string, screen: string): void => {
-  if (process.env.DUMP) console.log(`---- ${what}\n${screen}`);
+  const to = process.env.DUMP;
+  if (to === undefined || to === '') return;
+  if (to === '1') console.log(`---- ${what}\n${screen}`);
+  else writeFileSync(join(to, `${what.replaceAll(' ', '-')}.txt`), screen);
 };
 
 const now = Math.floor(Date.now() / 1000);
