@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { codexRateHeaders, codexSse, codexUsageLimitBody, estimateTokens } from './codexEvents.js';
-import { parseCodexRequest } from './codexRequest.js';
+import { parseCodexRequest, type CodexShellTool } from './codexRequest.js';
 import type { MockAction, MockDeps, MockHandler } from './types.js';
 
 /** The account a request authenticates as: `Authorization: Bearer mock-<account>` (null: none). */
@@ -71,7 +71,7 @@ export const handleCodex: MockHandler = (req, body, res, deps) => {
 function reply(
   res: ServerResponse,
   deps: MockDeps,
-  r: { account: string; path: string; action: MockAction; tool: Parameters<typeof codexSse>[1]; headers: Record<string, string>; inputTokens: number },
+  r: { account: string; path: string; action: MockAction; tool: CodexShellTool | null; headers: Record<string, string>; inputTokens: number },
 ): void {
   const id = randomUUID().replaceAll('-', '');
   deps.record({ vendor: 'codex', account: r.account, path: r.path, action: r.action, status: 200 });
