@@ -58,6 +58,12 @@ const FIXTURES: [string, ScreenClass | null, string | null, boolean, number | nu
   ['codex/usage-limit', 'usage_limit', "■ You've hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/usage to purchase more credits or try again at 3:28 PM.", false, null],
   ['codex/quota', 'usage_limit', '■ Quota exceeded. Check your plan and billing details.', false, null],
   ['codex/overflow', 'overflow', "■ Codex ran out of room in the model's context window. Start a new thread or clear earlier history", false, null],
+  // Seen in 0.171.0 against the mock Responses API (tests/real/codexMock.test.ts, DUMP=<folder>).
+  ['codex/idle-after-command', null, null, true, null],
+  ['codex/idle-near-limit', null, null, true, null],
+  ['codex/usage-limit-0171', 'usage_limit', "■ You've hit your usage limit. Visit https://chatgpt.com/settings/usage to purchase more credits or try again at 1:13 PM.", false, null],
+  ['codex/usage-limit-menu', 'usage_limit', "■ You've hit your usage limit. Visit https://chatgpt.com/settings/usage to purchase more credits or try again at 1:09 PM.", false, null],
+  ['codex/approval-escalated', 'permission', 'Would you like to run the following command?', false, null],
   ['gemini/usage-limit', 'usage_limit', '✕ [API Error: You have exhausted your capacity on this model. Your quota will reset after 2h13m5s.]', false, null],
   ['gemini/resource-exhausted', 'usage_limit', '✕ [API Error: {"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}]', false, null],
   ['gemini/busy', null, null, false, null],
