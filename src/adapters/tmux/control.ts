@@ -17,6 +17,8 @@ export type ControlMessage =
   | { kind: 'notification'; name: string; args: string };
 
 const BACKSLASH = 0x5c;
+/** How long the control pipe rests after each chunk read (see the constructor). */
+const READ_COALESCE_MS = 50;
 const isOctal = (byte: number | undefined): boolean => byte !== undefined && byte >= 0x30 && byte <= 0x37;
 
 /** Undo tmux's `\ooo` escapes; a backslash not followed by three octal digits stays as it is. */
@@ -31,6 +33,14 @@ export function unescapeOutput(bytes: Buffer): Buffer {
     } else out[n++] = byte;
   }
   return out.subarray(0, n);
+}
+
+/** The libuv pipe under a child's stdout, when Node exposes its read switch (see ControlClient). */
+function pipeHandle(child: ChildProcessWithoutNullStreams): { readStop(): number; readStart(): number } | null {
+  const handle = (child.stdout as unknown as { _handle?: { readStop?: () => number; readStart?: () => number } | null })._handle;
+  return handle && typeof handle.readStop === 'function' && typeof handle.readStart === 'function'
+    ? { readStop: () => handle.readStop!(), readStart: () => handle.readStart!() }
+    : null;
 }
 
 /**
@@ -131,12 +141,29 @@ export class ControlClient {
   private exitReason = '';
   private closing = false;
   private closed = false;
+  private resting: NodeJS.Timeout | null = null;
   private readonly done: Promise<void>;
 
   private constructor(private readonly child: ChildProcessWithoutNullStreams, private readonly handlers: ControlHandlers) {
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
-    child.stdout.on('data', (chunk: Buffer) => { for (const message of this.parser.push(chunk)) this.dispatch(message); });
+    // Reads coalesce while agents flood: after a chunk of `%output` with no command waiting for its
+    // reply, the pipe is not read for READ_COALESCE_MS, so output that never stops costs ~20 reads a
+    // second, not one per redraw (tmux's writes wait in the pipe meanwhile). A command sent meanwhile
+    // ends the rest at once: replies are never delayed. Node has no public way to stop reading a
+    // child's pipe (pause() only stops 'data' events; libuv keeps reading into the stream's buffer),
+    // so this uses the pipe handle's readStop/readStart, and does nothing where they are missing.
+    child.stdout.on('data', (chunk: Buffer) => {
+      let output = false;
+      for (const message of this.parser.push(chunk)) {
+        if (message.kind === 'output') output = true;
+        this.dispatch(message);
+      }
+      if (!output || this.pending.length > 0 || this.resting !== null || this.closed) return;
+      const pipe = pipeHandle(child);
+      if (pipe === null || pipe.readStop() !== 0) return;
+      this.resting = setTimeout(() => this.wake(), READ_COALESCE_MS);
+    });
     child.stdin.on('error', () => undefined);
     this.done = new Promise((resolve) => {
       child.on('error', (error: NodeJS.ErrnoException) => {
@@ -180,7 +207,16 @@ export class ControlClient {
     return new Promise((resolve, reject) => {
       this.pending.push({ argv, resolve, reject });
       this.child.stdin.write(`${tmuxJoin(argv)}\n`);
+      this.wake();
     });
+  }
+
+  /** End the pipe's rest (see the constructor): read whatever waits. */
+  private wake(): void {
+    if (this.resting === null) return;
+    clearTimeout(this.resting);
+    this.resting = null;
+    pipeHandle(this.child)?.readStart();
   }
 
   /** Detach (an empty line), then make sure the process is gone. Panes keep running. */
@@ -234,6 +270,7 @@ export class ControlClient {
   private finish(error: SwarmError): void {
     if (this.closed) return;
     this.closed = true;
+    this.wake();
     this.ready?.reject(error);
     this.ready = null;
     for (const entry of this.pending.splice(0)) entry.reject(error);

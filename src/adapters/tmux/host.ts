@@ -41,7 +41,8 @@ export class TmuxHost implements PaneHost {
   readonly kind = 'tmux' as const;
   private control: ControlClient | null = null;
   private readonly listeners = new Set<(event: HostEvent) => void>();
-  private readonly throttles = new Map<string, { pending: boolean; timer: NodeJS.Timeout }>();
+  /** At most one `output` event per pane per OUTPUT_EVERY_MS: at once when the last was longer ago, else one trailing event (a timer only then: no wake-up per redraw of a steady stream). */
+  private readonly throttles = new Map<string, { last: number; timer: NodeJS.Timeout | null }>();
   private readonly outputWaiters = new Map<string, Set<() => void>>();
   private readonly reported = new Set<string>();
   private readonly queues = new Map<string, Promise<unknown>>();
@@ -138,7 +139,7 @@ export class TmuxHost implements PaneHost {
     this.stopped = true;
     this.deaths?.close();
     this.deaths = null;
-    for (const entry of this.throttles.values()) clearTimeout(entry.timer);
+    for (const entry of this.throttles.values()) if (entry.timer !== null) clearTimeout(entry.timer);
     this.throttles.clear();
     for (const timer of this.unsettled.values()) clearTimeout(timer);
     this.unsettled.clear();
@@ -263,24 +264,20 @@ export class TmuxHost implements PaneHost {
 
   private output(paneId: string): void {
     for (const waiter of [...(this.outputWaiters.get(paneId) ?? [])]) waiter();
-    const entry = this.throttles.get(paneId);
-    if (entry) {
-      entry.pending = true;
+    const now = Date.now();
+    const entry = this.throttles.get(paneId) ?? { last: 0, timer: null };
+    this.throttles.set(paneId, entry);
+    if (entry.timer !== null) return; // folded into the trailing event already due
+    if (now - entry.last >= OUTPUT_EVERY_MS) {
+      entry.last = now;
+      this.emit({ type: 'output', paneId });
       return;
     }
-    this.emit({ type: 'output', paneId });
-    this.arm(paneId);
-  }
-
-  /** At most one `output` event per pane per OUTPUT_EVERY_MS: the first at once, the rest folded. */
-  private arm(paneId: string): void {
-    const entry = { pending: false, timer: setTimeout(() => {
-      this.throttles.delete(paneId);
-      if (!entry.pending || this.stopped) return;
-      this.emit({ type: 'output', paneId });
-      this.arm(paneId);
-    }, OUTPUT_EVERY_MS) };
-    this.throttles.set(paneId, entry);
+    entry.timer = setTimeout(() => {
+      entry.timer = null;
+      entry.last = Date.now();
+      if (!this.stopped) this.emit({ type: 'output', paneId });
+    }, OUTPUT_EVERY_MS - (now - entry.last));
   }
 
   /**
@@ -306,6 +303,9 @@ export class TmuxHost implements PaneHost {
   private died(paneId: string, status: number | null): void {
     clearTimeout(this.unsettled.get(paneId));
     this.unsettled.delete(paneId);
+    const throttle = this.throttles.get(paneId);
+    if (throttle?.timer) clearTimeout(throttle.timer);
+    this.throttles.delete(paneId);
     if (this.reported.has(paneId) || this.stopped) return;
     this.reported.add(paneId);
     this.emit({ type: 'exited', paneId, status });
