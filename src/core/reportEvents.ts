@@ -16,7 +16,8 @@ export function handoffsOf(j: readonly JournalEntry[], rows: LaneRows, packets: 
     const from = e.event === 'handoff_reported' ? e.generation : (num(e.from_generation) ?? e.generation);
     const h: Handoff = {
       lane: row, role: row === rows.leadRow ? 'lead' : 'lane', from_generation: from, from_account: rows.accountOf(row, from),
-      to_generation: null, to_account: null, reason: str(e.reason), degraded: e.event !== 'handoff_reported' || e.degraded === true,
+      to_generation: null, to_account: null, reason: str(e.reason),
+      degraded: e.degraded === true || e.event === 'degraded_handoff' || e.event === 'lead_takeover' || (e.event === 'max_generations' && typeof e.packet !== 'string'),
       state: 'open', reported_at: e.ts, spawned_at: null, accepted_at: null, turnaround_ms: null, packet: null, doing: null, rejected: [], waiting: [],
     };
     open.set(row, h);

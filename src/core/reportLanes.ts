@@ -15,7 +15,7 @@ export interface LaneRows {
   accountOf(row: string, generation: number | null): string | null;
 }
 
-const LEAD_EVENTS = new Set(['lead_claimed', 'lead_handover', 'lead_takeover', 'lead_epoch_raised', 'lead_accepted', 'lead_released', 'lead_notice']);
+const LEAD_EVENTS = new Set(['lead_claimed', 'lead_handover', 'lead_takeover', 'lead_epoch_raised', 'lead_accepted', 'lead_released']);
 
 export function lanesOf(input: ReportInput, end: string): LaneRows {
   const j = input.journal;
