@@ -5,11 +5,11 @@ export interface Clock {
   time(iso: string | number): string;
   /** `2026-12-01 23:04:05` in the zone. */
   dateTime(iso: string | number): string;
-  /** `UTC+01:00`, `UTC`. */
+  /** `UTC+01:00`, `UTC`: the zone's offset at `at` (the night's start: DST may differ today). */
   zone: string;
 }
 
-export function clockIn(timeZone: string | undefined): Clock {
+export function clockIn(timeZone: string | undefined, at: number): Clock {
   const zone = validZone(timeZone);
   const parts = new Intl.DateTimeFormat('en-CA', {
     timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
@@ -20,7 +20,7 @@ export function clockIn(timeZone: string | undefined): Clock {
   };
   const ms = (v: string | number) => (typeof v === 'number' ? v : Date.parse(v));
   const offset = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
-    .formatToParts(new Date()).find((x) => x.type === 'timeZoneName')?.value ?? 'GMT';
+    .formatToParts(new Date(Number.isFinite(at) ? at : 0)).find((x) => x.type === 'timeZoneName')?.value ?? 'GMT';
   return {
     time: (v) => (Number.isFinite(ms(v)) ? pick(ms(v)).time : '?'),
     dateTime: (v) => {
@@ -28,7 +28,7 @@ export function clockIn(timeZone: string | undefined): Clock {
       const p = pick(ms(v));
       return `${p.date} ${p.time}`;
     },
-    zone: offset === 'GMT' ? 'UTC' : offset.replace('GMT', 'UTC'),
+    zone: offset === 'GMT' || offset === 'GMT+00:00' ? 'UTC' : offset.replace('GMT', 'UTC'),
   };
 }
 

@@ -20,7 +20,7 @@ export interface PageOptions {
 }
 
 export function renderReportPage(facts: ReportFacts, options: PageOptions = {}): string {
-  const clock = clockIn(options.timeZone);
+  const clock = clockIn(options.timeZone, Date.parse(facts.started_at ?? ''));
   const vendors = [...new Set(facts.lanes.flatMap((l) => l.generations.map((g) => g.vendor ?? '')))].sort();
   const colours = new Map(vendors.map((v, i) => [v, v === '' ? '#9e9e9e' : (PALETTE[i % PALETTE.length] ?? '#9e9e9e')]));
   const rel = (path: string | null) => {
