@@ -28,7 +28,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/**/*.ts'],
+    files: ['src/core/**/*.ts', 'src/report/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: effects.map((name) => ({ name, message: 'src/core is pure: pass values in, return values out.' })),

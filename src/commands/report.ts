@@ -1,16 +1,84 @@
-/** `swarm report [file]` (SPEC 7): the completion report, from the journal (no engine needed). */
-import { relative } from 'node:path';
+/**
+ * `swarm report [file] [--json] [--html [--out FILE]]` (SPEC 7): the completion report, from the plan's
+ * files (no engine needed). Text by default; `--json` the facts as data; `--html` one self-contained page.
+ */
+import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { buildReport } from '../core/report.js';
-import { UsageError } from '../errors.js';
-import { readJournal } from '../adapters/journal.js';
-import { resolvePlanDir, shownFrom } from './planDir.js';
+import { buildFacts } from '../core/reportFacts.js';
+import { DEFAULT_THRESHOLDS } from '../core/thresholds.js';
+import type { SwarmConfig } from '../core/config.js';
+import { PlanFilesError, UsageError, planFilesFault } from '../errors.js';
+import { writeFileAtomic } from '../adapters/files.js';
+import { readReportInput } from '../adapters/reportInput.js';
+import { loadSwarmConfig, shownFrom } from './planDir.js';
 import type { CommandIO } from './io.js';
 
+const USAGE = 'usage: swarm report [file] [--json] [--html [--out FILE]]';
+
 export async function report(io: CommandIO): Promise<number> {
-  const flags = io.args.filter((a) => a.startsWith('-'));
-  if (flags.length > 0 || io.args.length > 1) throw new UsageError('usage: swarm report [file]');
-  const plan = await resolvePlanDir(io, io.args[0]);
+  const options = parseArgs(io.args);
+  const config = await configOf(io, options.file);
+  const fromPane = options.file === undefined && io.env.SWARM_PLAN ? resolve(io.cwd, io.env.SWARM_PLAN) : null;
+  const plan = fromPane ?? config?.plan ?? io.cwd;
   const relativeTo = shownFrom(io, plan);
-  io.stdout(buildReport(readJournal(plan), { plan: relative(relativeTo, plan), relativeTo }));
+  const shown = relative(relativeTo, plan);
+  if (!options.json && !options.html) {
+    const { readJournal } = await import('../adapters/journal.js');
+    io.stdout(buildReport(readJournal(plan), { plan: shown, relativeTo }));
+    return 0;
+  }
+  const t = config?.thresholds ?? DEFAULT_THRESHOLDS;
+  const facts = buildFacts(readReportInput(plan, shown, {
+    vendors: new Map((config?.accounts ?? []).map((a) => [a.id, a.vendor])),
+    thresholds: { low: t.capacityLow, critical: t.capacityCritical, contextPressure: t.contextPressure },
+  }));
+  if (options.json) {
+    io.stdout(`${JSON.stringify(facts, null, 2)}\n`);
+    return 0;
+  }
+  const { renderReportPage } = await import('../report/page.js');
+  const out = options.out === null ? join(plan, 'analysis_results', 'report.html') : resolve(io.cwd, options.out);
+  const html = renderReportPage(facts, { relativeTo, timeZone: io.env.TZ });
+  try {
+    writeFileAtomic(out, html, 0o644, { durable: false });
+  } catch (error) {
+    throw planFilesFault(error) ?? new PlanFilesError(`cannot write ${out}: ${(error as Error).message}`, { path: out, cause: error });
+  }
+  io.stdout(`${relative(io.cwd, out) || out}\n`);
   return 0;
+}
+
+interface Options { file: string | undefined; json: boolean; html: boolean; out: string | null }
+
+function parseArgs(args: readonly string[]): Options {
+  const o: Options = { file: undefined, json: false, html: false, out: null };
+  for (let i = 0; i < args.length; i += 1) {
+    const a = args[i] ?? '';
+    if (a === '--json') o.json = true;
+    else if (a === '--html') o.html = true;
+    else if (a === '--out' || a.startsWith('--out=')) {
+      const value = a === '--out' ? args[(i += 1)] : a.slice('--out='.length);
+      if (!value) throw new UsageError('--out needs a file: swarm report --html --out report.html', { hint: USAGE });
+      o.out = value;
+    } else if (a.startsWith('-') || o.file !== undefined) throw new UsageError(`unexpected argument "${a}"`, { hint: USAGE });
+    else o.file = a;
+  }
+  if (o.json && o.html) throw new UsageError('--json and --html are two outputs: pick one', { hint: USAGE });
+  if (o.out !== null && !o.html) throw new UsageError('--out goes with --html', { hint: USAGE });
+  return o;
+}
+
+/** The swarm file given, else swarm.yaml here; inside a pane ($SWARM_PLAN) the plan's swarm file when $SWARM_CONFIG names one. */
+async function configOf(io: CommandIO, file: string | undefined): Promise<SwarmConfig | null> {
+  if (file === undefined && io.env.SWARM_PLAN) {
+    const named = io.env.SWARM_CONFIG;
+    if (!named || !existsSync(named)) return null;
+    try {
+      return await loadSwarmConfig(io, named);
+    } catch {
+      return null; // the report still reads from the plan; only vendors and thresholds are then unknown/defaults
+    }
+  }
+  return loadSwarmConfig(io, file);
 }

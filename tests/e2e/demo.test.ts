@@ -94,4 +94,20 @@ describe('the shipped demo', () => {
     expect(report.stdout).toMatch(/lane-a g1 @sim-a2 → g2 @sim-\w+ in [\d.]+s, capacity_low/);
     expect(report.stdout).toMatch(/lead g1 @sim-a1 → g2 @sim-\w+ in [\d.]+s, lead_handover/);
   });
+
+  it('`swarm report --json` and `--html` draw the run: a row per lane and the lead, a bar per generation, both handoffs', async () => {
+    const json = await execa('node', [CLI, 'report', '--json'], { cwd: repo, env, extendEnv: false, reject: false });
+    expect(json.exitCode).toBe(0);
+    const facts = JSON.parse(json.stdout) as { lanes: Array<{ name: string; generations: Array<{ account: string; vendor: string }> }>; handoffs: Array<{ lane: string; state: string }> };
+    expect(facts.lanes.map((l) => [l.name, l.generations.length])).toEqual([['lead', 2], ['lane-a', 2], ['lane-b', 1], ['lane-c', 1]]);
+    expect(facts.lanes[1]!.generations.map((g) => g.vendor)).toEqual(['anthropic-sim', 'openai-sim']);
+    expect(facts.handoffs.map((h) => [h.lane, h.state])).toEqual([['lane-a', 'accepted'], ['lead', 'accepted']]);
+    const html = await execa('node', [CLI, 'report', '--html'], { cwd: repo, env, extendEnv: false, reject: false });
+    expect(html).toMatchObject({ exitCode: 0, stdout: 'plans/demo/analysis_results/report.html' });
+    const page = readFileSync(join(repo, 'plans', 'demo', 'analysis_results', 'report.html'), 'utf8');
+    expect([...page.matchAll(/<g class="row" data-lane="([^"]+)"/g)].map((m) => m[1])).toEqual(['lead', 'lane-a', 'lane-b', 'lane-c']);
+    expect([...page.matchAll(/<g class="gen /g)]).toHaveLength(6);
+    expect([...page.matchAll(/<g class="handoff accepted"/g)]).toHaveLength(2);
+    expect(git(repo, 'status', '--porcelain', '--untracked-files=all')).toBe(''); // the page is git-ignored with the rest of analysis_results/
+  });
 });

@@ -1,0 +1,120 @@
+/**
+ * `swarm report --html` in a real headless browser (Debian's chromium over the DevTools pipe):
+ * the page of the shipped demo run and of a hostile generated night renders with no console
+ * errors, its timeline rows and bars stand where the data (`--json`) says, it reads with
+ * JavaScript off, and markup an agent wrote ran nothing.
+ */
+import { cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeNight } from '../../bench/night.mjs';
+import type { ReportFacts } from '../../src/core/reportFacts.js';
+import { openPage, type Page } from '../helpers/chromium.js';
+import { ROOT, swarm, tempDir } from '../helpers/swarm.js';
+
+interface Drawn {
+  svg: { left: number; top: number; t0: number; t1: number; x0: number; x1: number };
+  rows: Array<{ lane: string; top: number; bottom: number; bars: Array<{ generation: number; left: number; right: number; top: number; bottom: number }> }>;
+}
+
+const DRAWN = `(() => {
+  const svg = document.querySelector('svg.timeline');
+  const box = svg.getBoundingClientRect();
+  const d = (name) => Number(svg.getAttribute('data-' + name));
+  return {
+    svg: { left: box.left, top: box.top, t0: d('t0'), t1: d('t1'), x0: d('x0'), x1: d('x1') },
+    rows: [...svg.querySelectorAll('g.row')].map((row) => {
+      const r = row.querySelector('.row-rule').getBoundingClientRect();
+      return {
+        lane: row.getAttribute('data-lane'), top: row.getBoundingClientRect().top, bottom: r.top,
+        bars: [...row.querySelectorAll('g.gen')].map((g) => {
+          const b = g.querySelector('rect').getBoundingClientRect();
+          return { generation: Number(g.getAttribute('data-generation')), left: b.left, right: b.right, top: b.top, bottom: b.bottom };
+        }),
+      };
+    }),
+  };
+})()`;
+
+/** The page's drawing agrees with the facts: rows in order, one band each, bars where the times say. */
+function expectDrawnAsData(drawn: Drawn, facts: ReportFacts): void {
+  const { svg } = drawn;
+  expect(svg.t0).toBe(Date.parse(facts.started_at!));
+  expect(svg.t1).toBe(Date.parse(facts.ended_at!));
+  const x = (iso: string) => svg.left + svg.x0 + ((Date.parse(iso) - svg.t0) / (svg.t1 - svg.t0)) * (svg.x1 - svg.x0);
+  expect(drawn.rows.map((r) => r.lane)).toEqual(facts.lanes.map((l) => l.name));
+  drawn.rows.forEach((row, i) => {
+    if (i > 0) expect(row.top).toBeGreaterThanOrEqual(drawn.rows[i - 1]!.bottom);
+    const lane = facts.lanes[i]!;
+    expect(row.bars.map((b) => b.generation)).toEqual(lane.generations.map((g) => g.generation));
+    row.bars.forEach((bar, k) => {
+      const g = lane.generations[k]!;
+      expect(bar.top).toBeGreaterThanOrEqual(row.top);
+      expect(bar.bottom).toBeLessThanOrEqual(row.bottom);
+      expect(Math.abs(bar.left - x(g.started_at))).toBeLessThan(1.5);
+      expect(Math.abs(bar.right - Math.max(x(g.ended_at), bar.left + 2))).toBeLessThan(1.5);
+    });
+  });
+}
+
+describe('swarm report --html in a headless browser', () => {
+  let page: Page;
+  const t = tempDir('swarm-report-e2e-');
+  const demo = join(t.dir, 'demo', 'plans', 'demo');
+  const night = join(t.dir, 'night', 'plans', 'night');
+  const env = (plan: string) => ({ env: { SWARM_PLAN: plan, TZ: 'UTC' }, cwd: t.dir });
+
+  beforeAll(async () => {
+    cpSync(join(ROOT, 'tests', 'fixtures', 'report', 'demo'), demo, { recursive: true });
+    writeNight(night, { hostile: true });
+    page = await openPage();
+  }, 60_000);
+
+  afterAll(async () => {
+    await page?.close();
+    t.cleanup();
+  });
+
+  it('reports console errors when there are some (the check below is not blind)', async () => {
+    await page.open(`data:text/html,<script>console.error('seen')</script><script>undefined.x</script>`);
+    expect(page.errors).toEqual([expect.stringContaining('console.error: seen'), expect.stringContaining('exception: TypeError')]);
+  });
+
+  it('the demo run: no console errors, rows and bars where the data says, readable with JavaScript off', async () => {
+    const made = await swarm(['report', '--html'], env(demo));
+    expect(made.code, made.stderr).toBe(0);
+    const facts = JSON.parse((await swarm(['report', '--json'], env(demo))).stdout) as ReportFacts;
+    await page.open(`file://${join(demo, 'analysis_results', 'report.html')}`);
+    expect(page.errors).toEqual([]);
+    expectDrawnAsData(await page.evaluate<Drawn>(DRAWN), facts);
+    expect(await page.evaluate<number>("document.querySelectorAll('svg.timeline [data-tip]').length")).toBeGreaterThan(10); // the hover script ran
+
+    const shot = await page.screenshot();
+    expect(shot.subarray(1, 4).toString()).toBe('PNG');
+
+    await page.scripts(false);
+    await page.open(`file://${join(demo, 'analysis_results', 'report.html')}`);
+    expect(await page.evaluate<number>("document.querySelectorAll('svg.timeline title').length")).toBeGreaterThan(10); // native tooltips
+    expect(await page.evaluate<number>("document.querySelectorAll('#handoffs tbody tr').length")).toBe(2);
+    await page.scripts(true);
+  });
+
+  it('a hostile night: the markup agents wrote shows as text and ran nothing', async () => {
+    const made = await swarm(['report', '--html'], env(night));
+    expect(made.code, made.stderr).toBe(0);
+    const html = readFileSync(join(night, 'analysis_results', 'report.html'), 'utf8');
+    expect(html.length).toBeLessThan(2 * 1024 * 1024);
+    await page.open(`file://${join(night, 'analysis_results', 'report.html')}`);
+    // A script that had been let in would have run, or been refused by the CSP — an error either way.
+    expect(page.errors).toEqual([]);
+    expect(await page.evaluate<string | null>('document.body.dataset.pwned ?? null')).toBeNull();
+    expect(await page.evaluate<number>('document.scripts.length')).toBe(1);
+    expect(await page.evaluate<number>("document.querySelectorAll('img, iframe, object, embed').length")).toBe(0);
+    expect(await page.evaluate<number>("document.querySelectorAll('svg.timeline g.row').length")).toBe(65);
+    const escalation = await page.evaluate<string>("document.querySelector('#escalations tbody').textContent");
+    expect(escalation).toContain("<script>document.body.dataset.pwned='script'</script></svg><img src=x");
+    expect(await page.evaluate<string>("document.querySelector('[data-lane=\"lane-<b>02</b>\"] .lane-name').textContent")).toBe('lane-<b>02</b>');
+    const facts = JSON.parse((await swarm(['report', '--json'], env(night))).stdout) as ReportFacts;
+    expectDrawnAsData(await page.evaluate<Drawn>(DRAWN), facts);
+  });
+});
