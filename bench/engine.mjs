@@ -9,7 +9,7 @@
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, TICKS, cleanup, cpuTicks, makeSwarm, quantile, sleep, waitFor } from './lib.mjs';
+import { CLI, TICKS, cleanup, cpuTicks, makeSwarm, quantile, result, sleep, waitFor } from './lib.mjs';
 
 const HANDOFFS = Number(process.env.BENCH_HANDOFFS ?? 24);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 30);
@@ -99,3 +99,5 @@ if (engineTotal === 0) {
 } else {
   console.log(`  ratio, watcher + server: polling / swarm = ${(pollTotal / engineTotal).toFixed(1)}× (resolution ${tick.toFixed(3)} %)`);
 }
+result('handoff_turnaround', { handoffs: t.n, p50_ms: t.p50, p95_ms: t.p95, target_p50_ms: 150 });
+result('idle_cpu', { lanes: i.lanes, seconds: IDLE_S, engine_pct: i.enginePct, tmux_pct: i.serverIdlePct, poller_pct: i.pollerPct, tmux_with_poller_pct: i.serverPollPct, resolution_pct: tick, target_engine_pct: 0.5 });

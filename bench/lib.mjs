@@ -2,7 +2,7 @@
 // a plan, one worktree per lane and a swarm.yaml of scripted command agents on a private tmux socket;
 // waiting with a deadline; quantiles; a process's CPU ticks from /proc.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,3 +76,12 @@ export function cpuTicks(pid, children = false) {
   return utime + stime + (children ? cutime + cstime : 0);
 }
 
+
+/**
+ * One part's figures for `npm run bench -- --json` (bench/index.mjs): appended as a JSON line to
+ * $BENCH_JSON_OUT when the runner set it; without it, nothing (the part prints its own table).
+ */
+export function result(part, figures) {
+  const out = process.env.BENCH_JSON_OUT;
+  if (out) appendFileSync(out, `${JSON.stringify({ part, ...figures })}\n`);
+}

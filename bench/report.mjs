@@ -15,6 +15,7 @@ const { readReportInput } = await import(join(ROOT, 'dist', 'adapters', 'reportI
 const { buildFacts } = await import(join(ROOT, 'dist', 'core', 'reportFacts.js'));
 const { renderReportPage } = await import(join(ROOT, 'dist', 'report', 'page.js'));
 
+const { result } = await import('./lib.mjs');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const dir = mkdtempSync(join(tmpdir(), 'swarm-bench-report-'));
 try {
@@ -30,6 +31,7 @@ try {
   }
   const mean = times.reduce((a, b) => a + b, 0) / times.length;
   const bytes = Buffer.byteLength(html);
+  result('report', { lanes: night.lanes.length, generations: night.generations, journal_lines: night.journalLines, mean_ms: mean, max_ms: Math.max(...times), bytes, target_ms: 1000, target_bytes: 2 * 1024 * 1024 });
   console.log(`report: ${night.lanes.length} lanes × ${night.generations} generations, ${night.journalLines} journal lines, ${night.inboxLines} inbox lines`);
   console.log(`report: read + facts + page  mean ${mean.toFixed(0)} ms  max ${Math.max(...times).toFixed(0)} ms  (target ≤ 1000 ms)  ${mean <= 1000 ? 'ok' : 'OVER'}`);
   console.log(`report: page size ${(bytes / 1024).toFixed(0)} KiB  (target ≤ 2048 KiB)  ${bytes <= 2 * 1024 * 1024 ? 'ok' : 'OVER'}`);

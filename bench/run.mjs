@@ -8,6 +8,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { result } from './lib.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const CLI = join(ROOT, 'bin', 'swarm.cjs');
@@ -72,4 +73,10 @@ for (const [name] of cases) {
   const s = stat(times.get(name));
   console.log(`${name.padEnd(32)} ${s.p50.toFixed(1).padStart(8)} ${s.p90.toFixed(1).padStart(8)} ${(s.p50 / base.p50).toFixed(2).padStart(10)}`);
 }
+result('cold_start', {
+  runs: N,
+  node_ms: base.p50,
+  commands: Object.fromEntries(cases.slice(1).map(([name]) => { const s = stat(times.get(name)); return [name, { p50_ms: s.p50, p90_ms: s.p90, ratio: s.p50 / base.p50 }]; })),
+  target_ratio: 1.5,
+});
 rmSync(dir, { recursive: true, force: true });

@@ -11,7 +11,7 @@ import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AGENT, CLI, TICKS, cleanup, cpuTicks, makeSwarm, quantile, sleep, waitFor } from './lib.mjs';
+import { AGENT, CLI, TICKS, cleanup, cpuTicks, makeSwarm, quantile, result, sleep, waitFor } from './lib.mjs';
 
 const WINDOW_S = Number(process.env.BENCH_STREAM_S ?? 20);
 const SIZES = (process.env.BENCH_STREAM_LANES ?? '16,64').split(',').map(Number);
@@ -90,9 +90,8 @@ export async function streaming() {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = await streaming();
-  if (process.argv.includes('--json')) {
-    console.log(JSON.stringify({ streaming: rows }));
-  } else {
+  result('streaming', { window_s: WINDOW_S, hz: 12, rows, targets: { lanes: 16, engine_pct: 1, tmux_added_pct: 1, block_p50_ms: 300 } });
+  {
     const f = (v) => v.toFixed(2).padStart(7);
     console.log(`\nlanes redrawing a status line 12×/s, ${WINDOW_S} s windows, % of one core (targets at 16: engine ≤ 1, tmux added ≤ 1, screen → blocked p50 ≤ 300 ms)`);
     console.log('lanes   engine  tmux added  (tmux floor)   screen→blocked p50 / max');

@@ -19,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const { result } = await import('./lib.mjs');
 const CLI = join(ROOT, 'dist', 'cli.js');
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 400);
 const LANES = Number(process.env.BENCH_LANES ?? 64);
@@ -145,6 +146,7 @@ async function renderBench(columns, rows) {
     const before = { ...drawn };
     const [ours, inks] = await timeFrames(columns, rows, next, stages);
     proto.get = fastGet;
+    result('frame', { lanes: LANES, columns, rows, change: kind, p50_ms: p50(ours), p95_ms: quantile(ours, 0.95), ink_p50_ms: p50(inks), target_ms: 5 });
     console.log(`frame render, ${LANES} lanes at ${columns}×${rows}, ${kind}: ${figures(ours)} over ${ours.length} frames (target ≤ 5 ms); ` +
       `the same frames through Ink's own output stage: ${figures(inks)} — ${(p50(inks) / p50(ours)).toFixed(1)}× (p50); frames Ink's code drew for the dashboard: ${drawn.ink - before.ink}`);
   }
@@ -172,6 +174,7 @@ async function heapBench(columns, rows) {
     }
   }
   ink.unmount();
+  result('dashboard_heap', { lanes: LANES, columns, rows, after_2000_mb: heap[0], after_10000_mb: heap[1] });
   console.log(`dashboard heap with ${LANES} lanes at ${columns}×${rows}, every lane changed each frame: ${heap[0].toFixed(1)} MB after 2,000 frames, ` +
     `${heap[1].toFixed(1)} MB after 10,000 (${((heap[1] - heap[0]) / 8).toFixed(2)} MB per 1,000 frames)`);
 }
@@ -265,6 +268,7 @@ async function memoryBench() {
     }
     const rss = Math.max(...samples) / 1024;
     const hwm = memKb(pid, 'VmHWM') / 1024;
+    result('engine_rss', { lanes: LANES, rss_mb: rss, peak_mb: hwm, target_mb: 120 });
     console.log(`engine + dashboard with ${LANES} lanes (real tmux, every lane reported): RSS ${rss.toFixed(1)} MB, peak ${hwm.toFixed(1)} MB (target ≤ 120 MB RSS)`);
   } finally {
     spawnSync('tmux', ['-L', s.socket, 'kill-server'], { stdio: 'ignore' });
