@@ -6,8 +6,8 @@
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { EVIDENCE_DIR } from '../runtime/drillChecks.js';
-import { runDrill } from '../runtime/drill.js';
+import { EVIDENCE_DIR } from '../drill/checks.js';
+import { runDrill } from '../drill/drill.js';
 import type { CommandIO } from './io.js';
 
 const USAGE = 'usage: swarm drill [--keep]';
