@@ -21,7 +21,18 @@ export interface MockConversation {
 }
 
 /** What the scripted agent does next: run one shell command through the CLI's own tool, or end the turn. */
-export type MockAction = { readonly kind: 'shell'; readonly command: string } | { readonly kind: 'say'; readonly text: string };
+export type MockAction =
+  | {
+      readonly kind: 'shell';
+      readonly command: string;
+      /**
+       * Ask to run it outside the sandbox, for this reason. Codex runs commands sandboxed and asks for
+       * approval (under `-a on-request`) only when the model asks for it (`require_escalated`); Claude
+       * Code asks for any tool outside its approvals, so its handler can ignore this.
+       */
+      readonly escalate?: string;
+    }
+  | { readonly kind: 'say'; readonly text: string };
 
 /** An account's quota as the mock reports it at one request. Percentages 0–100, resets in epoch seconds. */
 export interface MockRateReading {
