@@ -110,7 +110,8 @@ export const scriptedBrain: MockBrain = ({ account, conversation }) => {
   }
   if (cap?.decision === 'handoff_now' || /handoff_now|hand off now/.test(mail)) return handoff(done, step, gate, cap, account);
   if (MAILBOX !== null) return { kind: 'shell', command: MAILBOX };
-  if (!ran(PROMPT)) return PROMPT === null ? { kind: 'say', text: 'No prompt file named: nothing to do.' } : { kind: 'shell', command: PROMPT };
+  if (PROMPT === null) return { kind: 'say', text: 'No prompt file named: nothing to do.' };
+  if (!ran(PROMPT)) return { kind: 'shell', command: PROMPT };
   if (successor && !ran(ACCEPT)) return { kind: 'shell', command: ACCEPT };
   if (caps.length === 0) return { kind: 'shell', command: CAPACITY };
   if (!ran(step)) return { kind: 'shell', command: step! };
