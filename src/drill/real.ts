@@ -6,7 +6,7 @@
  * Evidence under the plan's analysis_results/drill/: summary.md (table, CLI versions, time),
  * packets.md, gates.md, mock.md (every request the mock answered), panes/ (each pane's last screen).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { formatEntry, type JournalEntry } from '../core/journal.js';
@@ -24,6 +24,7 @@ import { scriptedRates } from './mock/rates.js';
 import { startMockServer } from './mock/server.js';
 import { realItems, type MockRequest, type RealFacts } from './realChecks.js';
 import { findRealClis } from './realClis.js';
+import { endProcessesUnder } from './realProcesses.js';
 import { mockDoc, realSummaryDoc } from './realDocs.js';
 import { writeRealRepo } from './realRepo.js';
 import { pick, REAL_RATES } from './realSpec.js';
@@ -39,7 +40,7 @@ const REAL_ENDPOINT = /^(ANTHROPIC_|CLAUDE_|CODEX_|OPENAI_)/;
 export async function runRealDrill(options: RealDrillOptions): Promise<DrillResult> {
   const started = Date.now();
   const clis = findRealClis(options.env);
-  const root = mkdtempSync(join(tmpdir(), 'swarm-drill-real-'));
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'swarm-drill-real-')));
   const socket = `swarm-drill-real-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const requests: MockRequest[] = [];
   const server = await startMockServer({ brain: scriptedBrain, rates: scriptedRates(REAL_RATES), record: (r) => requests.push(r) });
@@ -95,6 +96,8 @@ export async function runRealDrill(options: RealDrillOptions): Promise<DrillResu
   } finally {
     await server.close();
     await runTmux(socket, killServer()).catch(() => undefined);
-    if (!options.keep) rmSync(root, { recursive: true, force: true });
+    const ended = await endProcessesUnder(root);
+    if (ended.length > 0) options.log(`swarm drill --real: ended ${ended.length} process(es) of the CLIs that outlived their panes by 10 s: ${ended.join(', ')}`);
+    if (!options.keep) rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
   }
 }

@@ -4,7 +4,8 @@
  * prepared for the mock model server — never the developer's own (~/.claude, ~/.codex):
  * - claude: `.claude.json` (onboarding done, every checkout trusted), `.credentials.json` holding the
  *   mock's token `mock-<account>` (a subscription login, so the status line carries rate_limits);
- *   the account's env points `ANTHROPIC_BASE_URL` at the mock.
+ *   the account's env points `ANTHROPIC_BASE_URL` at the mock and turns its telemetry and other
+ *   traffic off (offline, it writes failed telemetry into the profile as it exits).
  * - codex: `auth.json` with the API key `mock-<account>`, `config.toml` with `openai_base_url` and
  *   every checkout trusted.
  * PLAN.md's front matter carries the approvals the lanes launch with: Claude's shell limited to the
@@ -89,7 +90,7 @@ export function writeRealRepo(root: string, spec: RealSpec, url: string): RealRe
 function swarmYaml(spec: RealSpec, profiles: Record<string, string>, url: string): string {
   const env = (a: RealAccount): Record<string, string> =>
     a.kind === 'claude'
-      ? { CLAUDE_CONFIG_DIR: profiles[a.id]!, ANTHROPIC_BASE_URL: url, CLAUDE_CODE_SUBSCRIPTION_TYPE: 'max' }
+      ? { CLAUDE_CONFIG_DIR: profiles[a.id]!, ANTHROPIC_BASE_URL: url, CLAUDE_CODE_SUBSCRIPTION_TYPE: 'max', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1' }
       : { CODEX_HOME: profiles[a.id]! };
   const doc = {
     version: 1,
