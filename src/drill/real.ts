@@ -39,8 +39,15 @@ const REAL_ENDPOINT = /^(ANTHROPIC_|CLAUDE_|CODEX_|OPENAI_)/;
 
 export async function runRealDrill(options: RealDrillOptions): Promise<DrillResult> {
   const started = Date.now();
-  const clis = findRealClis(options.env);
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'swarm-drill-real-')));
+  let clis: ReturnType<typeof findRealClis>;
+  try {
+    mkdirSync(join(root, 'version-home'));
+    clis = findRealClis(options.env, join(root, 'version-home'));
+  } catch (error) {
+    rmSync(root, { recursive: true, force: true });
+    throw error;
+  }
   const socket = `swarm-drill-real-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const requests: MockRequest[] = [];
   const server = await startMockServer({ brain: scriptedBrain, rates: scriptedRates(REAL_RATES), record: (r) => requests.push(r) });

@@ -20,7 +20,12 @@ export function cacheBin(env: NodeJS.ProcessEnv): string {
   return join(dir, 'node_modules', '.bin');
 }
 
-export function findRealClis(env: NodeJS.ProcessEnv): RealClis {
+/**
+ * Find both and ask their versions. `scratch` is an empty folder of the run: `--version` runs with
+ * HOME, CLAUDE_CONFIG_DIR and CODEX_HOME there, since even `codex --version` writes helper binaries
+ * into $CODEX_HOME/tmp (by default the developer's ~/.codex).
+ */
+export function findRealClis(env: NodeJS.ProcessEnv, scratch: string): RealClis {
   const search = { PATH: [cacheBin(env), env.PATH ?? ''].join(delimiter) };
   const dirs: string[] = [];
   const versions = { claude: '', codex: '' };
@@ -32,7 +37,8 @@ export function findRealClis(env: NodeJS.ProcessEnv): RealClis {
       });
     }
     try {
-      versions[name] = execFileSync(path, ['--version'], { env: { ...env, DISABLE_AUTOUPDATER: '1' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000 }).trim();
+      const quiet = { ...env, HOME: scratch, CLAUDE_CONFIG_DIR: scratch, CODEX_HOME: scratch, DISABLE_AUTOUPDATER: '1' };
+      versions[name] = execFileSync(path, ['--version'], { env: quiet, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000 }).trim();
     } catch (error) {
       throw new DependencyError(`swarm drill --real: \`${path} --version\` failed: ${(error as Error).message}`);
     }
