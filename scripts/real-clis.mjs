@@ -4,8 +4,8 @@
 // for `npm run test:real`. Prints the bin folder; exits 4 with what to do when they cannot be had.
 // Folder: $SWARM_REAL_CLIS, else $XDG_CACHE_HOME/swarm/real-clis, else ~/.cache/swarm/real-clis.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** The pinned versions, and what `--version` prints at each. */
@@ -19,13 +19,19 @@ const bin = join(dir, 'node_modules', '.bin');
 // Never let a CLI update itself or start a daemon while we ask its version.
 const env = { ...process.env, DISABLE_AUTOUPDATER: '1' };
 
+// Even `codex --version` writes helper binaries into $CODEX_HOME/tmp (by default ~/.codex): ask the
+// versions on an empty scratch profile, never the developer's own.
 function version(name) {
   const path = join(bin, name);
   if (!existsSync(path)) return null;
+  const scratch = mkdtempSync(join(tmpdir(), 'swarm-real-clis-'));
   try {
-    return execFileSync(path, ['--version'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000 }).trim();
+    const quiet = { ...env, HOME: scratch, CLAUDE_CONFIG_DIR: scratch, CODEX_HOME: scratch };
+    return execFileSync(path, ['--version'], { env: quiet, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000 }).trim();
   } catch {
     return null;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 

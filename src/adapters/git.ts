@@ -12,6 +12,11 @@ export interface GitState {
   uncommitted: string[];
 }
 
+/** Run git in `cwd` for its effect; throws (with git's stderr) when it fails. */
+export function runGit(cwd: string, args: string[]): void {
+  execFileSync('git', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
 function git(cwd: string, args: string[]): string | null {
   try {
     return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });

@@ -1,27 +1,35 @@
 /**
- * `swarm drill [--keep]` (SPEC 8): the rehearsal of succession in a temporary repository. Prints the
- * run's events, then the summary table (item, holds, evidence); exits 0 only when every item holds.
- * With --keep the repository stays for inspection and its path is printed.
+ * `swarm drill [--real [--only LANE,…]] [--keep]` (SPEC 8, issue 14): the rehearsal of succession in a
+ * temporary repository, on simulated agents or (--real) on the published Claude Code and Codex against
+ * a local mock API. Prints the run's events, then the summary table (item, holds, evidence); exits 0
+ * only when every item holds. With --keep the repository stays for inspection and its path is printed.
  */
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { EVIDENCE_DIR } from '../runtime/drillChecks.js';
-import { runDrill } from '../runtime/drill.js';
+import { EVIDENCE_DIR } from '../drill/checks.js';
+import { runDrill } from '../drill/drill.js';
+import { runRealDrill } from '../drill/real.js';
 import type { CommandIO } from './io.js';
 
-const USAGE = 'usage: swarm drill [--keep]';
+const USAGE = 'usage: swarm drill [--real [--only LANE,…]] [--keep]';
 
 export async function drill(io: CommandIO): Promise<number> {
   let keep = false;
+  let real = false;
+  let only: string[] = [];
   try {
-    const { values, positionals } = parseArgs({ args: io.args, allowPositionals: true, strict: true, options: { keep: { type: 'boolean' } } });
+    const { values, positionals } = parseArgs({ args: io.args, allowPositionals: true, strict: true, options: { keep: { type: 'boolean' }, real: { type: 'boolean' }, only: { type: 'string' } } });
     if (positionals.length > 0) throw new Error(`unexpected argument "${positionals[0]!}"`);
     keep = values.keep === true;
+    real = values.real === true;
+    only = (values.only ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    if (only.length > 0 && !real) throw new Error('--only goes with --real');
   } catch (error) {
     throw new UsageError(`swarm drill: ${(error as Error).message}`, { hint: USAGE });
   }
-  const result = await runDrill({ env: io.env, keep, log: (line) => io.stdout(`${line}\n`) });
+  const log = (line: string) => io.stdout(`${line}\n`);
+  const result = real ? await runRealDrill({ env: io.env, keep, log, only }) : await runDrill({ env: io.env, keep, log });
   io.stdout(`\n${result.table}\n`);
   if (result.kept) {
     io.stdout(`swarm drill: kept ${result.root}; the evidence is in ${join(result.plan, EVIDENCE_DIR)}\n`);

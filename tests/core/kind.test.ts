@@ -29,7 +29,7 @@ describe('the shipped kinds', () => {
 
   it.each([
     ['claude', ['claude', '--session-id', '{session_id}', '--settings', '{settings}', '--append-system-prompt-file', '{system_prompt_file}', '{approvals}', '--', '{brief}'], 'argument', 'CLAUDE_CONFIG_DIR'],
-    ['codex', ['codex', '--no-daemon', '-c', 'notice.hide_rate_limit_model_nudge=true', '{approvals}', '-c', 'notify={notify}', '{brief}'], 'argument', 'CODEX_HOME'],
+    ['codex', ['codex', '--no-daemon', '-c', 'notice.hide_rate_limit_model_nudge=true', '-c', 'allow_login_shell=false', '{approvals}', '-c', 'notify={notify}', '{brief}'], 'argument', 'CODEX_HOME'],
     ['gemini', ['gemini', '-i', '{brief}'], 'argument', 'GEMINI_CLI_HOME'],
     ['sim', ['{swarm_bin}', 'sim'], 'file', null],
   ])('%s launches as %j with the prompt as %s, profile via %s', (name, command, prompt, accountEnv) => {

@@ -42,7 +42,7 @@ function thrown(fn: () => unknown): UsageError {
 describe('launchArgv: the shipped kinds', () => {
   it.each([
     ['claude', ['claude', '--session-id', INPUT.sessionId, '--settings', INPUT.settings, '--append-system-prompt-file', INPUT.systemPromptFile, '--', INPUT.brief]],
-    ['codex', ['codex', '--no-daemon', '-c', 'notice.hide_rate_limit_model_nudge=true', '-c', `notify=${INPUT.notify}`, INPUT.brief]],
+    ['codex', ['codex', '--no-daemon', '-c', 'notice.hide_rate_limit_model_nudge=true', '-c', 'allow_login_shell=false', '-c', `notify=${INPUT.notify}`, INPUT.brief]],
     ['gemini', ['gemini', '-i', INPUT.brief]],
     ['sim', ['/opt/swarm/bin/swarm', 'sim']],
   ])('%s', (name, argv) => {
@@ -145,8 +145,8 @@ describe('launchArgv: approvals', () => {
     ['claude with approvals: the flags, then --, then the first prompt', 'claude', claudeFlags,
       ['claude', '--session-id', INPUT.sessionId, '--settings', INPUT.settings, '--append-system-prompt-file', INPUT.systemPromptFile,
         '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash(npm test)', 'Edit', '--', INPUT.brief]],
-    ['codex without approvals', 'codex', { argv: [], promptAfterDashDash: false }, ['codex', '--no-daemon', '-c', 'notice.hide_rate_limit_model_nudge=true', '-c', `notify=${INPUT.notify}`, INPUT.brief]],
-    ['codex with approvals', 'codex', codexFlags, ['codex', '--no-daemon', '-c', 'notice.hide_rate_limit_model_nudge=true', '-a', 'never', '-s', 'workspace-write', '-c', `notify=${INPUT.notify}`, INPUT.brief]],
+    ['codex without approvals', 'codex', { argv: [], promptAfterDashDash: false }, ['codex', '--no-daemon', '-c', 'notice.hide_rate_limit_model_nudge=true', '-c', 'allow_login_shell=false', '-c', `notify=${INPUT.notify}`, INPUT.brief]],
+    ['codex with approvals', 'codex', codexFlags, ['codex', '--no-daemon', '-c', 'notice.hide_rate_limit_model_nudge=true', '-c', 'allow_login_shell=false', '-a', 'never', '-s', 'workspace-write', '-c', `notify=${INPUT.notify}`, INPUT.brief]],
   ])('%s', (_name, kind, approvals, argv) => {
     expect(launchArgv(shipped(kind), input({ approvals }))).toEqual(argv);
   });

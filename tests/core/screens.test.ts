@@ -33,6 +33,9 @@ const FIXTURES: [string, ScreenClass | null, string | null, boolean, number | nu
   ['claude/permission-bash', 'permission', 'Do you want to proceed?', false, null],
   ['claude/permission-edit-ansi', 'permission', 'Do you want to make this edit to checkout.ts?', false, null],
   ['claude/permission-narrow', 'permission', 'Do you want to proceed?', false, null],
+  // Seen in 2.1.197 against the mock API (issue 14): no "No, and tell Claude…" line any more.
+  ['claude/permission-requires-approval', 'permission', 'Do you want to proceed?', false, null],
+  ['claude/usage-limit-menu', 'usage_limit', "⎿ You've hit your session limit · resets 1:31pm (UTC)", false, null],
   ['claude/trust', 'consent', 'Quick safety check: Is this a project you created or one you trust? (Like your own code, a', false, null],
   ['claude/bypass', 'bypass', 'WARNING: Claude Code running in Bypass Permissions mode', false, null],
   ['claude/login-select', 'login', 'Select login method:', false, null],

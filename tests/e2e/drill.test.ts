@@ -90,6 +90,6 @@ describe('swarm drill', () => {
     const result = await drill(args);
     expect(result.exitCode).toBe(2);
     expect(String(result.stderr)).toContain(message);
-    expect(String(result.stderr)).toContain('usage: swarm drill [--keep]');
+    expect(String(result.stderr)).toContain('usage: swarm drill [--real [--only LANE,…]] [--keep]');
   });
 });

@@ -95,7 +95,7 @@ describe('the claude and codex launches (real tmux, recording agents)', () => {
     expect(JSON.parse(readFileSync(join(prompts, 'lc-g1.session.json'), 'utf8'))).toEqual({ lane: 'lc', generation: 1, account: 'c1', kind: 'claude', sessionId: id });
 
     const lx = await record('codex-lx-g1');
-    expect(lx.argv).toEqual(['--no-daemon', '-c', 'notice.hide_rate_limit_model_nudge=true', '-a', 'never', '-s', 'workspace-write', '-c',
+    expect(lx.argv).toEqual(['--no-daemon', '-c', 'notice.hide_rate_limit_model_nudge=true', '-c', 'allow_login_shell=false', '-a', 'never', '-s', 'workspace-write', '-c',
       `notify=[${JSON.stringify(bin)},"hook","codex-notify","--then","[\\"notify-send\\",\\"Codex \\\\\\"done\\\\\\"\\"]"]`,
       `You are lx in swarm e2e. Read your prompt file ${join(prompts, 'lx-g1.md')} ($SWARM_PROMPT_FILE) and follow it.`]);
     expect(lx.env.CODEX_HOME).toBe(join(profiles, 'x1'));

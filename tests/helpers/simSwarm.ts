@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeSimRepo, type SimRepo, type SimSwarmSpec } from '../../src/runtime/drillRepo.js';
+import { writeSimRepo, type SimRepo, type SimSwarmSpec } from '../../src/drill/repo.js';
 import { CLI, tempDir } from './swarm.js';
 
 export type Entry = Record<string, unknown> & { event: string; lane: string | null; generation: number | null; epoch: number | null };

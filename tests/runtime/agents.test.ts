@@ -157,7 +157,7 @@ describe('agentPane: codex', () => {
     const bin = join(t.plan, '.swarm', 'bin', 'swarm');
     const then = theirs === null ? '' : `,"--then",${JSON.stringify(JSON.stringify(theirs))}`;
     const notify = `notify=[${JSON.stringify(bin).replace(/'/g, "'")},"hook","codex-notify"${then}]`;
-    expect(pane.argv).toEqual(['codex', '--no-daemon', '-c', 'notice.hide_rate_limit_model_nudge=true', ...flags, '-c', notify, expect.stringMatching(/^You are lane-a in swarm e2e\. Read your prompt file /)]);
+    expect(pane.argv).toEqual(['codex', '--no-daemon', '-c', 'notice.hide_rate_limit_model_nudge=true', '-c', 'allow_login_shell=false', ...flags, '-c', notify, expect.stringMatching(/^You are lane-a in swarm e2e\. Read your prompt file /)]);
     expect(pane.env.CODEX_HOME).toBe(t.profile);
     expect(pane.env.DISABLE_AUTOUPDATER).toBeUndefined();
     expect(pane.env.SWARM_SESSION_ID).toMatch(UUID);

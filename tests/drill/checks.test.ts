@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/core/journal.js';
-import { drillItems, isPointerLine, keysIn, typedLines, type DrillFacts } from '../../src/runtime/drillChecks.js';
-import { cell, summaryTable } from '../../src/runtime/drillDocs.js';
+import { drillItems, isPointerLine, keysIn, typedLines, type DrillFacts } from '../../src/drill/checks.js';
+import { cell, summaryTable } from '../../src/drill/docs.js';
 
 const PLAN = '/r/plans/drill';
 const LANE_PACKET = `${PLAN}/analysis_results/handoff/lane-a-g1-1.yaml`;

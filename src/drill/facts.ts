@@ -13,7 +13,7 @@ import { readJournal } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { simStateDir } from '../adapters/probes.js';
 import type { PaneHost } from '../adapters/host.js';
-import { EVIDENCE_DIR, type DrillFacts, type KeysLog, type PacketFact, type PaneText } from './drillChecks.js';
+import { EVIDENCE_DIR, type DrillFacts, type KeysLog, type PacketFact, type PaneText } from './checks.js';
 
 const LOG = /^(.+)-g(\d+)\.log$/;
 

@@ -12,10 +12,10 @@
  * - Every account names the thresholds and the cap itself, so a developer's own AGENTKIT_* settings
  *   (which tmux hands every pane) cannot change the rehearsal.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { runGit as git } from '../adapters/git.js';
 
 export interface SimAccountSpec {
   id: string;
@@ -55,10 +55,6 @@ export interface SimRepo {
 }
 
 const GITIGNORE = ['plans/*/.swarm/', 'plans/*/journal.jsonl', 'plans/*/lead.json', 'plans/*/analysis_results/', ''].join('\n');
-
-function git(cwd: string, args: string[]): void {
-  execFileSync('git', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
-}
 
 /**
  * Lay out `<root>/repo` (the plan, swarm.yaml, one commit) and `<root>/wt-<lane>` (a worktree per

@@ -22,11 +22,11 @@ import { loadConfig } from '../adapters/configFile.js';
 import { writeFileAtomic } from '../adapters/files.js';
 import { killServer } from '../adapters/tmux/argv.js';
 import { runTmux } from '../adapters/tmux/runner.js';
-import { drillItems, EVIDENCE_DIR, type DrillItem, type PaneText } from './drillChecks.js';
-import { asksDoc, epochsDoc, gatesDoc, keysDoc, packetsDoc, summaryDoc, summaryTable } from './drillDocs.js';
-import { keepScreens, readFacts } from './drillFacts.js';
-import { DRILL_CAPPED, drillSpec, writeSimRepo } from './drillRepo.js';
-import { startSwarm, type Outcome } from './swarm.js';
+import { drillItems, EVIDENCE_DIR, type DrillItem, type PaneText } from './checks.js';
+import { asksDoc, epochsDoc, gatesDoc, keysDoc, packetsDoc, summaryDoc, summaryTable } from './docs.js';
+import { keepScreens, readFacts } from './facts.js';
+import { DRILL_CAPPED, drillSpec, writeSimRepo } from './repo.js';
+import { startSwarm, type Outcome } from '../runtime/swarm.js';
 
 export interface DrillOptions {
   env: NodeJS.ProcessEnv;

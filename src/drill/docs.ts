@@ -3,7 +3,7 @@
  * asks.md and gates.md under the plan's `analysis_results/drill/`. Pure: facts and items in, text out.
  */
 import type { JournalEntry } from '../core/journal.js';
-import { handoffs, isPointerLine, keysIn, laneAsk, leadEvents, typedLines, type DrillFacts, type DrillItem } from './drillChecks.js';
+import { handoffs, isPointerLine, keysIn, laneAsk, leadEvents, typedLines, type DrillFacts, type DrillItem } from './checks.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
 

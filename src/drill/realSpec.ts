@@ -1,0 +1,43 @@
+/**
+ * The plan `swarm drill --real` runs (issue 14): four lanes, one per item, on seven accounts of the
+ * real kinds, and each account's quota script for the mock.
+ * - lane-claude on c1: used % rises (45, 95, 100 …) until `handoff_now`; its successor should be Codex.
+ * - lane-codex on o1: the same through Codex's rollout `token_count`; its successor should be Claude.
+ * - lane-limit on c3: its third request is answered 429 (the usage-limit path).
+ * - lane-perm on c4: its step is a `git push`, outside PLAN.md's approvals: a permission request.
+ * Every other account stays at 10 % used, so successors have room.
+ */
+import type { RateScript } from './mock/rates.js';
+import type { RealRoles } from './realChecks.js';
+import type { RealSpec } from './realRepo.js';
+
+const write = (text: string, file: string) => ({ step: `sh -c 'printf "${text}\\n" > ${file}'`, gate: `grep -qx '${text}' ${file}` });
+
+export const REAL_SPEC: RealSpec = {
+  accounts: [
+    { id: 'c1', kind: 'claude' }, { id: 'c2', kind: 'claude' }, { id: 'c3', kind: 'claude' }, { id: 'c4', kind: 'claude' },
+    { id: 'o1', kind: 'codex' }, { id: 'o2', kind: 'codex' }, { id: 'o3', kind: 'codex' },
+  ],
+  lanes: [
+    { name: 'lane-claude', account: 'c1', ...write('hello from lane-claude', 'note.txt') },
+    { name: 'lane-codex', account: 'o1', ...write('hello from lane-codex', 'note.txt') },
+    { name: 'lane-limit', account: 'c3', ...write('hello from lane-limit', 'note.txt') },
+    { name: 'lane-perm', account: 'c4', step: 'git push origin HEAD', gate: 'test -f pushed.txt' },
+  ],
+};
+
+export const REAL_ROLES: RealRoles = { claudeQuota: 'lane-claude', codexQuota: 'lane-codex', rateLimited: 'lane-limit', permission: 'lane-perm' };
+
+export const REAL_RATES: Record<string, RateScript> = {
+  c1: { start: 45, step: 50 },
+  o1: { start: 45, step: 50 },
+  c3: { start: 20, step: 5, rejectAt: 3 },
+};
+
+/** The spec and roles restricted to some lanes (for a partial run while developing); all when `only` is empty. */
+export function pick(only: readonly string[]): { spec: RealSpec; roles: RealRoles } {
+  if (only.length === 0) return { spec: REAL_SPEC, roles: REAL_ROLES };
+  const lanes = REAL_SPEC.lanes.filter((l) => only.includes(l.name));
+  const roles = Object.fromEntries(Object.entries(REAL_ROLES).filter(([, lane]) => only.includes(lane as string))) as RealRoles;
+  return { spec: { ...REAL_SPEC, lanes }, roles };
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { JournalEntry } from '../../src/core/journal.js';
+import type { PacketFact } from '../../src/drill/checks.js';
+import { realItems, type RealFacts } from '../../src/drill/realChecks.js';
+
+const packet = (lane: string, account: string, reason: string, degraded: boolean, by: string | null): PacketFact => ({
+  file: `${lane}.yaml`, path: `/p/${lane}.yaml`, mode: 0o600, reason, degraded, unverified: [],
+  author: { lane, account, generation: 1 },
+  accepted: by === null ? null : { lane, account: by, generation: 2, at: 't' },
+});
+const e = (event: string, lane: string, extra: Record<string, unknown> = {}): JournalEntry => ({ ts: 't', epoch: 1, type: 'observation', event, lane, ...extra }) as JournalEntry;
+
+function facts(over: Partial<RealFacts> = {}): RealFacts {
+  return {
+    outcome: { code: 0, why: 'every lane done or blocked' }, seconds: 40, lanes: ['lc', 'lo', 'll', 'lp'],
+    capped: { lane: '', account: '' }, successorLead: '', leadRecord: null, keysLogs: [], panes: [],
+    journal: [
+      e('lane_result', 'lc', { result: 'done', passed: true, generation: 2 }),
+      e('lane_result', 'lo', { result: 'done', passed: true, generation: 2 }),
+      e('lane_started', 'lp', { account: 'c4' }),
+      e('escalation', 'lp', { class: 'permission', what: 'a permission screen' }),
+    ],
+    packets: [packet('lc', 'c1', 'capacity_critical', false, 'o2'), packet('lo', 'o1', 'capacity_critical', false, 'c2'), packet('ll', 'c3', 'usage_limit', true, 'o3')],
+    laneStates: { lc: 'done', lo: 'done', ll: 'done', lp: 'blocked' },
+    kinds: { c1: 'claude', c2: 'claude', c3: 'claude', c4: 'claude', o1: 'codex', o2: 'codex', o3: 'codex' },
+    requests: [
+      { vendor: 'claude', account: 'c3', path: '/v1/messages', status: 429 },
+      { vendor: 'claude', account: 'c4', path: '/v1/messages', status: 200, action: { kind: 'shell', command: 'git push origin HEAD' } },
+    ],
+    limited: ['c3'],
+    ...over,
+  };
+}
+const ROLES = { claudeQuota: 'lc', codexQuota: 'lo', rateLimited: 'll', permission: 'lp' };
+const holds = (f: RealFacts) => realItems(f, ROLES).map((i) => i.holds);
+
+describe('realItems', () => {
+  it('every item holds on a full run', () => expect(holds(facts())).toEqual([true, true, true, true]));
+
+  it.each([
+    ['the successor on the same vendor', { packets: [packet('lc', 'c1', 'capacity_critical', false, 'c2'), ...facts().packets.slice(1)] }, 0],
+    ['a degraded packet instead of the lane’s own', { packets: [packet('lc', 'c1', 'capacity_critical', true, 'o2'), ...facts().packets.slice(1)] }, 0],
+    ['the codex lane not done', { laneStates: { ...facts().laneStates, lo: 'working' } }, 1],
+    ['the limited account not marked', { limited: [] }, 2],
+    ['no 429 from the mock', { requests: facts().requests.slice(1) }, 2],
+    ['the blocked command ran after all (its result reached the mock)', { requests: [...facts().requests, { vendor: 'claude' as const, account: 'c4', path: '/v1/messages', status: 200, action: { kind: 'say' as const, text: 'pushed' } }] }, 3],
+    ['another lane unfinished', { laneStates: { ...facts().laneStates, ll: 'blocked' } }, 3],
+  ])('%s: that item does not hold', (_name, over, index) => {
+    const got = holds(facts(over as Partial<RealFacts>));
+    expect(got[index]).toBe(false);
+  });
+
+  it('only the roles asked for', () => expect(realItems(facts(), { claudeQuota: 'lc' }).map((i) => i.item)).toEqual(['claude quota: lc hands off to codex, done']));
+});
