@@ -2,7 +2,7 @@
  * `swarm status` (SPEC 7): the lanes as the dashboard shows them, as JSON and as a table. Pure:
  * the engine's lane states and the lead record come in.
  */
-import type { LaneState } from './machineTypes.js';
+import type { LaneState } from '../machine/types.js';
 import type { LeadRecord } from './epochs.js';
 
 export interface StatusInput {

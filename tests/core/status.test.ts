@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LeadRecord } from '../../src/core/epochs.js';
-import { initialLane, type LaneState } from '../../src/core/machineTypes.js';
+import { initialLane, type LaneState } from '../../src/machine/types.js';
 import { age, statusJson, statusTable, type StatusInput, type StatusJson } from '../../src/core/status.js';
 
 const NOW = 1_750_000_000_000;

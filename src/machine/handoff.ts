@@ -6,8 +6,8 @@
 import {
   attention, clearTimer, degrade, effectId, failSuccessor, freshHandoff, ignored, journal, minutes, notices, setTimer,
   spawnEffect, startPick, stop, tail, waiting, type Handoff, type LaneState, type MachineContext, type Step, type TimerName,
-} from './machineTypes.js';
-import { andThen, isLive, type Ev } from './laneStep.js';
+} from './types.js';
+import { andThen, isLive, type Ev } from './step.js';
 
 /** Why a `handoff <path>` report changes nothing, or null when it starts (or restarts) the handoff. */
 export function handoffRefusal(lane: LaneState, path: string): string | null {

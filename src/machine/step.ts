@@ -2,7 +2,7 @@
  * What the lane machine's transition files share (machine, handoff, resume): the event of one type,
  * joining two steps, and the lane predicates more than one transition asks. Pure.
  */
-import { handoffInFlight, type LaneEvent, type LaneState, type Step } from './machineTypes.js';
+import { handoffInFlight, type LaneEvent, type LaneState, type Step } from './types.js';
 
 /** The lane event of one `type`. */
 export type Ev<T extends LaneEvent['type']> = Extract<LaneEvent, { type: T }>;

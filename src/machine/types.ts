@@ -2,9 +2,9 @@
  * The lane machine's vocabulary (docs/engine.md): lane state, events in, effects out, and the small
  * helpers every transition shares (effect ids, journal entries, notices). Pure.
  */
-import type { CapacityState, EscalationClass, Report } from './protocol.js';
-import type { PacketReason } from './packet.js';
-import type { Decision } from './thresholds.js';
+import type { CapacityState, EscalationClass, Report } from '../core/protocol.js';
+import type { PacketReason } from '../core/packet.js';
+import type { Decision } from '../core/thresholds.js';
 
 export type LaneStatus = 'starting' | 'working' | 'blocked' | 'done' | 'lost' | 'stopped';
 export type Phase =

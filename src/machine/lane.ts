@@ -5,26 +5,26 @@
  * the lane's own events (start, reports, capacity, screens, exits, the gate, stalls); the handoff
  * transitions are in handoff.ts, the restart in resume.ts.
  */
-import { DECIDE_AND_RECORD } from './protocol.js';
-import type { CapacityLine } from './protocol.js';
-import type { Decision } from './thresholds.js';
+import { DECIDE_AND_RECORD } from '../core/protocol.js';
+import type { CapacityLine } from '../core/protocol.js';
+import type { Decision } from '../core/thresholds.js';
 import {
   clearTimer, degrade, effectId, escalation, failSuccessor, freshHandoff, handoffInFlight, ignored, journal, minutes, notices,
   QUICK_EXIT_MS, setTimer, tail, type Blocked, type LaneEvent, type LaneState, type MachineContext, type Step,
-} from './machineTypes.js';
+} from './types.js';
 import {
   handoffRefusal, onAccountFreed, onAccepted, onDegradedWritten, onHandoff, onHandoffTimer, onLease, onPacketChecked, onSpawned, onSpawnFailed,
   onSuccessorScreen,
 } from './handoff.js';
-import { andThen, exitRecorded, isLive, stallWatched, type Ev } from './laneStep.js';
+import { andThen, exitRecorded, isLive, stallWatched, type Ev } from './step.js';
 import { onGate, startGate } from './gate.js';
 import { onResume } from './resume.js';
 
-export { handoffInFlight, initialLane, MAX_GENERATIONS_HINT, QUICK_EXIT_MS, WAIT_RETRY_MS } from './machineTypes.js';
+export { handoffInFlight, initialLane, MAX_GENERATIONS_HINT, QUICK_EXIT_MS, WAIT_RETRY_MS } from './types.js';
 export type {
   Blocked, BlockClass, Effect, Failure, Handoff, JournalKind, LaneEvent, LaneState, LaneStatus, MachineContext, Phase, ScreenClass, SignalClass,
   StartScreen, Step, Successor, TimerName,
-} from './machineTypes.js';
+} from './types.js';
 
 /** Decide one event for one lane: the next state and the effects to carry out. Total and pure. */
 export function reduceLane(lane: LaneState, event: LaneEvent, ctx: MachineContext): Step {

@@ -5,9 +5,9 @@
 import {
   effectId, failSuccessor, handoffInFlight, journal, pickEffect, setTimer, spawnEffect, writeDegraded,
   type LaneState, type MachineContext, type Step,
-} from './machineTypes.js';
+} from './types.js';
 import { startGate } from './gate.js';
-import { andThen, exitRecorded, isLive, stallWatched, type Ev } from './laneStep.js';
+import { andThen, exitRecorded, isLive, stallWatched, type Ev } from './step.js';
 
 /** How the machine handles an agent's exit (`reduceLane`'s own, passed in so this file needs no machine import). */
 export type OnExited = (lane: LaneState, event: Ev<'exited'>, ctx: MachineContext) => Step;
