@@ -1,14 +1,12 @@
 /**
- * What the lane machine's transition files share (machine, handoff, resume): the event of one type,
- * joining two steps, and the lane predicates more than one transition asks. Pure.
+ * What the lane machine's transition files share (lane, handoff, resume, gate): the event of one
+ * type, joining two steps, and the step that changes nothing. Pure.
  */
-import { handoffInFlight, type LaneEvent, type LaneState, type Step } from './types.js';
+import { journal } from './effects.js';
+import type { LaneEvent, LaneState, Step } from './types.js';
 
 /** The lane event of one `type`. */
 export type Ev<T extends LaneEvent['type']> = Extract<LaneEvent, { type: T }>;
-
-/** The lane still has an agent to watch: neither done nor stopped. */
-export const isLive = (lane: LaneState): boolean => lane.state !== 'done' && lane.state !== 'stopped';
 
 /**
  * Run `next` on the lane of `first` and join the effects. (Not named `then`: a module exporting `then`
@@ -19,11 +17,7 @@ export function andThen(first: Step, next: (lane: LaneState) => Step): Step {
   return { lane: second.lane, effects: [...first.effects, ...second.effects] };
 }
 
-/** The current agent's exit was already handled (lost, or held after a crash loop). */
-export const exitRecorded = (lane: LaneState): boolean =>
-  lane.state === 'lost' || (lane.blocked?.source === 'engine' && lane.blocked.class === 'dependency');
-
-/** Stall: working (or starting), no gate running, and the agent expected to act (not mid-handoff). */
-export function stallWatched(lane: LaneState): boolean {
-  return (lane.state === 'working' || lane.state === 'starting') && !lane.gatePending && (!handoffInFlight(lane) || lane.phase === 'rejected');
+/** The event changed nothing: the same lane, and one journal entry saying why. */
+export function ignored(lane: LaneState, event: LaneEvent, why: string, now: number): Step {
+  return { lane, effects: [journal(lane, 'ignored', 'observation', { event: event.type, why }, `${event.type}@${now}`)] };
 }

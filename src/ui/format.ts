@@ -4,7 +4,7 @@
  */
 import type { LaneState, LaneStatus, Phase } from '../machine/types.js';
 import type { CapacityState } from '../core/protocol.js';
-import { age } from '../core/status.js';
+import { age } from '../core/duration.js';
 import type { LaneView, SwarmView } from './store.js';
 
 /** A colour name Ink understands; null is the terminal's own colour. */
