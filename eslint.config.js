@@ -42,6 +42,18 @@ export default tseslint.config(
     },
   },
   {
+    // STYLE habit 3: one runner spawns tmux for a command (adapters/tmux/runner.ts); the control-mode
+    // client (control.ts) is the one long-lived tmux process.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/adapters/tmux/runner.ts', 'src/adapters/tmux/control.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "CallExpression[callee.name=/^(execa|execaSync|spawn|spawnSync|execFile|execFileSync)$/][arguments.0.value='tmux']",
+        message: 'run tmux through adapters/tmux/runner.ts (runTmux, runTmuxClient), its argv built in adapters/tmux/argv.ts.',
+      }],
+    },
+  },
+  {
     files: ['src/ui/**/*.ts', 'src/ui/**/*.tsx'],
     rules: {
       'no-restricted-imports': ['error', {

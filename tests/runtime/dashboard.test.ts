@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dashboardLoop, dashboardWindowArgv, paneEnvArgs } from '../../src/runtime/dashboard.js';
+import { dashboardLoop } from '../../src/core/dashboardLoop.js';
+import { dashboardWindowArgv, paneEnvArgs } from '../../src/adapters/tmux/argv.js';
 import { tempDir } from '../helpers/swarm.js';
 
 let cleanup: (() => void) | null = null;
