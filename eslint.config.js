@@ -54,6 +54,16 @@ export default tseslint.config(
     },
   },
   {
+    // Adapters do I/O for the runtime and never lean on it (type-only imports included; lazy
+    // import() and import cycles are held by scripts/check-imports.mjs, which `npm run lint` runs).
+    files: ['src/adapters/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/runtime/*', '**/commands/*', '**/ui/*', '**/cli.js', '**/hot.js'], message: 'src/adapters never imports the runtime (nor commands, ui): pass what it needs in.' }],
+      }],
+    },
+  },
+  {
     files: ['src/ui/**/*.ts', 'src/ui/**/*.tsx'],
     rules: {
       'no-restricted-imports': ['error', {
