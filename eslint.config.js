@@ -28,16 +28,39 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/**/*.ts', 'src/report/**/*.ts'],
+    // The lane machine (src/machine/) and the report's page (src/report/) are pure core too.
+    files: ['src/core/**/*.ts', 'src/machine/**/*.ts', 'src/report/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: effects.map((name) => ({ name, message: 'src/core is pure: pass values in, return values out.' })),
-        patterns: [{ group: ['**/adapters/*', '**/runtime/*', '**/ui/*', '**/commands/*'], message: 'src/core imports nothing with effects.' }],
+        patterns: [{ group: ['**/adapters/*', '**/runtime/*', '**/ui/*', '**/commands/*'], message: 'src/core and src/machine import nothing with effects.' }],
       }],
       'no-restricted-globals': ['error', { name: 'process', message: 'src/core reads no environment or clock: pass it in.' }],
       'no-restricted-properties': ['error',
         { object: 'Date', property: 'now', message: 'pass `now` into the core.' },
         { object: 'process', property: 'exit', message: 'only src/cli.ts exits the process.' }],
+    },
+  },
+  {
+    // STYLE habit 3: one runner spawns tmux for a command (adapters/tmux/runner.ts); the control-mode
+    // client (control.ts) is the one long-lived tmux process.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/adapters/tmux/runner.ts', 'src/adapters/tmux/control.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "CallExpression[callee.name=/^(execa|execaSync|spawn|spawnSync|execFile|execFileSync)$/][arguments.0.value='tmux']",
+        message: 'run tmux through adapters/tmux/runner.ts (runTmux, runTmuxClient), its argv built in adapters/tmux/argv.ts.',
+      }],
+    },
+  },
+  {
+    // Adapters do I/O for the runtime and never lean on it (type-only imports included; lazy
+    // import() and import cycles are held by scripts/check-imports.mjs, which `npm run lint` runs).
+    files: ['src/adapters/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/runtime/*', '**/commands/*', '**/ui/*', '**/cli.js', '**/hot.js'], message: 'src/adapters never imports the runtime (nor commands, ui): pass what it needs in.' }],
+      }],
     },
   },
   {

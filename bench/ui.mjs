@@ -192,7 +192,7 @@ if (ONLY === 'render') {
   await heapBench(120, 40);
 } else if (ONLY === '') {
   // Frames are timed in a process started like the dashboard's own (its V8 flags).
-  const { ENGINE_NODE_FLAGS } = await import(join(ROOT, 'dist', 'runtime', 'dashboard.js'));
+  const { ENGINE_NODE_FLAGS } = await import(join(ROOT, 'dist', 'runtime', 'dashboardWindow.js'));
   console.log(`frames timed under node ${ENGINE_NODE_FLAGS.join(' ')} (as window 0 runs the dashboard)`);
   spawnSync(process.execPath, [...ENGINE_NODE_FLAGS, '--expose-gc', fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, BENCH_ONLY: 'render', BENCH_QUIET: '1' } });
 }
@@ -248,7 +248,8 @@ async function memoryBench() {
   try {
     const env = Object.entries(s.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
     // Window 0 exactly as `swarm up` on a terminal starts it (runtime/dashboard.ts).
-    const { dashboardLoop, engineArgv } = await import(join(ROOT, 'dist', 'runtime', 'dashboard.js'));
+    const { dashboardLoop } = await import(join(ROOT, 'dist', 'core', 'dashboardLoop.js'));
+    const { engineArgv } = await import(join(ROOT, 'dist', 'runtime', 'dashboardWindow.js'));
     execFileSync('tmux', ['-L', s.socket, 'new-session', '-d', '-s', 'swarm-benchui', '-n', 'swarm', '-x', '200', '-y', '80', '-c', s.repo, ...env, '--',
       ...dashboardLoop(engineArgv(s.file, []))], { env: s.env });
     const deadline = Date.now() + 180_000;

@@ -50,13 +50,6 @@ export class DependencyError extends SwarmError {
   }
 }
 
-/** The plan stopped short (section 7). Exit 1. */
-export class StoppedShortError extends SwarmError {
-  constructor(message: string, options: { hint?: string } = {}) {
-    super(message, { ...options, exitCode: 1 });
-  }
-}
-
 /** The plan's own files cannot be written or read (unwritable folder, full disk, immutable file). Exit 5. */
 export class PlanFilesError extends SwarmError {
   readonly path: string | null;

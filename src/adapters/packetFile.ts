@@ -2,7 +2,8 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { planPaths } from '../core/paths.js';
-import { MAX_PACKET_BYTES, type PacketFile } from '../core/packet.js';
+import { MAX_PACKET_BYTES } from '../core/packet.js';
+import type { PacketFile } from '../core/packetCheck.js';
 import { MismatchError } from '../errors.js';
 import { ensureDir, writeFileAtomic } from './files.js';
 

@@ -8,7 +8,8 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { agentContext } from '../core/agentContext.js';
-import { MAX_PACKET_BYTES, parsePacket, successorMismatches, validatePacket } from '../core/packet.js';
+import { MAX_PACKET_BYTES, parsePacket } from '../core/packet.js';
+import { successorMismatches, validatePacket } from '../core/packetCheck.js';
 import { resumeBrief } from '../core/brief.js';
 import { planContract } from '../core/plan.js';
 import { planPaths } from '../core/paths.js';

@@ -1,7 +1,7 @@
 /**
  * `swarm up [file] [--headless] [--until-done] [--timeout D]` (SPEC 8): start or re-adopt the swarm.
  * On a terminal the engine and the live dashboard run in window 0 of the swarm's tmux session and
- * this terminal attaches to it (runtime/dashboard.ts); without one, with `--headless`, or with `CI`
+ * this terminal attaches to it (runtime/dashboardWindow.ts); without one, with `--headless`, or with `CI`
  * set, the engine runs here and prints one line per event (the headless log). Both read one store.
  * `--dashboard` is internal: what window 0 runs.
  */
@@ -12,7 +12,7 @@ import { UsageError } from '../errors.js';
 import { loadConfig } from '../adapters/configFile.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { startSwarm } from '../runtime/swarm.js';
-import { sessionName, tmuxSocket } from '../runtime/hostFor.js';
+import { backendFor, sessionName, tmuxSocket } from '../runtime/hostFor.js';
 import type { SwarmStore } from '../ui/store.js';
 import type { CommandIO } from './io.js';
 
@@ -50,11 +50,12 @@ export async function up(io: CommandIO): Promise<number> {
   }
   const terminal = Boolean(process.stdout.isTTY && process.stdin.isTTY);
   if (terminal && !values.headless && !io.env.CI) {
-    const { dashboardInTmux, openDashboard, runDashboard } = await import('../runtime/dashboard.js');
-    if (dashboardInTmux(config, io.env)) {
+    if (backendFor(config, io.env) === 'tmux') {
+      const { openDashboard } = await import('../runtime/dashboardWindow.js');
       const size = { columns: process.stdout.columns || 120, rows: process.stdout.rows || 40 };
       return openDashboard(config, { env: io.env, cwd: io.cwd, flags, size, say });
     }
+    const { runDashboard } = await import('../runtime/dashboard.js');
     return runDashboard(config, {
       env: io.env, untilDone: values['until-done'] ?? false, timeoutMs, inTmux: false, say, onViewClosed: (store) => void followLog(store, io, config.dir),
     });

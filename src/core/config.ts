@@ -1,7 +1,8 @@
 /**
  * swarm.yaml (version 1): parse, default, resolve and validate. Pure: the file's text comes in,
  * with the few facts about the disk the rules need (is this a directory, does this kind exist),
- * and a typed config or every problem (with line and column) comes out.
+ * and a typed config or every problem (with line and column) comes out. The rules between sections
+ * are configRules.ts; reading YAML nodes with positions is configReader.ts.
  */
 import path from 'node:path';
 import { excerpt } from '../errors.js';
@@ -12,6 +13,7 @@ import { didYouMean } from './suggest.js';
 import { taskTooLong } from './task.js';
 import { COMPACT_MODES, DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.js';
 import { Reader, type Section, type YamlNode } from './configReader.js';
+import { checkLaunches, checkPeople, type Placed } from './configRules.js';
 import { parseYaml } from './yamlDocument.js';
 
 export type { Backend, Account, CommandSpec, LeadSpec, LaneSpec, Timeouts, SwarmConfig, ConfigFacts, ConfigProblem, ConfigResult } from './configTypes.js';
@@ -93,7 +95,6 @@ function readPassEnv(r: Reader, top: Section): string[] {
   return out;
 }
 
-interface Placed<T> { spec: T; node: YamlNode; nodes: Partial<Record<string, YamlNode>> }
 
 function readAccounts(r: Reader, top: Section, facts: ConfigFacts): { account: Account; idNode: YamlNode }[] {
   const items = r.list(top, 'accounts', 'declare the pool, e.g. accounts: [{ id: work1, kind: claude, vendor: anthropic }]');
@@ -169,68 +170,6 @@ function readLanes(r: Reader, top: Section, dir: string, facts: ConfigFacts): Pl
     out.push({ spec, node: s.node, nodes: nodesOf(s) });
   });
   return out;
-}
-
-/** The rules between sections: names, accounts and checkouts that must not clash or dangle. */
-function checkPeople(r: Reader, top: Section, accounts: { account: Account; idNode: YamlNode }[], lead: Placed<LeadSpec>, lanes: Placed<LaneSpec>[], maxLanes: number): void {
-  const ids = accounts.map((a) => a.account.id);
-  const seen = new Map<string, YamlNode>();
-  for (const { account, idNode } of accounts) {
-    const first = seen.get(account.id);
-    if (first !== undefined && account.id !== '') r.add(idNode, `duplicate account id "${account.id}" (first at line ${r.pos(first).line}): account ids must be unique`);
-    else seen.set(account.id, idNode);
-  }
-  const known = (id: string, node: YamlNode | undefined, who: string): void => {
-    if (id === '' || ids.includes(id) || accounts.length === 0) return;
-    r.add(node, `unknown account "${id}" for ${who}: the accounts are ${ids.join(', ')}${didYouMean(id, ids)}`);
-  };
-  known(lead.spec.account, lead.nodes.account, 'the lead');
-  const names = new Map<string, YamlNode>();
-  const checkouts = new Map<string, string>();
-  const taken = new Map<string, string>();
-  for (const { spec, node, nodes } of lanes) {
-    const at = nodes.name ?? node;
-    const first = names.get(spec.name);
-    if (first !== undefined) r.add(at, `duplicate lane name "${spec.name}" (first at line ${r.pos(first).line}): lane names must be unique`);
-    else if (spec.name !== '') names.set(spec.name, at);
-    if (spec.name === lead.spec.name) r.add(at, `lane "${spec.name}" has the lead's name: give the lane (or lead.name) another name`);
-    if (spec.account !== null) {
-      known(spec.account, nodes.account, `lane "${spec.name}"`);
-      if (spec.account === lead.spec.account) r.add(nodes.account, `lane "${spec.name}" is on the lead's account "${spec.account}": the lead's account is never leased to a lane; pick another account or leave "account" out`);
-      const holder = taken.get(spec.account);
-      if (holder !== undefined) r.add(nodes.account, `lanes "${holder}" and "${spec.name}" both name account "${spec.account}": an account serves one lane at a time`);
-      else taken.set(spec.account, spec.name);
-    }
-    const sharer = checkouts.get(spec.checkout);
-    if (sharer !== undefined) r.add(nodes.checkout ?? at, `lanes "${sharer}" and "${spec.name}" share the checkout ${spec.checkout}: give each lane its own (use git worktrees)`);
-    else checkouts.set(spec.checkout, spec.name);
-  }
-  if (lanes.length > maxLanes) r.add(top.fields.get('lanes')?.key, `${lanes.length} lanes but "max_lanes" is ${maxLanes}: raise max_lanes or remove lanes`);
-}
-
-/**
- * Who can start at all: an account of a kind with `launch: null` (the `command` kind) runs only a
- * lane or lead that has a `command:`. Naming such an account without one is refused; a lane with
- * neither account nor command is never given one (runtime/agentStarts.ts), so it is refused only
- * when every account it could get is such a one.
- */
-function checkLaunches(r: Reader, accounts: Account[], lead: Placed<LeadSpec>, lanes: Placed<LaneSpec>[], facts: ConfigFacts): void {
-  const bare = (a: Account): boolean => facts.kindLaunches?.(a.kind) === false;
-  const hint = 'give it a command:, e.g. command: "./agent.sh" (a string runs by sh -c, a list is argv)';
-  const named = (who: string, id: string, node: YamlNode | undefined): void => {
-    const account = accounts.find((a) => a.id === id);
-    if (account === undefined || !bare(account)) return;
-    r.add(node, `${who} runs on account "${id}" of kind "${account.kind}", which has no launch of its own (launch: null in panes/${account.kind}.yaml): ${hint}`);
-  };
-  if (lead.spec.command === null) named('the lead', lead.spec.account, lead.nodes.account);
-  const pool = accounts.filter((a) => a.id !== lead.spec.account && !lanes.some((l) => l.spec.account === a.id));
-  for (const { spec, node, nodes } of lanes) {
-    if (spec.command !== null) continue;
-    if (spec.account !== null) named(`lane "${spec.name}"`, spec.account, nodes.account);
-    else if (pool.length > 0 && pool.every(bare)) {
-      r.add(nodes.name ?? node, `lane "${spec.name}" has no command: and every account it could run on (${pool.map((a) => a.id).join(', ')}) is of a kind with launch: null, so it could never start: ${hint}, or add an account of a kind that launches itself`);
-    }
-  }
 }
 
 function readThresholds(r: Reader, top: Section, env: ConfigFacts['env']): Thresholds {

@@ -4,7 +4,7 @@
  */
 import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { excerpt } from '../errors.js';
-import type { CommandSpec, ConfigProblem, ConfigResult, SwarmConfig } from './config.js';
+import type { CommandSpec, ConfigProblem, ConfigResult, SwarmConfig } from './configTypes.js';
 import { didYouMean } from './suggest.js';
 
 export type YamlNode = Scalar | YAMLMap | YAMLSeq;

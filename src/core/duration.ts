@@ -1,6 +1,7 @@
 /**
- * Durations as swarm.yaml writes them: `<n>ms`, `<n>s`, `<n>m`, `<n>h`, or a bare number of seconds.
- * Pure.
+ * Durations as swarm.yaml writes them: `<n>ms`, `<n>s`, `<n>m`, `<n>h`, or a bare number of seconds;
+ * and every way swarm writes a duration for a person (formatDuration: swarm.yaml's spelling,
+ * spokenDuration: in a sentence, age: in a column, stopwatch: in a report). Pure.
  *
  * Decision: no duration is longer than MAX_DURATION_MS (7 days). It is far past any wait swarm
  * makes (accept, packet, stall, ask, release, `up --timeout`), and well under the 2^31-1 ms (24.8
@@ -55,4 +56,26 @@ function show(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (value !== null && typeof value === 'object') return 'a mapping';
   return String(value);
+}
+
+/** `12 min`, `45 s`, `500 ms`: a duration as a sentence reads it
+ * (notices and escalations; swarm.yaml's spelling is formatDuration). */
+export function spokenDuration(ms: number): string {
+  if (ms >= 60_000) return `${Math.round(ms / 60_000)} min`;
+  return ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+}
+
+/** How long something has been so, in a column (`45s`, `3m`, `2h05m`): whole seconds, then minutes. */
+export function age(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/** How long a step took, as a report reads it (`4.5s`, `1m05s`, `120m00s`). */
+export function stopwatch(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
 }

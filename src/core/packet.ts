@@ -1,6 +1,7 @@
 /**
- * The handoff packet `dwp-handoff/v1` (SPEC 5.1): parse, serialize, validate, and swarm's degraded
- * fallback. Pure: text and facts gathered by the caller in, values and reasons out.
+ * The handoff packet `dwp-handoff/v1` (SPEC 5.1): parse, serialize, and swarm's degraded fallback;
+ * checking one against the file and the checkout is packetCheck.ts. Pure: text in, values and
+ * reasons out.
  *
  * Decisions where SPEC 5.1 is silent:
  * - Required: schema, plan, reason, doing (not blank), where (with checkout), next (not empty), author
@@ -9,14 +10,9 @@
  * - Unknown fields (at the top, in where, author and list entries) are refused: a typo such as `nxt`
  *   would otherwise drop the in-flight intent silently. Decision maps may omit fields ('' then).
  * - Names and values are case-sensitive. A BOM is ignored. `step` may be any finite number.
- * - Heads compare exactly; uncommitted paths compare as sets after dropping a leading `./`. The
- *   caller leaves out the plan's own `.swarm/` and `analysis_results/` (SPEC 5.1).
- * - A missing file is the only reason given for it. Secrets are looked for in whatever YAML parsed,
- *   even when the schema is wrong (in the raw text when it is not YAML).
  */
 import { Document, parse } from 'yaml';
 import { excerpt } from '../errors.js';
-import { findSecrets } from './secrets.js';
 
 export const PACKET_SCHEMA = 'dwp-handoff/v1';
 export const MAX_PACKET_BYTES = 65536;
@@ -36,10 +32,6 @@ export interface Packet {
   author: { lane: string; account: string; generation: number };
   degraded: boolean;
 }
-/** Facts about the packet file, gathered by the caller (lstat etc.). */
-export interface PacketFile { path: string; insideHandoffDir: boolean; isSymlink: boolean; mode: number; size: number; exists: boolean }
-/** What the checkout and plan look like now. */
-export interface PacketExpectations { plan: string; lane: string; contract: string; branch: string | null; head: string | null; uncommitted: string[] }
 
 const FIELDS = ['schema', 'plan', 'contract', 'task', 'step', 'reason', 'doing', 'where', 'done', 'verified',
   'unverified', 'next', 'deadends', 'asks', 'decisions', 'lead', 'epoch', 'author', 'degraded'] as const;
@@ -47,7 +39,8 @@ const DEGRADED_MARK = '[DEGRADED: handoff not written]';
 const DEGRADED_NEXT = 'Inspect the checkout (git status, git log) and PLAN.md; rebuild the in-flight intent; rerun every gate';
 
 type Raw = Record<string, unknown>;
-type Read = { raw: unknown; yaml: boolean; reasons: string[]; packet: Packet | null };
+/** A packet text read: the YAML (when it parsed), every schema problem, and the packet when there is none. */
+export type PacketRead = { raw: unknown; yaml: boolean; reasons: string[]; packet: Packet | null };
 
 function kind(v: unknown): string {
   if (v === null || v === undefined) return 'nothing';
@@ -57,7 +50,8 @@ function kind(v: unknown): string {
   return typeof v === 'string' && v.trim() === '' ? 'a blank string' : `a ${typeof v}`;
 }
 const isMap = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
-const quote = (v: string | null): string => (v === null ? 'none' : JSON.stringify(excerpt(v, 60)));
+/** A value quoted in a reason: JSON, cut at 60 characters; `none` for null. */
+export const quote = (v: string | null): string => (v === null ? 'none' : JSON.stringify(excerpt(v, 60)));
 
 /** Field readers: each returns the value, or pushes a reason and returns a placeholder. */
 function reader(reasons: string[]) {
@@ -173,7 +167,7 @@ function readFields(m: Raw, reasons: string[]): Packet {
   };
 }
 
-function readPacket(text: string): Read {
+export function readPacket(text: string): PacketRead {
   const source = text.replace(/^\uFEFF/, '');
   if (source.trim() === '') return { raw: null, yaml: false, packet: null, reasons: [`packet is empty: expected a YAML map with schema: ${PACKET_SCHEMA}`] };
   let raw: unknown;
@@ -217,84 +211,6 @@ export function serializePacket(packet: Packet): string {
     ' Keep it mode 0600 and free of secrets.',
   ].join('\n');
   return doc.toString({ lineWidth: 0 });
-}
-
-const normalPath = (path: string): string => path.replace(/^(?:\.\/)+/, '');
-function listPaths(paths: string[]): string {
-  return paths.length <= 10 ? paths.join(', ') : `${paths.slice(0, 10).join(', ')} and ${paths.length - 10} more`;
-}
-
-function planMismatch(packet: Packet, plan: string): string[] {
-  return packet.plan === plan ? [] : [`plan: expected ${quote(plan)}, found ${quote(packet.plan)} (a packet for another plan)`];
-}
-
-function contractAndWhereMismatches(packet: Packet, expect: Omit<PacketExpectations, 'lane' | 'plan'>): string[] {
-  const reasons: string[] = [];
-  if (packet.contract !== expect.contract) reasons.push(`contract: expected ${quote(expect.contract)} (PLAN.md's current contract), found ${quote(packet.contract)}`);
-  if (packet.where.branch !== expect.branch) reasons.push(`where.branch: expected ${quote(expect.branch)} (the checkout), found ${quote(packet.where.branch)}`);
-  if (packet.where.head !== expect.head) reasons.push(`where.head: expected ${quote(expect.head)} (the checkout), found ${quote(packet.where.head)}`);
-  const inPacket = new Set(packet.where.uncommitted.map(normalPath));
-  const inCheckout = new Set(expect.uncommitted.map(normalPath));
-  const missing = [...inCheckout].filter((path) => !inPacket.has(path)).sort();
-  const extra = [...inPacket].filter((path) => !inCheckout.has(path)).sort();
-  if (missing.length > 0 || extra.length > 0) {
-    const parts = [
-      ...(missing.length > 0 ? [`missing ${listPaths(missing)} (uncommitted in the checkout, not in the packet)`] : []),
-      ...(extra.length > 0 ? [`extra ${listPaths(extra)} (in the packet, not uncommitted in the checkout)`] : []),
-    ];
-    reasons.push(`where.uncommitted differs from the checkout: ${parts.join('; ')}`);
-  }
-  return reasons;
-}
-
-/** Every reason the packet is refused (SPEC 5.1), [] when it is good: file facts, schema, plan and lane, checkout, secrets. */
-export function validatePacket(text: string, file: PacketFile, expect: PacketExpectations, env: Readonly<Record<string, string | undefined>>): string[] {
-  if (!file.exists) return [`packet not found: ${file.path}`];
-  const reasons: string[] = [];
-  if (!file.insideHandoffDir) reasons.push(`packet is outside the plan's analysis_results/handoff/: ${file.path}`);
-  if (file.isSymlink) reasons.push(`packet is a symlink, expected a regular file: ${file.path}`);
-  const mode = file.mode & 0o777;
-  if (mode !== 0o600) reasons.push(`packet mode is 0${mode.toString(8).padStart(3, '0')}, expected 0600: run chmod 600 ${file.path}`);
-  const size = Math.max(file.size, new TextEncoder().encode(text).length);
-  if (size > MAX_PACKET_BYTES) reasons.push(`packet is ${size} bytes, expected at most ${MAX_PACKET_BYTES} (64 KiB)`);
-  // A file too big to read was left unread: its size is the reason, not the empty text.
-  if (size > MAX_PACKET_BYTES && text === '') return reasons;
-  const read = readPacket(text);
-  reasons.push(...read.reasons);
-  if (read.packet !== null) {
-    const { packet } = read;
-    reasons.push(...planMismatch(packet, expect.plan));
-    if (packet.author.lane !== expect.lane) reasons.push(`lane: expected ${quote(expect.lane)}, found ${quote(packet.author.lane)} in author.lane (a packet from another lane)`);
-    reasons.push(...contractAndWhereMismatches(packet, expect));
-  }
-  reasons.push(...findSecrets(read.yaml ? read.raw : text, env));
-  return reasons;
-}
-
-/** Who runs `swarm accept`: its SWARM_LANE, SWARM_ROLE and SWARM_GENERATION. */
-export interface PacketCaller { lane: string; role: 'lead' | 'lane'; generation: number }
-
-/**
- * Only the packet's successor may accept it: the author's lane at the author's generation + 1. A
- * lead packet (written by the lead: `lead` names its author) goes to the successor lead, which goes
- * by another name: the one the lead record names now (the handover or takeover moved it there).
- * `recordLead` is lead.json's `lead` (null when there is no record).
- */
-export function successorMismatches(packet: Packet, caller: PacketCaller, recordLead: string | null): string[] {
-  const { author } = packet;
-  const from = `${author.lane} g${author.generation}`;
-  const you = `you are ${caller.lane} g${caller.generation}`;
-  if (packet.lead !== null && packet.lead === author.lane) {
-    const heir = `the successor lead lead.json names (${recordLead ?? 'none'}) at g${author.generation + 1}`;
-    if (caller.role !== 'lead' || caller.lane !== recordLead || caller.generation !== author.generation + 1) {
-      return [`author: the packet is a lead packet from ${from}; only ${heir} may accept it; ${you}${caller.role === 'lead' ? '' : ' (a lane)'}`];
-    }
-    return [];
-  }
-  if (caller.role !== 'lane' || caller.lane !== author.lane || caller.generation !== author.generation + 1) {
-    return [`author: the packet is from ${from}; only ${author.lane} g${author.generation + 1} (its successor) may accept it; ${you}${caller.role === 'lead' ? ' (the lead)' : ''}`];
-  }
-  return [];
 }
 
 /** Swarm's fallback packet when the lane wrote none (SPEC 5.1): degraded, with the task's first 1200 characters as the scene. */

@@ -14,8 +14,6 @@ export interface PointedCounts {
   stopped: number;
 }
 
-export const NO_COUNTS: PointedCounts = { delivered: 0, typed: 0, stopped: 0 };
-
 /** A whole number ≥ 0 from one field of a JSON text; 0 when absent, torn or not a count. */
 export function countField(text: string | null, key: string): number {
   if (text === null) return 0;

@@ -1,7 +1,8 @@
 /**
  * Is the plan done, still moving, or stuck (SPEC 7)? Pure: judged from the lanes' states.
  */
-import { handoffInFlight, type LaneState } from './machineTypes.js';
+import { handoffInFlight } from '../machine/laneState.js';
+import type { LaneState } from '../machine/types.js';
 
 export type Progress =
   | { kind: 'running' }

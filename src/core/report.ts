@@ -3,6 +3,7 @@
  * succession with its packet, times, accounts and generations; escalations; the outcome. Pure.
  */
 import type { JournalEntry } from './journal.js';
+import { stopwatch } from './duration.js';
 
 interface Handoff {
   lane: string;
@@ -145,9 +146,7 @@ function clock(ts: string): string {
 function span(from: string, to: string): string {
   const ms = Date.parse(to) - Date.parse(from);
   if (!Number.isFinite(ms)) return '?';
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
-  const seconds = Math.round(ms / 1000);
-  return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
+  return stopwatch(ms);
 }
 
 /** One line, no escape codes: quoted pane lines must not break the report up. */

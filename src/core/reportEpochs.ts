@@ -1,6 +1,6 @@
 /** The lead's epochs as bands of time: who led from when to when, and how they came to. Pure. */
 import type { JournalEntry } from './journal.js';
-import type { Epoch } from './reportFacts.js';
+import type { Epoch } from './reportTypes.js';
 import { num, str } from './reportLanes.js';
 
 const HOW: Record<string, Epoch['how']> = {

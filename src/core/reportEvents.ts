@@ -3,7 +3,7 @@
  * Pure; part of buildFacts (reportFacts.ts).
  */
 import type { JournalEntry } from './journal.js';
-import type { Escalation, Gate, Handoff } from './reportFacts.js';
+import type { Escalation, Gate, Handoff } from './reportTypes.js';
 import { num, str, type LaneRows } from './reportLanes.js';
 
 /** Events that begin a handoff; a degraded notice and the packet reported after it are one handoff. */

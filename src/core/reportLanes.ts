@@ -4,7 +4,7 @@
  */
 import type { JournalEntry } from './journal.js';
 import { parseReport } from './protocol.js';
-import type { Generation, Lane, Reading, ReportInput } from './reportFacts.js';
+import type { Generation, Lane, Reading, ReportInput } from './reportTypes.js';
 
 export interface LaneRows {
   lanes: Lane[];

@@ -14,7 +14,7 @@
  * - A pane is never idle while it shows any of these screens, an offline text, or nothing at all:
  *   swarm types its mailbox line only into an agent that is waiting for its next turn.
  */
-import type { ScreenClass } from './machineTypes.js';
+import type { ScreenClass } from '../machine/types.js';
 import type { KindSpec } from './kind.js';
 import { lowerText, mayMatch } from './linearRegExp.js';
 import { stripAnsi } from './protocol.js';

@@ -2,8 +2,9 @@
  * `swarm status` (SPEC 7): the lanes as the dashboard shows them, as JSON and as a table. Pure:
  * the engine's lane states and the lead record come in.
  */
-import type { LaneState } from './machineTypes.js';
+import type { LaneState } from '../machine/types.js';
 import type { LeadRecord } from './epochs.js';
+import { age } from './duration.js';
 
 export interface StatusInput {
   plan: string;
@@ -80,13 +81,6 @@ export function statusTable(input: StatusInput): string {
   const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
   const lines = table.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd());
   return [header, ...lines].join('\n');
-}
-
-export function age(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
 function oneLine(text: string, max: number): string {

@@ -4,7 +4,7 @@
  */
 import type { Lane, Reading, ReportFacts } from '../core/reportFacts.js';
 import { el, text, type Markup } from './markup.js';
-import type { Scale } from './timeline.js';
+import type { Scale } from './scale.js';
 
 export const CHART_TOP = 42;
 const H = 34;

@@ -6,7 +6,7 @@ import type { Handoff, Lane, ReportFacts } from '../core/reportFacts.js';
 import type { Clock } from './clock.js';
 import { duration } from './clock.js';
 import { el, join, text, type Markup } from './markup.js';
-import type { Scale } from './timeline.js';
+import type { Scale } from './scale.js';
 
 const LINE_Y = 27;
 

@@ -11,14 +11,10 @@ import { ticks } from './clock.js';
 import { capacityChart, CHART_TOP } from './capacityChart.js';
 import { el, join, text, type Markup } from './markup.js';
 import { rowMarks } from './marks.js';
+import type { Scale } from './scale.js';
 
 export const GEOMETRY = { width: 1200, label: 170, right: 16, axis: 30, row: 82, bar: 18 } as const;
 
-export interface Scale {
-  x(at: string | number): number;
-  t0: number;
-  t1: number;
-}
 
 export function scaleOf(facts: ReportFacts): Scale {
   const t0 = Date.parse(facts.started_at ?? '') || 0;

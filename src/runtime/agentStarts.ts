@@ -6,7 +6,7 @@
 import { hostname } from 'node:os';
 import { isStale, pick, type PickInput } from '../core/leases.js';
 import { recordLane } from '../core/epochs.js';
-import type { LaneEvent, LaneState } from '../core/machineTypes.js';
+import type { LaneEvent, LaneState } from '../machine/types.js';
 import { planFilesFault, SwarmError } from '../errors.js';
 import type { PaneHost } from '../adapters/host.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';

@@ -14,7 +14,7 @@ import { isIdle, matchScreen } from '../core/screens.js';
 import { stripAnsi } from '../core/protocol.js';
 import { freshCount } from '../core/pointed.js';
 import type { KindSpec } from '../core/kind.js';
-import type { LaneState } from '../core/machineTypes.js';
+import type { LaneState } from '../machine/types.js';
 import { pointerLine } from '../adapters/mailbox.js';
 import { loadKind } from '../adapters/kinds.js';
 import { readPointed, writeEngineCounts } from '../adapters/pointed.js';

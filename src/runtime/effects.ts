@@ -7,8 +7,9 @@
 import { basename, join } from 'node:path';
 import { execa } from 'execa';
 import type { Account } from '../core/config.js';
-import type { Effect, LaneEvent, LaneState } from '../core/machineTypes.js';
-import { degradedPacket, serializePacket, validatePacket } from '../core/packet.js';
+import type { Effect, LaneEvent, LaneState } from '../machine/types.js';
+import { degradedPacket, serializePacket } from '../core/packet.js';
+import { validatePacket } from '../core/packetCheck.js';
 import { resumeBrief } from '../core/brief.js';
 import { pick, type PickInput } from '../core/leases.js';
 import { planContract } from '../core/plan.js';

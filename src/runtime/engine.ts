@@ -4,7 +4,7 @@
  * the intent records) before any effect runs.
  */
 import type { SwarmConfig } from '../core/config.js';
-import { initialLane, reduceLane, type LaneEvent, type LaneState, type TimerName } from '../core/machine.js';
+import { initialLane, reduceLane, type LaneEvent, type LaneState, type TimerName } from '../machine/lane.js';
 import { planPaths } from '../core/paths.js';
 import type { LeadRecord } from '../core/epochs.js';
 import type { JournalEntry } from '../core/journal.js';

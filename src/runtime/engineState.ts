@@ -2,7 +2,7 @@
  * The engine's memory (`.swarm/state.json`), written after every transition (temp + rename) and
  * before its effects run: pending effects are the intent records a restart finishes.
  */
-import type { Effect, LaneState, TimerName } from '../core/machineTypes.js';
+import type { Effect, LaneState, TimerName } from '../machine/types.js';
 import type { Reading } from '../core/leases.js';
 import { renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -4,8 +4,8 @@
  * gone, so each lane gets a degraded packet and a successor). Both are written into the state file,
  * so `swarm status` tells the truth with no engine running.
  */
-import { isLive } from '../core/laneStep.js';
-import type { LaneState } from '../core/machineTypes.js';
+import { isLive } from '../machine/laneState.js';
+import type { LaneState } from '../machine/types.js';
 import type { Engine } from './engine.js';
 import type { EngineState } from './engineState.js';
 

@@ -7,7 +7,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { basename } from 'node:path';
 import type { SwarmConfig } from '../core/config.js';
 import { claim, release } from '../core/epochs.js';
-import type { LaneState } from '../core/machineTypes.js';
+import type { LaneState } from '../machine/types.js';
 import { planPaths } from '../core/paths.js';
 import { progress } from '../core/progress.js';
 import { MismatchError, planFilesFault, PlanFilesError } from '../errors.js';

@@ -3,7 +3,7 @@
  * from the state after a restart. No polling. And safeTimeout, the setTimeout every timer of the
  * engine uses: Node fires a delay over 2^31-1 ms (24.8 days) at once.
  */
-import type { TimerName } from '../core/machineTypes.js';
+import type { TimerName } from '../machine/types.js';
 import type { TimerEntry } from './engineState.js';
 
 /** The longest delay setTimeout honours. */

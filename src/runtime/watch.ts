@@ -6,7 +6,7 @@
  */
 import { lastWords, matchScreen, screenLines, type ScreenMatch } from '../core/screens.js';
 import { stripAnsi } from '../core/protocol.js';
-import { START_SCREENS, type ScreenClass, type StartScreen } from '../core/machineTypes.js';
+import { START_SCREENS, type ScreenClass, type StartScreen } from '../machine/types.js';
 import type { KindSpec } from '../core/kind.js';
 import type { HostEvent } from '../adapters/host.js';
 import { loadKind } from '../adapters/kinds.js';

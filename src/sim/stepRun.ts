@@ -16,6 +16,7 @@ import { excerpt } from '../errors.js';
 import { answerDecision, type Progress } from './progress.js';
 import { describeStep, fillAnswers, type Step } from './steps.js';
 import type { World } from './world.js';
+import { spokenDuration } from '../core/duration.js';
 
 export type StepOutcome = { ok: true } | { ok: false; blocked: string };
 
@@ -76,10 +77,10 @@ async function act(host: StepHost, step: Step, n: number): Promise<StepOutcome> 
       const ask = `ask ${step.text}`;
       await world.notify(step.lane, ask);
       progress.asks.push(`${step.lane}: ${ask}`);
-      world.screen.line(`[sim] asked ${step.lane}; waiting up to ${Math.round(world.model.askMs / 1000)} s for the answer`);
+      world.screen.line(`[sim] asked ${step.lane}; waiting up to ${spokenDuration(world.model.askMs)} for the answer`);
       const answer = await host.waitAnswer(step.lane, world.model.askMs);
       if (answer === null) {
-        progress.deadends.push(`step ${n}: no answer from ${step.lane} within ${Math.round(world.model.askMs / 1000)} s`);
+        progress.deadends.push(`step ${n}: no answer from ${step.lane} within ${spokenDuration(world.model.askMs)}`);
         world.screen.line(`[sim] no answer from ${step.lane}; going on without it`);
         return { ok: true };
       }

@@ -2,9 +2,9 @@
  * The dashboard's cells as plain text: marks, tones, the context bar, a phase with its age, counts.
  * Pure (the time comes in as `now`), so every frame's text can be checked without a terminal.
  */
-import type { LaneState, LaneStatus, Phase } from '../core/machineTypes.js';
+import type { LaneState, LaneStatus, Phase } from '../machine/types.js';
 import type { CapacityState } from '../core/protocol.js';
-import { age } from '../core/status.js';
+import { age } from '../core/duration.js';
 import type { LaneView, SwarmView } from './store.js';
 
 /** A colour name Ink understands; null is the terminal's own colour. */

@@ -4,7 +4,7 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { JournalEntry } from '../core/journal.js';
-import type { LaneState } from '../core/machineTypes.js';
+import type { LaneState } from '../machine/types.js';
 
 export interface LaneView {
   lane: LaneState;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration } from '../../src/core/duration.js';
+import { age, formatDuration, parseDuration, spokenDuration, stopwatch } from '../../src/core/duration.js';
 
 const HELP = 'use <n>ms, <n>s, <n>m or <n>h (a bare number is seconds)';
 
@@ -72,5 +72,56 @@ describe('formatDuration', () => {
     [0, '0ms'],
   ])('%d ms is %s', (ms, text) => {
     expect(formatDuration(ms)).toBe(text);
+  });
+});
+
+describe('spokenDuration', () => {
+  it.each([
+    [0, '0 ms'],
+    [999, '999 ms'],
+    [1000, '1 s'],
+    [1499, '1 s'],
+    [45_000, '45 s'],
+    [59_499, '59 s'],
+    [60_000, '1 min'],
+    [90_000, '2 min'],
+    [600_000, '10 min'],
+    [7_200_000, '120 min'],
+  ])('%d ms reads %j', (ms, text) => {
+    expect(spokenDuration(ms)).toBe(text);
+  });
+});
+
+describe('age', () => {
+  it.each<[number, string]>([
+    [0, '0s'],
+    [-5000, '0s'],
+    [499, '0s'],
+    [500, '1s'],
+    [59_499, '59s'],
+    [59_500, '1m'],
+    [60_000, '1m'],
+    [119_999, '2m'],
+    [3_599_000, '59m'],
+    [3_599_500, '1h00m'],
+    [3_600_000, '1h00m'],
+    [3_660_000, '1h01m'],
+    [7_199_000, '1h59m'],
+    [90_061_000, '25h01m'],
+  ])('age(%d) = %s', (ms, expected) => {
+    expect(age(ms)).toBe(expected);
+  });
+});
+
+describe('stopwatch', () => {
+  it.each([
+    [0, '0.0s'],
+    [4_500, '4.5s'],
+    [59_949, '59.9s'],
+    [60_000, '1m00s'],
+    [65_000, '1m05s'],
+    [7_200_000, '120m00s'],
+  ])('%d ms reads %j', (ms, text) => {
+    expect(stopwatch(ms)).toBe(text);
   });
 });

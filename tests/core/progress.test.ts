@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialLane, type LaneState } from '../../src/core/machine.js';
+import { initialLane, type LaneState } from '../../src/machine/lane.js';
 import { progress, type Progress } from '../../src/core/progress.js';
 
 const T0 = 1_700_000_000_000;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseKind, type KindSpec } from '../../src/core/kind.js';
-import type { ScreenClass } from '../../src/core/machineTypes.js';
+import type { ScreenClass } from '../../src/machine/types.js';
 import { contextLeft, isIdle, lastWords, matchScreen, screenLines, SCREENFUL } from '../../src/core/screens.js';
 
 const ESC = '\x1b';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LeadRecord } from '../../src/core/epochs.js';
-import { initialLane, type LaneState } from '../../src/core/machineTypes.js';
-import { age, statusJson, statusTable, type StatusInput, type StatusJson } from '../../src/core/status.js';
+import { initialLane } from '../../src/machine/laneState.js';
+import type { LaneState } from '../../src/machine/types.js';
+import { statusJson, statusTable, type StatusInput, type StatusJson } from '../../src/core/status.js';
 
 const NOW = 1_750_000_000_000;
 
@@ -139,26 +140,5 @@ describe('statusTable', () => {
     // eslint-disable-next-line no-control-regex
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
     expect(text.split('\n').every((l) => l === l.trimEnd())).toBe(true);
-  });
-});
-
-describe('age', () => {
-  it.each<[number, string]>([
-    [0, '0s'],
-    [-5000, '0s'],
-    [499, '0s'],
-    [500, '1s'],
-    [59_499, '59s'],
-    [59_500, '1m'],
-    [60_000, '1m'],
-    [119_999, '2m'],
-    [3_599_000, '59m'],
-    [3_599_500, '1h00m'],
-    [3_600_000, '1h00m'],
-    [3_660_000, '1h01m'],
-    [7_199_000, '1h59m'],
-    [90_061_000, '25h01m'],
-  ])('age(%d) = %s', (ms, expected) => {
-    expect(age(ms)).toBe(expected);
   });
 });

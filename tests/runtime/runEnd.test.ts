@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { initialLane, type LaneState, type LaneStatus } from '../../src/core/machineTypes.js';
+import { initialLane } from '../../src/machine/laneState.js';
+import type { LaneState, LaneStatus } from '../../src/machine/types.js';
 import type { EngineState } from '../../src/runtime/engineState.js';
 import { endRun, lanesAsSeen, toResume } from '../../src/runtime/runEnd.js';
 

@@ -7,7 +7,7 @@
 import './forceColor.js';
 import xterm from '@xterm/headless';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Phase } from '../../src/core/machineTypes.js';
+import type { Phase } from '../../src/machine/types.js';
 
 const { EventEmitter } = await import('node:events');
 const { render } = await import('ink');

@@ -5,7 +5,7 @@
  */
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { LaneStatus, Phase } from '../../src/core/machineTypes.js';
+import type { LaneStatus, Phase } from '../../src/machine/types.js';
 import { App } from '../../src/ui/App.js';
 import type { DashboardActions } from '../../src/ui/keys.js';
 import type { TerminalSize } from '../../src/ui/useTerminalSize.js';

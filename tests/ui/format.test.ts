@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CAPACITY_TONE, accountText, ageChangesIn, clockDue, contextBar, cut, fit, lastText, laneCounts, oneLine, phaseText, planName, stateText, uptime,
 } from '../../src/ui/format.js';
-import type { Phase } from '../../src/core/machineTypes.js';
+import type { Phase } from '../../src/machine/types.js';
 import { NOW, lane } from './views.js';
 
 describe('oneLine', () => {

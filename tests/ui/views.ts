@@ -1,6 +1,7 @@
 /** Lane and swarm views for dashboard tests, built from object literals at a fixed time. */
 import { createStore } from 'zustand/vanilla';
-import { initialLane, type LaneState } from '../../src/core/machineTypes.js';
+import { initialLane } from '../../src/machine/laneState.js';
+import type { LaneState } from '../../src/machine/types.js';
 import type { JournalEntry } from '../../src/core/journal.js';
 import type { Frame, FrameStore } from '../../src/ui/frames.js';
 import type { LaneView, SwarmView } from '../../src/ui/store.js';

@@ -95,6 +95,39 @@ export function newSession(session: string, size = { width: 200, height: 50 }): 
     '--', ...paneCommand(['tail', '-f', '/dev/null'])];
 }
 
+// ---- The dashboard's window 0, and a terminal attached to it ----
+
+/** What window 0 must not inherit from the caller: tmux's own, CI's (Ink draws nothing under CI), the terminal's size. */
+const NOT_PASSED = new Set(['TMUX', 'TMUX_PANE', 'CI', 'CONTINUOUS_INTEGRATION', 'TERM', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION', 'COLUMNS', 'LINES']);
+
+/** `-e KEY=VALUE` for the caller's environment (an existing tmux server keeps its own older one). */
+export function paneEnvArgs(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env)
+    .filter((entry): entry is [string, string] => entry[1] !== undefined && !NOT_PASSED.has(entry[0]) && !entry[0].includes('='))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([key, value]) => ['-e', `${key}=${value}`]);
+}
+
+/** The session with window 0 running `command`: a new session, else window `swarm` respawned (`window` its id) or added (`''`). */
+export function dashboardWindowArgv(session: string, window: string | null, cwd: string, env: string[], command: string[], size: { columns: number; rows: number }): string[] {
+  const tail = [...startDirectory(cwd), ...env, '--', ...command];
+  if (window === null) return ['new-session', '-d', '-s', session, '-n', DASHBOARD_WINDOW, '-x', String(size.columns), '-y', String(size.rows), ...tail];
+  if (window === '') return ['new-window', '-d', '-t', `${exact(session)}:`, '-n', DASHBOARD_WINDOW, ...tail];
+  return ['respawn-window', '-k', '-t', window, ...tail];
+}
+
+/** The `swarm` window of a session, as a target. */
+export const dashboardTarget = (session: string): string => `${exact(session)}:=${DASHBOARD_WINDOW}`;
+/** The agents' panes carry a border with their identity; the dashboard's would only cost a row. */
+export const dashboardBorderOff = (session: string): string[] => ['set-option', '-w', '-t', dashboardTarget(session), 'pane-border-status', 'off'];
+export const selectWindow = (target: string): string[] => ['select-window', '-t', target];
+export const selectPane = (paneId: string): string[] => ['select-pane', '-t', paneId];
+export const attachSession = (session: string): string[] => ['attach-session', '-t', exact(session)];
+/** Detach the client this process runs under (found by its `TMUX`). */
+export const detachClient = (): string[] => ['detach-client'];
+/** Detach every client attached to the session. */
+export const detachSession = (session: string): string[] => ['detach-client', '-s', exact(session)];
+
 /**
  * The shell command the `pane-died` hook runs (format-expanded by tmux first): append one JSON line
  * `{"kind":"pane_died","pane":"%3","status":3|null,"ts":"…Z"}` to `file`.

@@ -4,9 +4,9 @@
  * between `%begin` and `%end`/`%error` in the order they were sent.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { DependencyError, SwarmError, excerpt } from '../../errors.js';
+import { SwarmError, excerpt } from '../../errors.js';
 import { continuePane, controlAttach, pauseAfter, subscribeDeaths, tmuxJoin } from './argv.js';
-import { TMUX_MISSING, tmuxEnv } from './runner.js';
+import { tmuxEnv, tmuxMissing } from './runner.js';
 
 export type ControlMessage =
   | { kind: 'output'; paneId: string; data: Buffer }
@@ -167,7 +167,7 @@ export class ControlClient {
     child.stdin.on('error', () => undefined);
     this.done = new Promise((resolve) => {
       child.on('error', (error: NodeJS.ErrnoException) => {
-        this.finish(error.code === 'ENOENT' ? new DependencyError(TMUX_MISSING, { cause: error }) : new SwarmError(`tmux control client: ${error.message}`, { cause: error }));
+        this.finish(error.code === 'ENOENT' ? tmuxMissing(error) : new SwarmError(`tmux control client: ${error.message}`, { cause: error }));
         resolve();
       });
       child.on('close', (code) => {

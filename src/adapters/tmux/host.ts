@@ -7,6 +7,7 @@
  *
  * Pane ids handed out name their server (paneRef.ts): an id saved under an earlier tmux server is
  * a pane that is gone, so no kill, key or capture ever reaches the pane that reuses its number.
+ * Typing a line so that it lands is typing.ts.
  */
 import { SwarmError } from '../../errors.js';
 import type { HostEvent, PaneHost, PaneInfo, PaneSpec } from '../host.js';
@@ -15,6 +16,7 @@ import { ControlClient } from './control.js';
 import { followDeathFile, type DeathFollower } from './deathFile.js';
 import { localPane, paneRef, parseServer, serverIdentity } from './paneRef.js';
 import { isGoneError, runTmux } from './runner.js';
+import { OutputWaiters, typeInto } from './typing.js';
 
 export interface TmuxHostOptions {
   /** A `tmux -L` name; every command carries it, so the default server is never touched. */
@@ -28,14 +30,9 @@ export interface TmuxHostOptions {
 }
 
 const OUTPUT_EVERY_MS = 50;
-const ENTER_AFTER_MS = 120;
-const ENTER_CONFIRM_MS = 500;
-const ENTER_TRIES = 3;
 const RECONNECTS = 3;
 /** tmux checks subscriptions once a second: a status not known after this will not come. */
 const UNSETTLED_MS = 2500;
-
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class TmuxHost implements PaneHost {
   readonly kind = 'tmux' as const;
@@ -43,7 +40,7 @@ export class TmuxHost implements PaneHost {
   private readonly listeners = new Set<(event: HostEvent) => void>();
   /** At most one `output` event per pane per OUTPUT_EVERY_MS: at once when the last was longer ago, else one trailing event (a timer only then: no wake-up per redraw of a steady stream). */
   private readonly throttles = new Map<string, { last: number; timer: NodeJS.Timeout | null }>();
-  private readonly outputWaiters = new Map<string, Set<() => void>>();
+  private readonly outputs = new OutputWaiters();
   private readonly reported = new Set<string>();
   private readonly queues = new Map<string, Promise<unknown>>();
   private spawning: Promise<unknown> = Promise.resolve();
@@ -98,7 +95,7 @@ export class TmuxHost implements PaneHost {
     const paneId = await this.local(ref);
     if (paneId === null) return false;
     const previous = this.queues.get(paneId) ?? Promise.resolve();
-    const next = previous.then(() => this.deliver(paneId, line)).catch((error: unknown) => {
+    const next = previous.then(() => typeInto({ exec: (argv) => this.exec(argv), nextOutput: (id, ms) => this.outputs.next(id, ms) }, paneId, line)).catch((error: unknown) => {
       if (isGoneError(error)) return false;
       throw error;
     });
@@ -186,52 +183,6 @@ export class TmuxHost implements PaneHost {
     return server;
   }
 
-  /** One line: leave copy mode, paste, Enter as its own step, and see the screen take it. */
-  private async deliver(paneId: string, line: string): Promise<boolean> {
-    const state = tmux.parsePaneState(paneId, (await this.exec(tmux.paneState(paneId)))[0]);
-    if (!state || state.dead) return false;
-    if (state.inMode) await this.exec(tmux.cancelMode(paneId));
-    if (line !== '') {
-      const buffer = tmux.bufferName(paneId);
-      await this.exec(tmux.setBuffer(buffer, line));
-      await this.exec(tmux.pasteBuffer(buffer, paneId));
-      await delay(ENTER_AFTER_MS);
-    }
-    for (let attempt = 0; attempt < ENTER_TRIES; attempt += 1) {
-      const before = await this.snapshot(paneId);
-      if (before === null) return false;
-      const output = this.nextOutput(paneId, ENTER_CONFIRM_MS);
-      await this.exec(tmux.sendEnter(paneId));
-      await output;
-      const after = await this.snapshot(paneId);
-      if (after !== before) return true;
-    }
-    return false;
-  }
-
-  /** The visible screen and the cursor; null once the pane is gone or dead (a pane that dies on Enter took it). */
-  private async snapshot(paneId: string): Promise<string | null> {
-    const state = tmux.parsePaneState(paneId, (await this.exec(tmux.paneState(paneId)).catch(() => []))[0]);
-    if (!state || state.dead) return null;
-    return `${state.cursor}\n${(await this.exec(tmux.capturePane(paneId))).join('\n')}`;
-  }
-
-  /** Resolves on the pane's next output, or after `ms` (a deadline, not a poll). */
-  private nextOutput(paneId: string, ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const waiters = this.outputWaiters.get(paneId) ?? new Set<() => void>();
-      this.outputWaiters.set(paneId, waiters);
-      const done = (): void => {
-        clearTimeout(timer);
-        waiters.delete(done);
-        if (waiters.size === 0) this.outputWaiters.delete(paneId);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      waiters.add(done);
-    });
-  }
-
   private async connect(): Promise<void> {
     this.control = await ControlClient.connect({ socket: this.options.socket, session: this.options.session, ...(this.options.bin ? { bin: this.options.bin } : {}) }, {
       onOutput: (paneId) => this.output(paneId),
@@ -263,7 +214,7 @@ export class TmuxHost implements PaneHost {
   }
 
   private output(paneId: string): void {
-    for (const waiter of [...(this.outputWaiters.get(paneId) ?? [])]) waiter();
+    this.outputs.fire(paneId);
     const now = Date.now();
     const entry = this.throttles.get(paneId) ?? { last: 0, timer: null };
     this.throttles.set(paneId, entry);

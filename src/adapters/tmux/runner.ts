@@ -5,7 +5,13 @@
 import { execa, ExecaError } from 'execa';
 import { DependencyError, SwarmError, excerpt } from '../../errors.js';
 
-export const TMUX_MISSING = 'tmux not found — install it (apt-get install tmux), or set backend: pty';
+export const TMUX_MISSING = 'tmux not found';
+const TMUX_MISSING_HINT = 'install it (apt-get install tmux, brew install tmux), or set backend: pty in swarm.yaml';
+
+/** The one "tmux not found" (exit 4): from the backend choice, the runner and the control client alike. */
+export function tmuxMissing(cause?: unknown): DependencyError {
+  return new DependencyError(TMUX_MISSING, { hint: TMUX_MISSING_HINT, ...(cause === undefined ? {} : { cause }) });
+}
 
 /**
  * Every tmux call runs with `-u`: without a UTF-8 locale (cron, systemd, CI, `env -i`) tmux 3.3a replaces
@@ -42,9 +48,23 @@ export async function runTmux(socket: string, args: readonly string[], options: 
   }
 }
 
+/**
+ * Run a tmux client whose exit code is the answer, never a throw: one that takes this terminal
+ * (`attach-session`, `terminal: true`) or one that acts on the client a key came from
+ * (`detach-client`, which finds it by `TMUX`). `env` goes to tmux exactly as given: pass
+ * tmuxEnv(env) to attach from inside another tmux session. A missing tmux is still tmuxMissing.
+ */
+export async function runTmuxClient(socket: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; terminal?: boolean }): Promise<number> {
+  const result = await execa('tmux', ['-u', '-L', socket, ...args], {
+    env: options.env, extendEnv: false, reject: false, ...(options.terminal ? { stdio: 'inherit' as const } : { stdin: 'ignore' as const }),
+  });
+  if (result.code === 'ENOENT') throw tmuxMissing(result);
+  return result.exitCode ?? 1;
+}
+
 function toSwarmError(error: unknown, bin: string, args: readonly string[]): SwarmError {
   if (error instanceof ExecaError) {
-    if (error.code === 'ENOENT') return new DependencyError(TMUX_MISSING, { cause: error });
+    if (error.code === 'ENOENT') return tmuxMissing(error);
     const said = String(error.stderr ?? '').trim();
     const short = excerpt(error.shortMessage, 300);
     const message = said === '' ? short : `tmux ${args[0] ?? ''}: ${excerpt(said, 200)} (${short})`;

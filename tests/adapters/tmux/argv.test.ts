@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { PaneSpec } from '../../../src/adapters/host.js';
 import {
-  agentCommand, bufferName, capturePane, deathRecordCommand, formatLiteral, newSession, newWindow, paneCommand, paneIdentity,
-  parseDeathValue, parsePaneList, parsePaneState, parseSpawned, parseWindows, pickAgentsWindow, sessionSetup,
+  agentCommand, bufferName, capturePane, dashboardWindowArgv, deathRecordCommand, formatLiteral, newSession, newWindow, paneCommand, paneIdentity,
+  paneEnvArgs, parseDeathValue, parsePaneList, parsePaneState, parseSpawned, parseWindows, pickAgentsWindow, sessionSetup,
   setBuffer, shellJoin, shellQuote, splitWindow, tmuxJoin, tmuxQuote,
 } from '../../../src/adapters/tmux/argv.js';
 
@@ -248,5 +248,37 @@ describe('parsers', () => {
     ['', { dead: false, status: null }],
   ])('parseDeathValue(%j)', (value, expected) => {
     expect(parseDeathValue(value)).toEqual(expected);
+  });
+});
+
+describe('paneEnvArgs', () => {
+  it.each<[string, NodeJS.ProcessEnv, string[]]>([
+    ['empty', {}, []],
+    ['sorted, as -e pairs', { B: '2', A: '1' }, ['-e', 'A=1', '-e', 'B=2']],
+    ['values kept verbatim: spaces, newlines, quotes', { MSG: "a b\nc 'd'" }, ['-e', "MSG=a b\nc 'd'"]],
+    ['tmux, terminal and CI variables left out', { TMUX: '/tmp/t,1,0', TMUX_PANE: '%1', TERM: 'xterm', TERM_PROGRAM: 'x', CI: 'true', CONTINUOUS_INTEGRATION: '1', COLUMNS: '80', LINES: '24', HOME: '/h' }, ['-e', 'HOME=/h']],
+    ['undefined values left out', { A: undefined, B: '' }, ['-e', 'B=']],
+  ])('%s', (_name, env, expected) => {
+    expect(paneEnvArgs(env)).toEqual(expected);
+  });
+});
+
+describe('dashboardWindowArgv', () => {
+  const cmd = ['/bin/sh', '-c', 'loop'];
+  const env = ['-e', 'A=1'];
+  it.each<[string, string | null, string[]]>([
+    ['no session: a new one, window 0 named swarm at the terminal size', null,
+      ['new-session', '-d', '-s', 'swarm-demo', '-n', 'swarm', '-x', '120', '-y', '40', '-c', '/repo', '-e', 'A=1', '--', '/bin/sh', '-c', 'loop']],
+    ['a session without the window: a new window named swarm', '',
+      ['new-window', '-d', '-t', '=swarm-demo:', '-n', 'swarm', '-c', '/repo', '-e', 'A=1', '--', '/bin/sh', '-c', 'loop']],
+    ['the window there (placeholder or dead loop): respawned', '@3',
+      ['respawn-window', '-k', '-t', '@3', '-c', '/repo', '-e', 'A=1', '--', '/bin/sh', '-c', 'loop']],
+  ])('%s', (_name, window, expected) => {
+    expect(dashboardWindowArgv('swarm-demo', window, '/repo', env, cmd, { columns: 120, rows: 40 })).toEqual(expected);
+  });
+
+  it.each([null, '', '@3'])('passes the folder inert to tmux (window %j)', (window) => {
+    const argv = dashboardWindowArgv('swarm-demo', window, '/repo/#(touch pwned) #{pane_id} #', env, cmd, { columns: 120, rows: 40 });
+    expect(argv[argv.indexOf('-c') + 1]).toBe('/repo/##(touch pwned) ##{pane_id} ##');
   });
 });

@@ -1,7 +1,7 @@
 /** Whole handoffs driven by hand through reduceLane, from the first notice to the closed pane. */
 import { describe, expect, it } from 'vitest';
-import { DECIDE_AND_RECORD } from '../../../src/core/protocol.js';
-import { handoffInFlight, MAX_GENERATIONS_HINT } from '../../../src/core/machine.js';
+import { DECIDE_AND_RECORD } from '../../src/core/protocol.js';
+import { handoffInFlight, MAX_GENERATIONS_HINT } from '../../src/machine/lane.js';
 import {
   DEGRADED, MIN, PACKET, T0, degradedLane, drive, journals, leased, only, picking, report, spawned, types, verdict, working,
 } from './build.js';

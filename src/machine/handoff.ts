@@ -3,11 +3,14 @@
  * checked, an account leased, the successor spawned (or not) and accepted, a degraded packet written,
  * and the packet, accept and reset deadlines. `reduceLane` dispatches to them; pure.
  */
-import {
-  attention, clearTimer, degrade, effectId, failSuccessor, freshHandoff, ignored, journal, minutes, notices, setTimer,
-  spawnEffect, startPick, stop, tail, waiting, type Handoff, type LaneState, type MachineContext, type Step, type TimerName,
-} from './machineTypes.js';
-import { andThen, isLive, type Ev } from './laneStep.js';
+import { spokenDuration } from '../core/duration.js';
+import { degrade, stop } from './degrade.js';
+import { clearTimer, effectId, journal, setTimer, spawnEffect } from './effects.js';
+import { isLive } from './laneState.js';
+import { notices, tail } from './notices.js';
+import { andThen, type Ev, ignored } from './step.js';
+import { attention, failSuccessor, freshHandoff, startPick, waiting } from './successor.js';
+import type { Handoff, LaneState, MachineContext, Step, TimerName } from './types.js';
 
 /** Why a `handoff <path>` report changes nothing, or null when it starts (or restarts) the handoff. */
 export function handoffRefusal(lane: LaneState, path: string): string | null {
@@ -212,13 +215,13 @@ export function onHandoffTimer(lane: LaneState, timer: Exclude<TimerName, 'stall
       if (now < due) return { lane, effects: [setTimer(lane, 'packet', due)] };
       // An agent on a permission screen cannot write: wait for the developer, then give it the full time.
       if (lane.blocked?.source === 'screen') return { lane, effects: [setTimer(lane, 'packet', now + ctx.timeouts.packet)] };
-      return degrade(lane, h?.reason ?? 'capacity_critical', ctx, { why: `no packet within ${minutes(ctx.timeouts.packet)}` });
+      return degrade(lane, h?.reason ?? 'capacity_critical', ctx, { why: `no packet within ${spokenDuration(ctx.timeouts.packet)}` });
     }
     case 'accept': {
       const s = h?.successor ?? null;
       if (lane.phase !== 'spawning' || s === null) return { lane, effects: [] };
       if (now < s.deadline) return { lane, effects: [setTimer(lane, 'accept', s.deadline)] };
-      return failSuccessor(lane, `no acceptance within ${minutes(ctx.timeouts.accept)}`, s.paneId, ctx);
+      return failSuccessor(lane, `no acceptance within ${spokenDuration(ctx.timeouts.accept)}`, s.paneId, ctx);
     }
     case 'reset': {
       if (lane.phase !== 'waiting' || h === null) return { lane, effects: [] };

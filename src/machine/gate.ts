@@ -4,8 +4,12 @@
  * intent record: set (and saved) before the gate runs, cleared only by its result. Gates are
  * rerunnable, so a gate killed with swarm is simply run again. Pure.
  */
-import { clearTimer, degrade, effectId, ignored, journal, notices, tail, type LaneState, type MachineContext, type Step } from './machineTypes.js';
-import { isLive, type Ev } from './laneStep.js';
+import { degrade } from './degrade.js';
+import { clearTimer, effectId, journal } from './effects.js';
+import { isLive } from './laneState.js';
+import { notices, tail } from './notices.js';
+import { type Ev, ignored } from './step.js';
+import type { LaneState, MachineContext, Step } from './types.js';
 
 /** Run the gate (again, after a restart): journal that it started, then run it. */
 export function startGate(lane: LaneState, ctx: MachineContext, rerun = false): Step {

@@ -1,6 +1,6 @@
 /** `resume` after a crash: only what is provably missing is emitted again, with the same ids. */
 import { describe, expect, it } from 'vitest';
-import { reduceLane, type Effect, type LaneEvent, type LaneState } from '../../../src/core/machine.js';
+import { reduceLane, type Effect, type LaneEvent, type LaneState } from '../../src/machine/lane.js';
 import {
   MIN, PACKET, T0, accepted, attentionLane, ctx, degradedLane, doneLane, drive, gating, leased, only, picking, report, reported, spawned,
   stoppedLane, types, waitingLane, working, writing,

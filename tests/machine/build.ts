@@ -1,8 +1,8 @@
 /** Builders for the lane machine tests: lanes in each phase, reached by driving the reducer itself. */
-import { parseReport } from '../../../src/core/protocol.js';
+import { parseReport } from '../../src/core/protocol.js';
 import {
   initialLane, reduceLane, type Effect, type LaneEvent, type LaneState, type MachineContext, type Step,
-} from '../../../src/core/machine.js';
+} from '../../src/machine/lane.js';
 
 export const T0 = 1_700_000_000_000;
 export const MIN = 60_000;

@@ -3,28 +3,33 @@
  * `reduceLane(lane, event, ctx) → { lane, effects }`. Effects are plain data for the engine to run;
  * their results come back as events. Time comes in as `ctx.now`. This file holds the dispatcher and
  * the lane's own events (start, reports, capacity, screens, exits, the gate, stalls); the handoff
- * transitions are in handoff.ts, the restart in resume.ts.
+ * transitions are in handoff.ts (their shared steps in successor.ts and degrade.ts), the restart in
+ * resume.ts, the gate in gate.ts.
  */
-import { DECIDE_AND_RECORD } from './protocol.js';
-import type { CapacityLine } from './protocol.js';
-import type { Decision } from './thresholds.js';
-import {
-  clearTimer, degrade, effectId, escalation, failSuccessor, freshHandoff, handoffInFlight, ignored, journal, minutes, notices,
-  QUICK_EXIT_MS, setTimer, tail, type Blocked, type LaneEvent, type LaneState, type MachineContext, type Step,
-} from './machineTypes.js';
+import { DECIDE_AND_RECORD } from '../core/protocol.js';
+import type { CapacityLine } from '../core/protocol.js';
+import type { Decision } from '../core/thresholds.js';
+import { spokenDuration } from '../core/duration.js';
+import { degrade } from './degrade.js';
+import { clearTimer, effectId, escalation, journal, setTimer } from './effects.js';
+import { exitRecorded, handoffInFlight, isLive, stallWatched } from './laneState.js';
+import { notices, tail } from './notices.js';
+import { andThen, ignored, type Ev } from './step.js';
+import { failSuccessor, freshHandoff } from './successor.js';
+import { QUICK_EXIT_MS, type Blocked, type LaneEvent, type LaneState, type MachineContext, type Step } from './types.js';
 import {
   handoffRefusal, onAccountFreed, onAccepted, onDegradedWritten, onHandoff, onHandoffTimer, onLease, onPacketChecked, onSpawned, onSpawnFailed,
   onSuccessorScreen,
 } from './handoff.js';
-import { andThen, exitRecorded, isLive, stallWatched, type Ev } from './laneStep.js';
 import { onGate, startGate } from './gate.js';
 import { onResume } from './resume.js';
 
-export { handoffInFlight, initialLane, MAX_GENERATIONS_HINT, QUICK_EXIT_MS, WAIT_RETRY_MS } from './machineTypes.js';
+export { handoffInFlight, initialLane } from './laneState.js';
+export { MAX_GENERATIONS_HINT, QUICK_EXIT_MS, WAIT_RETRY_MS } from './types.js';
 export type {
   Blocked, BlockClass, Effect, Failure, Handoff, JournalKind, LaneEvent, LaneState, LaneStatus, MachineContext, Phase, ScreenClass, SignalClass,
   StartScreen, Step, Successor, TimerName,
-} from './machineTypes.js';
+} from './types.js';
 
 /** Decide one event for one lane: the next state and the effects to carry out. Total and pure. */
 export function reduceLane(lane: LaneState, event: LaneEvent, ctx: MachineContext): Step {
@@ -252,7 +257,7 @@ function onExited(lane: LaneState, event: Ev<'exited'>, ctx: MachineContext): St
 /** The second exit in a row within quickExitMs of a start: blocked dependency, no successor. */
 function crashLoop(lane: LaneState, event: Ev<'exited'>, ctx: MachineContext): Step {
   const lines = event.tail === undefined || event.tail.trim() === '' ? '' : `\nlast lines of the pane:\n${tail(event.tail, 1000)}`;
-  const what = `the agent exited within ${minutes(ctx.quickExitMs ?? QUICK_EXIT_MS)} of its start for the second time in a row ` +
+  const what = `the agent exited within ${spokenDuration(ctx.quickExitMs ?? QUICK_EXIT_MS)} of its start for the second time in a row ` +
     `(exit status ${event.status ?? 'unknown'}): fix the command or the account's setup, then run swarm up again${lines}`;
   const timers = [clearTimer(lane, 'packet', ctx.now), clearTimer(lane, 'stall', ctx.now)];
   const held = lane.phase === 'spawning' ? { ...lane, phase: 'attention' as const, phaseSince: ctx.now } : lane;
@@ -276,7 +281,7 @@ function onStall(lane: LaneState, ctx: MachineContext): Step {
   const due = lane.lastActivity + ctx.timeouts.stall * (lane.stallNudged ? 2 : 1);
   if (now < due) return { lane, effects: [setTimer(lane, 'stall', due)] };
   if (lane.stallNudged) {
-    return block(lane, { class: 'stalled', what: `no output and no report for ${minutes(now - lane.lastActivity)}, and none after a nudge`, source: 'engine' }, ctx);
+    return block(lane, { class: 'stalled', what: `no output and no report for ${spokenDuration(now - lane.lastActivity)}, and none after a nudge`, source: 'engine' }, ctx);
   }
   const next: LaneState = { ...lane, stallNudged: true };
   return {

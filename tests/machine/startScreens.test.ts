@@ -1,6 +1,6 @@
 /** Issue 9 §5: a successor that shows a start screen (login, consent, payment, bypass, offline) → the next account at once. */
 import { describe, expect, it } from 'vitest';
-import { reduceLane, type LaneEvent, type StartScreen } from '../../../src/core/machine.js';
+import { reduceLane, type LaneEvent, type StartScreen } from '../../src/machine/lane.js';
 import { MIN, T0, ctx, drive, journals, only, picking, spawned, types, working } from './build.js';
 
 const AT = T0 + 6 * MIN + 2000;

@@ -2,12 +2,12 @@
  * The lane machine after a restart (docs/engine.md): from the saved phase and the live panes, re-emit
  * only what is provably missing and re-arm the deadlines. `reduceLane` dispatches to it; pure.
  */
-import {
-  effectId, failSuccessor, handoffInFlight, journal, pickEffect, setTimer, spawnEffect, writeDegraded,
-  type LaneState, type MachineContext, type Step,
-} from './machineTypes.js';
+import { effectId, journal, pickEffect, setTimer, spawnEffect, writeDegraded } from './effects.js';
+import { exitRecorded, handoffInFlight, isLive, stallWatched } from './laneState.js';
+import { andThen, type Ev } from './step.js';
+import { failSuccessor } from './successor.js';
+import type { LaneState, MachineContext, Step } from './types.js';
 import { startGate } from './gate.js';
-import { andThen, exitRecorded, isLive, stallWatched, type Ev } from './laneStep.js';
 
 /** How the machine handles an agent's exit (`reduceLane`'s own, passed in so this file needs no machine import). */
 export type OnExited = (lane: LaneState, event: Ev<'exited'>, ctx: MachineContext) => Step;

@@ -1,6 +1,6 @@
 /** The lane machine's `signal` events: what an agent's own hooks, status line and rollout mean to its lane. */
 import { describe, expect, it } from 'vitest';
-import type { LaneEvent, SignalClass } from '../../../src/core/machine.js';
+import type { LaneEvent, SignalClass } from '../../src/machine/lane.js';
 import { drive, journals, only, reported, T0, types, working } from './build.js';
 
 const signal = (s: SignalClass, what = 'detail', resetsAt: string | null = null, generation = 1): LaneEvent =>

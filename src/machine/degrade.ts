@@ -1,0 +1,40 @@
+/**
+ * When swarm writes the packet itself (a degraded handoff), and when a lane at max_generations stops
+ * instead. Pure.
+ */
+import type { PacketReason } from '../core/packet.js';
+import { clearTimer, escalation, journal, writeDegraded } from './effects.js';
+import { freshHandoff } from './successor.js';
+import { type Handoff, type LaneState, type MachineContext, MAX_GENERATIONS_HINT, type Step } from './types.js';
+
+/** swarm writes the fallback packet (or, at max_generations, stops the lane). */
+export function degrade(lane: LaneState, reason: PacketReason, ctx: MachineContext, data: Record<string, unknown> = {}): Step {
+  if (lane.generation >= ctx.maxGenerations) return stop(lane, null, reason, ctx);
+  const next: LaneState = { ...lane, phase: 'degraded', phaseSince: ctx.now, handoff: freshHandoff(lane, reason, true) };
+  const event = lane.role === 'lead' ? 'lead_takeover' : 'degraded_handoff';
+  return {
+    lane: next,
+    effects: [
+      clearTimer(next, 'packet', ctx.now),
+      journal(next, event, 'observation', { ...data, reason, from_generation: lane.generation }, ctx.now),
+      writeDegraded(next, reason),
+    ],
+  };
+}
+
+/** A handoff from generation max_generations: there is no further generation. */
+export function stop(lane: LaneState, packet: string | null, reason: PacketReason, ctx: MachineContext): Step {
+  const handoff: Handoff = { ...freshHandoff(lane, reason, packet === null), packet };
+  const next: LaneState = { ...lane, state: 'stopped', phase: 'stopped', phaseSince: ctx.now, handoff };
+  const what = `${lane.name} handed off from generation ${lane.generation}, its max_generations (${ctx.maxGenerations}): ` +
+    `there is no further generation; ${MAX_GENERATIONS_HINT}`;
+  return {
+    lane: next,
+    effects: [
+      clearTimer(next, 'packet', ctx.now),
+      clearTimer(next, 'stall', ctx.now),
+      journal(next, 'max_generations', 'observation', { packet, reason, max: ctx.maxGenerations }, ctx.now),
+      ...escalation(next, 'decision', what, 'engine', ctx.now),
+    ],
+  };
+}

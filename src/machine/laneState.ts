@@ -1,0 +1,35 @@
+/**
+ * Questions about one lane's state that more than one transition asks, and the fresh lane itself.
+ * Pure.
+ */
+import type { LaneState, Phase } from './types.js';
+
+/** A fresh lane before its first agent started: generation 1, no pane, no handoff. */
+export function initialLane(input: { name: string; role: 'lane' | 'lead'; account: string | null; now: number }): LaneState {
+  return {
+    name: input.name, role: input.role, generation: 1, account: input.account, paneId: null,
+    state: 'starting', phase: null, phaseSince: null, blocked: null,
+    capacity: null, capacityState: 'unknown', remainingPct: null, contextPct: null, last: null,
+    startedAt: input.now, lastActivity: input.now, quickExits: 0, nearGeneration: null,
+    stallNudged: false, gatePending: false, handoff: null,
+  };
+}
+
+const IN_FLIGHT: ReadonlySet<Phase> = new Set<Phase>(['reported', 'spawning', 'waiting', 'degraded', 'rejected', 'attention']);
+
+/** The phases from which a handoff is in flight (hysteresis: capacity no longer matters). */
+export function handoffInFlight(lane: LaneState): boolean {
+  return lane.phase !== null && IN_FLIGHT.has(lane.phase);
+}
+
+/** The lane still has an agent to watch: neither done nor stopped. */
+export const isLive = (lane: LaneState): boolean => lane.state !== 'done' && lane.state !== 'stopped';
+
+/** The current agent's exit was already handled (lost, or held after a crash loop). */
+export const exitRecorded = (lane: LaneState): boolean =>
+  lane.state === 'lost' || (lane.blocked?.source === 'engine' && lane.blocked.class === 'dependency');
+
+/** Stall: working (or starting), no gate running, and the agent expected to act (not mid-handoff). */
+export function stallWatched(lane: LaneState): boolean {
+  return (lane.state === 'working' || lane.state === 'starting') && !lane.gatePending && (!handoffInFlight(lane) || lane.phase === 'rejected');
+}

@@ -1,0 +1,143 @@
+/**
+ * The lane machine's vocabulary (docs/engine.md): lane state, events in, effects out, and the
+ * constants its rules name. Types and values only; the helpers live where their names say
+ * (laneState, step, effects, notices, successor, degrade). Pure.
+ */
+import type { CapacityState, EscalationClass, Report } from '../core/protocol.js';
+import type { PacketReason } from '../core/packet.js';
+import type { Decision } from '../core/thresholds.js';
+
+export type LaneStatus = 'starting' | 'working' | 'blocked' | 'done' | 'lost' | 'stopped';
+export type Phase =
+  | 'near' | 'writing' | 'reported' | 'spawning' | 'accepted' | 'rejected' | 'waiting' | 'degraded' | 'attention' | 'stopped';
+export type ScreenClass = 'usage_limit' | 'overflow' | 'permission' | 'bypass' | 'login' | 'consent' | 'payment';
+export type TimerName = 'accept' | 'packet' | 'stall' | 'reset';
+export type BlockClass = EscalationClass | 'bypass';
+/** The screens that stop a successor at its start: its account is not ready. */
+export type StartScreen = 'login' | 'consent' | 'payment' | 'bypass' | 'offline';
+export const START_SCREENS: readonly StartScreen[] = ['login', 'consent', 'payment', 'bypass', 'offline'];
+
+/**
+ * Why a lane is blocked. `source` says what can unblock it: a screen going away, a new report, the
+ * agent's own signal that its turn went on (a Claude Code hook), or a human.
+ */
+export interface Blocked { class: BlockClass; what: string; source: 'report' | 'screen' | 'signal' | 'engine' }
+
+/** What an agent's structured signal (hook, status line, rollout) means to its lane. */
+export type SignalClass = 'usage_limit' | 'overflow' | 'payment' | 'login' | 'permission' | 'handoff_now' | 'turn_end';
+
+export interface Successor {
+  generation: number; account: string; paneId: string | null;
+  /** Epoch ms by which it must accept. */
+  deadline: number;
+  /** When its pane was seen (spawned or adopted); null until then. For the crash-loop rule. */
+  spawnedAt: number | null;
+}
+
+export interface Handoff {
+  /** Absolute path; the identity of the handoff (null until reported/degraded). */
+  packet: string | null;
+  reason: PacketReason;
+  degraded: boolean;
+  from: { generation: number; account: string | null; paneId: string | null };
+  successor: Successor | null;
+  /** Accounts tried for this handoff (successors that failed to accept). */
+  tried: string[];
+  /** Reasons of the last rejection. */
+  rejected: string[];
+  /** pick_account effects emitted so far: the pick's effect id, stable across a restart. */
+  picks: number;
+  /** While `waiting`: when to pick again (epoch ms). */
+  retryAt: number | null;
+  /** mark_limited already emitted for the spent account. */
+  accountLimited: boolean;
+  /** Why each tried successor failed, and its pane's last lines when known (issue 9 §5); absent in older states. */
+  failures?: Failure[];
+}
+
+export interface Failure { account: string; why: string; lines: string | null }
+
+export interface LaneState {
+  name: string; role: 'lane' | 'lead';
+  generation: number; account: string | null; paneId: string | null;
+  state: LaneStatus; phase: Phase | null; phaseSince: number | null;
+  blocked: Blocked | null;
+  /** Last capacity line verbatim. */
+  capacity: string | null;
+  capacityState: CapacityState; remainingPct: number | null; contextPct: number | null;
+  /** Last report text (first line). */
+  last: string | null;
+  startedAt: number; lastActivity: number;
+  /** Consecutive exits within quickExitMs of start. */
+  quickExits: number;
+  /** The generation that already got the near notice. */
+  nearGeneration: number | null;
+  stallNudged: boolean;
+  gatePending: boolean;
+  handoff: Handoff | null;
+}
+
+export interface MachineContext {
+  now: number;
+  maxGenerations: number;
+  timeouts: { accept: number; packet: number; stall: number };
+  /** The lane's gate. */
+  doneWhen: string | null;
+  /** Default 15000. */
+  quickExitMs?: number;
+  /** Default 15 min, when no reset time is known. */
+  waitRetryMs?: number;
+}
+
+export type LaneEvent =
+  | { type: 'started'; generation: number; account: string; paneId: string }
+  | { type: 'report'; generation: number; report: Report }
+  | { type: 'verdict'; generation: number; decision: Decision; state: CapacityState; remainingPct: number | null; contextPct: number | null }
+  | { type: 'output' }
+  | { type: 'screen'; screen: ScreenClass | null; text?: string }
+  /** An agent's own signal (hooks, status line, rollout); `resetsAt`: when a usage-limited account is free again. */
+  | { type: 'signal'; generation: number; signal: SignalClass; what: string; resetsAt: string | null }
+  /** `tail`: the pane's last lines, quoted in a crash-loop escalation. */
+  | { type: 'exited'; paneId: string; status: number | null; tail?: string }
+  | { type: 'packet_checked'; packet: string; reasons: string[] }
+  /** `noneReady`: no account is free and every one the pick refused, besides the lead's and those tried, is not ready. */
+  | { type: 'lease'; account: string | null; resetsAt: string | null; why: string; noneReady?: boolean }
+  /** A successor's pane shows a screen that stops it before it accepts (login, consent, payment, bypass, offline). */
+  /** `text`: the matched screen lines; `lines`: the pane's last lines (quoted when no account is left). */
+  | { type: 'successor_screen'; generation: number; account: string; paneId: string; screen: StartScreen; text: string; lines?: string }
+  | { type: 'spawned'; generation: number; account: string; paneId: string }
+  | { type: 'spawn_failed'; generation: number; account: string; error: string }
+  | { type: 'accepted'; generation: number; packet: string }
+  | { type: 'degraded_written'; packet: string }
+  | { type: 'gate'; passed: boolean; output: string }
+  | { type: 'timer'; timer: TimerName }
+  /** A lease was released somewhere in the swarm: a `waiting` lane picks again now, not at its retry time. */
+  | { type: 'account_freed'; account: string }
+  | { type: 'resume'; panes: { generation: number; paneId: string; dead: boolean }[] };
+
+export type JournalKind = 'delegation' | 'observation' | 'intervention';
+
+/** Every effect has a stable `id` (`lane-a/g2/spawn/work3`) so the executor runs it exactly once. */
+export type Effect =
+  | { type: 'journal'; id: string; event: string; kind: JournalKind; data: Record<string, unknown> }
+  | { type: 'notify'; id: string; text: string }
+  | { type: 'tell_lead'; id: string; text: string }
+  | { type: 'validate_packet'; id: string; packet: string }
+  | { type: 'pick_account'; id: string; exclude: string[]; preferOtherThan: string | null }
+  | { type: 'spawn'; id: string; generation: number; account: string; packet: string }
+  | { type: 'kill_pane'; id: string; paneId: string }
+  | { type: 'close_pane'; id: string; paneId: string }
+  | { type: 'release_lease'; id: string; account: string }
+  | { type: 'mark_limited'; id: string; account: string; resetsAt: string | null }
+  | { type: 'mark_not_ready'; id: string; account: string; why: string }
+  | { type: 'write_degraded'; id: string; reason: PacketReason; generation: number }
+  | { type: 'escalate'; id: string; class: BlockClass; what: string }
+  | { type: 'run_gate'; id: string; command: string }
+  | { type: 'set_timer'; id: string; timer: TimerName; at: number }
+  | { type: 'clear_timer'; id: string; timer: TimerName };
+
+export interface Step { lane: LaneState; effects: Effect[] }
+
+export const QUICK_EXIT_MS = 15_000;
+export const WAIT_RETRY_MS = 15 * 60_000;
+export const MAX_GENERATIONS_HINT = 'the window or thresholds are probably set too low';

@@ -1,0 +1,91 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/swarm.js';
+import { checkImports } from '../../scripts/check-imports.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SCRIPT = join(ROOT, 'scripts', 'check-imports.mjs');
+
+let cleanup: (() => void) | null = null;
+afterEach(() => {
+  cleanup?.();
+  cleanup = null;
+});
+
+/** The script as `npm run lint` runs it. */
+function run(root: string): { status: number | null; stderr: string } {
+  const child = spawnSync(process.execPath, [SCRIPT, root], { encoding: 'utf8' });
+  return { status: child.status, stderr: child.stderr };
+}
+
+/** In-process (typescript loads once): exit 1 when any problem, its lines on stderr. */
+function check(root: string, ...flags: string[]): { status: number; stderr: string } {
+  const problems = checkImports(root, flags.includes('--no-allow') ? [] : undefined);
+  return { status: problems.length === 0 ? 0 : 1, stderr: problems.join('\n') };
+}
+
+/** A src/ tree from `{ path: text }`. */
+function tree(files: Record<string, string>): string {
+  const made = tempDir('swarm-cycles-');
+  cleanup = made.cleanup;
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(made.dir, 'src', path)), { recursive: true });
+    writeFileSync(join(made.dir, 'src', path), text);
+  }
+  return made.dir;
+}
+
+describe('scripts/check-imports.mjs: cycles', () => {
+  it('this repository has no import cycle but those its allow-list names (as npm run lint runs it)', () => {
+    expect(run(ROOT)).toEqual({ status: 0, stderr: '' });
+  });
+
+  it.each([
+    ['a plain import', { 'a.ts': "import { b } from './b.js';\nexport const a = b;\n", 'b.ts': "import { a } from './a.js';\nexport const b = 1; void a;\n" }],
+    ['a type-only import', { 'core/a.ts': "import type { B } from './b.js';\nexport type A = B;\n", 'core/b.ts': "import type { A } from './a.js';\nexport type B = A | 1;\n" }],
+    ['a re-export', { 'a.ts': "export * from './b.js';\n", 'b.ts': "export { a } from './a.js';\n" }],
+    ['a lazy import()', { 'a.ts': "export const a = () => import('./b.js');\n", 'b.ts': "import { a } from './a.js';\nvoid a;\n" }],
+    ['three files, .tsx', { 'a.ts': "import './b.js';\n", 'b.ts': "import './c.js';\n", 'c.tsx': "import './a.js';\n" }],
+  ])('fails on a cycle through %s, naming its files', (_what, files) => {
+    const result = check(tree(files), '--no-allow');
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/import cycle among \d files \(src\/.*\), e\.g\. src\/\S+ -> src\/\S+/);
+  });
+
+  it('passes a tree whose imports only go one way, and ignores packages', () => {
+    const root = tree({ 'a.ts': "import { b } from './b.js';\nimport { execa } from 'execa';\nexport const a = [b, execa];\n", 'b.ts': 'export const b = 1;\n' });
+    expect(check(root, '--no-allow')).toEqual({ status: 0, stderr: '' });
+  });
+
+  it('an allowed import that no longer exists is an error: the allow-list only shrinks', () => {
+    const result = check(tree({ 'a.ts': 'export const a = 1;\n' }));
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('allowed import src/runtime/asks.ts -> src/runtime/engine.ts no longer exists');
+  });
+});
+
+describe('scripts/check-imports.mjs: layers', () => {
+  it.each([
+    ['adapters/tmux/x.ts', "import type { Engine } from '../../runtime/engine.js';\n", 'src/adapters/tmux/x.ts imports src/runtime/engine.ts'],
+    ['adapters/x.ts', "export const x = () => import('../runtime/engine.js');\n", 'src/adapters/x.ts imports src/runtime/engine.ts'],
+    ['adapters/x.ts', "export { up } from '../commands/up.js';\n", 'src/adapters/x.ts imports src/commands/up.ts'],
+    ['core/x.ts', "import { runTmux } from '../adapters/tmux/runner.js';\nvoid runTmux;\n", 'src/core/x.ts imports src/adapters/tmux/runner.ts'],
+    ['machine/x.ts', "import type { Engine } from '../runtime/engine.js';\nexport type X = Engine;\n", 'src/machine/x.ts imports src/runtime/engine.ts'],
+  ])('%s importing a layer above it fails: %j', (file, text, said) => {
+    const root = tree({
+      [file]: text, 'runtime/engine.ts': 'export type Engine = 1;\n', 'commands/up.ts': 'export const up = 1;\n',
+      'adapters/tmux/runner.ts': 'export const runTmux = 1;\n',
+    });
+    const result = check(root, '--no-allow');
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(said);
+  });
+
+  it('runtime importing adapters, and adapters importing core, are the direction allowed', () => {
+    const root = tree({ 'runtime/a.ts': "import '../adapters/b.js';\n", 'adapters/b.ts': "import '../core/c.js';\n", 'core/c.ts': 'export {};\n' });
+    expect(check(root, '--no-allow')).toEqual({ status: 0, stderr: '' });
+  });
+});
