@@ -7,6 +7,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { basename } from 'node:path';
 import type { SwarmConfig } from '../core/config.js';
 import { claim, release } from '../core/epochs.js';
+import type { InboxRecord } from '../core/inbox.js';
 import type { LaneState } from '../core/machineTypes.js';
 import { planPaths } from '../core/paths.js';
 import { progress } from '../core/progress.js';
@@ -20,7 +21,7 @@ import { tryLock } from '../adapters/lock.js';
 import { writeSettings } from '../adapters/settings.js';
 import { createSwarmStore, pushEvent } from '../ui/store.js';
 import { reconcileLeases, spawn, startMissing } from './agentStarts.js';
-import { runNotifyCommand } from './effects.js';
+import { faultPoint, runNotifyCommand } from './effects.js';
 import { Engine } from './engine.js';
 import { keepCorrupt, readState, saveState, type EngineState } from './engineState.js';
 import { hostFor, sessionName } from './hostFor.js';
@@ -252,14 +253,20 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   await engine.enqueue(() => engine.writes.persistently(() => startMissing(engine, panes)));
   await engine.idle();
 
+  // Read from where this run has read to; save the offset only once the events the records became
+  // were handled (their steps queued before this save), so a kill in between reads them again.
+  let readTo = state.inboxOffset;
   const drainInbox = () =>
     void engine.enqueue(() => {
-      const chunk = readInbox(config.plan, state.inboxOffset);
+      const chunk = readInbox(config.plan, readTo);
+      if (chunk.consumed === 0) return;
+      readTo = chunk.offset;
       for (const record of chunk.records) route(engine, record);
-      if (chunk.consumed > 0) {
+      void engine.enqueue(() => {
         state.inboxOffset = chunk.offset;
         engine.save();
-      }
+        inboxFaults(engine, chunk.records);
+      });
     });
   inboxWatcher = watch(paths.swarmDir, (_event, name) => {
     if (name === null || name === 'inbox.jsonl') drainInbox();
@@ -288,6 +295,11 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
     unlock();
   };
   return { engine, finished, detach };
+}
+
+/** Crash tests: `SWARM_FAULT=after:inbox_offset:<first word of a message>` kills swarm once the read offset past it is saved. */
+function inboxFaults(engine: Engine, records: InboxRecord[]): void {
+  for (const record of records) if (record.kind === 'message') faultPoint(engine, `after:inbox_offset:${record.text.trim().split(/\s/)[0] ?? ''}`);
 }
 
 function laneStates(engine: Engine): LaneState[] {
