@@ -6,11 +6,9 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename } from 'node:path';
 import type { SwarmConfig } from '../core/config.js';
-import { claim, release } from '../core/epochs.js';
+import { claim } from '../core/epochs.js';
 import type { InboxRecord } from '../core/inbox.js';
-import type { LaneState } from '../core/machineTypes.js';
 import { planPaths } from '../core/paths.js';
-import { progress } from '../core/progress.js';
 import { MismatchError, planFilesFault, PlanFilesError } from '../errors.js';
 import type { PaneHost } from '../adapters/host.js';
 import { appendLine, ensureDir } from '../adapters/files.js';
@@ -21,7 +19,8 @@ import { tryLock } from '../adapters/lock.js';
 import { writeSettings } from '../adapters/settings.js';
 import { createSwarmStore, pushEvent } from '../ui/store.js';
 import { reconcileLeases, spawn, startMissing } from './agentStarts.js';
-import { faultPoint, runNotifyCommand } from './effects.js';
+import { faultPoint } from './effects.js';
+import { PlanEnding } from './planEnd.js';
 import { Engine } from './engine.js';
 import { keepCorrupt, readState, saveState, type EngineState } from './engineState.js';
 import { hostFor, sessionName } from './hostFor.js';
@@ -130,6 +129,7 @@ function fresh(config: SwarmConfig, host: PaneHost, inboxOffset: number): Engine
     pending: [],
     unread: {},
     allDoneTold: false,
+    releaseAt: null,
     planDone: false,
     added: [],
     leadNext: null,
@@ -157,7 +157,6 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   engine.onPaneAssigned = (paneId) => watchPanes.poke(paneId);
   let inboxWatcher: FSWatcher | null = null;
   let timeout: NodeJS.Timeout | null = null;
-  let releaseTimer: NodeJS.Timeout | null = null;
   let done = false;
 
   // The store's events are the journal itself, whoever wrote the line (the engine, `swarm lead`, a
@@ -182,45 +181,20 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   engine.spawner = (lane, generation, account, packet) => spawn(engine, lane, generation, account, packet);
   leadSuccession(engine);
 
-  const finishPlan = async (by: string) => {
-    if (state.planDone) return;
-    const record = engine.leadRecord();
-    if (record && !record.released && record.lead) {
-      updateLeadRecord(config.plan, (current) => release(current, { caller: record.lead!, epoch: record.epoch, now: new Date().toISOString() }));
-      engine.journal({ type: 'observation', event: 'lead_released', lane: record.lead, by: 'swarm', why: by });
-    }
-    state.planDone = true;
-    engine.save();
-    engine.journal({ type: 'delegation', event: 'plan_done', lane: null });
-    await runNotifyCommand(engine, { event: 'plan_done', plan: config.plan });
-    finish({ code: 0, why: 'plan done' });
-  };
-  engine.onPlanReleased = () => {
-    if (progress(laneStates(engine)).kind === 'all_done') void engine.enqueue(() => finishPlan('the lead released the plan'));
-  };
+  const planEnd = new PlanEnding(engine, options.untilDone, finish);
+  engine.onPlanReleased = () => planEnd.leadReleased();
 
   engine.onLaneAdded = (record) => {
     if (state.lanes[record.name] || state.added.some((l) => l.name === record.name)) return;
     state.added.push({ name: record.name, task: record.task, checkout: record.checkout, kind: record.lane_kind, command: record.command ?? null });
-    state.allDoneTold = false;
     engine.journal({ type: 'delegation', event: 'lane_added', lane: record.name, by: record.from, task: record.task });
+    planEnd.laneAdded();
     void engine.enqueue(async () => engine.writes.persistently(async () => startMissing(engine, await engine.host.list())));
   };
 
   engine.onSettled = () => {
     leadAfterStep(engine);
-    if (done) return;
-    const p = progress(laneStates(engine));
-    if (p.kind === 'all_done' && !state.allDoneTold) {
-      state.allDoneTold = true;
-      engine.deliver(engine.leadMailbox(), 'swarm', 'Every lane is done. Release the plan: `swarm lead release`.');
-      engine.journal({ type: 'observation', event: 'all_lanes_done', lane: null });
-      releaseTimer = safeTimeout(() => void engine.enqueue(() => finishPlan('timeouts.release passed')), config.timeouts.release);
-      if (engine.leadRecord()?.released) void engine.enqueue(() => finishPlan('the lead released the plan'));
-    } else if (p.kind === 'stuck' && options.untilDone) {
-      engine.journal({ type: 'observation', event: 'stopped_short', lane: null, why: p.why });
-      finish({ code: 1, why: p.why });
-    }
+    if (!done) planEnd.settled();
   };
 
   await engine.host.start();
@@ -273,6 +247,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   });
   drainInbox();
   engine.publish();
+  planEnd.resume();
   if (options.timeoutMs !== null) timeout = safeTimeout(() => finish({ code: 1, why: `--timeout passed (${options.timeoutMs} ms)` }), options.timeoutMs);
   engine.onSettled();
 
@@ -284,7 +259,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
     engine.writes.stop();
     engine.asks.stop();
     if (timeout) clearTimeout(timeout);
-    if (releaseTimer) clearTimeout(releaseTimer);
+    planEnd.stop();
     inboxWatcher?.close();
     watchPanes.stop();
     engine.deadlines.stop();
@@ -300,10 +275,6 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
 /** Crash tests: `SWARM_FAULT=after:inbox_offset:<first word of a message>` kills swarm once the read offset past it is saved. */
 function inboxFaults(engine: Engine, records: InboxRecord[]): void {
   for (const record of records) if (record.kind === 'message') faultPoint(engine, `after:inbox_offset:${record.text.trim().split(/\s/)[0] ?? ''}`);
-}
-
-function laneStates(engine: Engine): LaneState[] {
-  return engine.state.order.filter((n) => n !== engine.state.leadName).map((n) => engine.state.lanes[n]!);
 }
 
 function claimLead(engine: Engine): void {
