@@ -9,6 +9,7 @@ import type { SwarmConfig } from '../core/config.js';
 import { claim } from '../core/epochs.js';
 import type { InboxRecord } from '../core/inbox.js';
 import { planPaths } from '../core/paths.js';
+import { reduceLaneAdd } from '../core/swarm/laneAdd.js';
 import { MismatchError, planFilesFault, PlanFilesError } from '../errors.js';
 import type { PaneHost } from '../adapters/host.js';
 import { appendLine, ensureDir } from '../adapters/files.js';
@@ -185,11 +186,16 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   engine.onPlanReleased = () => planEnd.leadReleased();
 
   engine.onLaneAdded = (record) => {
-    if (state.lanes[record.name] || state.added.some((l) => l.name === record.name)) return;
-    state.added.push({ name: record.name, task: record.task, checkout: record.checkout, kind: record.lane_kind, command: record.command ?? null });
-    engine.journal({ type: 'delegation', event: 'lane_added', lane: record.name, by: record.from, task: record.task });
-    planEnd.laneAdded();
-    void engine.enqueue(async () => engine.writes.persistently(async () => startMissing(engine, await engine.host.list())));
+    const ctx = { lanes: config.lanes, leadName: config.lead.name, maxLanes: config.maxLanes, epoch: state.epoch };
+    const step = reduceLaneAdd(state.added, record, ctx);
+    state.added = step.added;
+    for (const effect of step.effects) {
+      if (effect.type === 'journal') engine.journal({ type: effect.kind, event: effect.event, lane: effect.lane, ...effect.data });
+      else {
+        planEnd.laneAdded();
+        void engine.enqueue(async () => engine.writes.persistently(async () => startMissing(engine, await engine.host.list())));
+      }
+    }
   };
 
   engine.onSettled = () => {
