@@ -28,7 +28,8 @@ export function reconcileLeases(engine: Engine): void {
   for (const lease of readLeases(config.plan)) {
     if (lease.pid === process.pid || !isStale(lease, { host: hostname(), pidAlive })) continue;
     const lane = state.lanes[lease.lane];
-    const serving = lane !== undefined && lane.state !== 'done' &&
+    // A done lane's agent keeps its lease as in a run that was never killed (its pane stays open).
+    const serving = lane !== undefined &&
       ((lane.generation === lease.generation && lane.account === lease.account) ||
         (lane.handoff?.successor?.generation === lease.generation && lane.handoff.successor.account === lease.account));
     if (serving) {

@@ -21,7 +21,12 @@ export interface FakePane {
   screen: string;
   /** What the agent's commands printed and failed with. */
   out: string[];
+  /** Actions of its script carried out (a pane carried into a new host goes on from there). */
+  step: number;
 }
+
+/** A host's panes at one moment (a crash test starts a new engine on them). */
+export type PaneSnapshot = { info: PaneInfo; spec: PaneSpec; step: number }[];
 
 /** The script of `<lane> g<generation>`: a lead's successor (`lead-b`) is its own name. */
 export type Scripts = Record<string, Action[]>;
@@ -36,17 +41,33 @@ export class FakeHost implements PaneHost {
   /** Scripts still running (a test waits for them before it removes the folder). */
   readonly running = new Set<Promise<void>>();
 
-  constructor(private readonly scripts: Scripts) {}
+  constructor(private readonly scripts: Scripts, carried: PaneSnapshot = []) {
+    // Panes that outlived the engine (tmux keeps them): their agents go on with their scripts.
+    for (const c of carried) {
+      const pane: FakePane = { info: { ...c.info }, spec: c.spec, screen: '', out: [], step: c.step };
+      this.panes.set(c.info.paneId, pane);
+      this.next = Math.max(this.next, Number(c.info.paneId.slice(1)) + 1);
+      if (!pane.info.dead) this.track(pane);
+    }
+  }
+
+  snapshot(): PaneSnapshot {
+    return [...this.panes.values()].map((p) => ({ info: { ...p.info }, spec: p.spec, step: p.step }));
+  }
+
+  private track(pane: FakePane): void {
+    const run = this.run(pane).catch((error: unknown) => { pane.out.push(`agent failed: ${String(error)}`); });
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+  }
 
   async start(): Promise<void> {}
 
   async spawn(spec: PaneSpec): Promise<PaneInfo> {
     const info: PaneInfo = { paneId: `%${this.next++}`, lane: spec.lane, generation: spec.generation, account: spec.account, dead: false, deadStatus: null, pid: null };
-    const pane: FakePane = { info, spec, screen: '', out: [] };
+    const pane: FakePane = { info, spec, screen: '', out: [], step: 0 };
     this.panes.set(info.paneId, pane);
-    const run = this.run(pane).catch((error: unknown) => { pane.out.push(`agent failed: ${String(error)}`); });
-    this.running.add(run);
-    void run.finally(() => this.running.delete(run));
+    this.track(pane);
     return { ...info };
   }
 
@@ -104,8 +125,11 @@ export class FakeHost implements PaneHost {
       return printed.join('').trim();
     };
     await Promise.resolve();
-    if (spec.env.SWARM_PACKET) await swarm(accept, [spec.env.SWARM_PACKET]);
-    for (const action of this.scripts[`${spec.lane} g${spec.generation}`] ?? (spec.role === 'lead' ? ['ready'] : ['ready', 'done'])) {
+    const script = this.scripts[`${spec.lane} g${spec.generation}`] ?? (spec.role === 'lead' ? ['ready'] : ['ready', 'done']);
+    // Step 0 is the successor's `swarm accept`; an action counts as done once it finished.
+    if (pane.step === 0 && spec.env.SWARM_PACKET) await swarm(accept, [spec.env.SWARM_PACKET]);
+    if (pane.step === 0) pane.step = 1;
+    for (const action of script.slice(pane.step - 1)) {
       if (this.panes.get(pane.info.paneId)?.info.dead !== false) return;
       if (typeof action === 'function') await action(pane);
       else if (action === 'ready') await swarm(notify, ['lead', `plan ready\n${CAP('ok', 80)}`]);
@@ -126,6 +150,7 @@ export class FakeHost implements PaneHost {
         if (action === 'badpacket') chmodSync(path, 0o644);
         await swarm(notify, ['lead', `handoff ${path}\n${CAP('critical', 5)}`]);
       }
+      pane.step += 1;
     }
   }
 }
