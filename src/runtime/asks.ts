@@ -4,14 +4,29 @@
  * open ask), so a restart re-arms it from the state file. It decides nothing.
  */
 import { askDeadline, reduceAsks, type AskEffect, type AskEvent } from '../core/swarm/asks.js';
-import type { Engine } from './engine.js';
+import type { JournalInput } from '../adapters/journal.js';
+import type { LaneEvent, LaneState } from '../core/machineTypes.js';
+import type { EngineState } from './engineState.js';
 import { safeTimeout } from './timers.js';
+
+/** What the asks need of the engine (not the engine itself: no import cycle). */
+export interface AsksEngine {
+  readonly state: EngineState;
+  readonly config: { timeouts: { ask: number } };
+  readonly host: { kill(paneId: string): Promise<void> };
+  now(): number;
+  enqueue(job: () => void): unknown;
+  lane(name: string): LaneState | undefined;
+  journal(input: JournalInput): unknown;
+  dispatch(lane: string, event: LaneEvent): void;
+  save(): void;
+}
 
 export class LeadAsks {
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
 
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: AsksEngine) {}
 
   /** A lane asked the lead something. */
   asked(from: string, at: number): void {
