@@ -40,7 +40,9 @@ export function onResume(lane: LaneState, event: Ev<'resume'>, ctx: MachineConte
   if (!isLive(step.lane)) return step;
   if (handoffInFlight(step.lane) && step.lane.phase !== 'rejected') return step;
   const mine = pane(step.lane.generation);
-  if (mine !== undefined && !mine.dead && step.lane.paneId !== mine.paneId) step = { ...step, lane: { ...step.lane, paneId: mine.paneId } };
+  // A lane killed before its start was recorded: its pane is adopted by the start (with its account and lease).
+  const unstarted = step.lane.state === 'starting' && step.lane.paneId === null;
+  if (mine !== undefined && !mine.dead && !unstarted && step.lane.paneId !== mine.paneId) step = { ...step, lane: { ...step.lane, paneId: mine.paneId } };
   const paneId = step.lane.paneId;
   if (paneId !== null && (mine === undefined || mine.dead) && !exitRecorded(step.lane)) return andThen(step, (l) => onExited(l, { type: 'exited', paneId, status: null }, ctx));
   if (stallWatched(step.lane)) {

@@ -15,7 +15,7 @@ import { pidAlive } from '../adapters/lock.js';
 import { agentPane } from './agents.js';
 import { briefFor } from './effects.js';
 import type { Engine } from './engine.js';
-import { bumpEpoch, takeoverName } from './leadSuccession.js';
+import { bumpEpoch, leadSuccessorName } from './leadSuccession.js';
 import { commandOf, runnablePool } from './runnable.js';
 import { journalSkips, notReadyAccounts } from './readyAccounts.js';
 
@@ -28,7 +28,8 @@ export function reconcileLeases(engine: Engine): void {
   for (const lease of readLeases(config.plan)) {
     if (lease.pid === process.pid || !isStale(lease, { host: hostname(), pidAlive })) continue;
     const lane = state.lanes[lease.lane];
-    const serving = lane !== undefined && lane.state !== 'done' &&
+    // A done lane's agent keeps its lease as in a run that was never killed (its pane stays open).
+    const serving = lane !== undefined &&
       ((lane.generation === lease.generation && lane.account === lease.account) ||
         (lane.handoff?.successor?.generation === lease.generation && lane.handoff.successor.account === lease.account));
     if (serving) {
@@ -95,8 +96,7 @@ export async function spawn(engine: Engine, lane: LaneState, generation: number,
   const { config, state } = engine;
   const account = config.accounts.find((a) => a.id === accountId);
   if (!account) return { type: 'spawn_failed', generation, account: accountId, error: `account ${accountId} is not in the pool` };
-  if (lane.role === 'lead' && generation > 1 && !state.leadNext) state.leadNext = takeoverName(engine);
-  const name = lane.role === 'lead' && generation > 1 ? (state.leadNext ?? state.leadAgent) : lane.name;
+  const name = lane.role === 'lead' && generation > 1 ? leadSuccessorName(engine) : lane.name;
   try {
     const existing = (await engine.host.list()).find((p) => p.lane === name && p.generation === generation && !p.dead);
     // The pane's own account, not the one asked for: the machine refuses a pane on an account not leased to it.

@@ -1,40 +1,50 @@
 /**
- * Asks to the lead (SPEC 6): an ask not answered within `timeouts.ask` counts as one timeout; two
- * in a row mean the lead is unreachable, and it is taken over as if its pane had died. Any message
- * from the lead answers for its liveness and starts the count again.
+ * Carries out the asks reducer (core/swarm/asks.ts): feeds it asks, the lead's words and the ask
+ * deadline, runs its effects, and holds one timer for the deadline the state implies (the oldest
+ * open ask), so a restart re-arms it from the state file. It decides nothing.
  */
-import type { Engine } from './engine.js';
+import { askDeadline, reduceAsks, type AskEffect, type AskEvent } from '../core/swarm/asks.js';
+import type { JournalInput } from '../adapters/journal.js';
+import type { LaneEvent, LaneState } from '../machine/types.js';
+import type { EngineState } from './engineState.js';
 import { safeTimeout } from './timers.js';
 
-export const ASKS_BEFORE_TAKEOVER = 2;
+/** What the asks need of the engine (not the engine itself: no import cycle). */
+export interface AsksEngine {
+  readonly state: EngineState;
+  readonly config: { timeouts: { ask: number } };
+  readonly host: { kill(paneId: string): Promise<void> };
+  now(): number;
+  enqueue(job: () => void): unknown;
+  lane(name: string): LaneState | undefined;
+  journal(input: JournalInput): unknown;
+  dispatch(lane: string, event: LaneEvent): void;
+  save(): void;
+}
 
 export class LeadAsks {
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
 
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: AsksEngine) {}
 
   /** A lane asked the lead something. */
   asked(from: string, at: number): void {
-    this.engine.state.asks.push({ from, at });
-    this.arm();
+    this.feed({ type: 'asked', from, at });
   }
 
   /** The lead said something: it is alive; its answers clear the asker's open asks. */
   leadSpoke(to: string | null): void {
-    const state = this.engine.state;
-    state.askTimeouts = 0;
-    if (to) state.asks = state.asks.filter((a) => a.from !== to);
-    this.arm();
+    this.feed({ type: 'lead_spoke', to });
   }
 
+  /** Arm the timer for the deadline the state implies (after a restart too). */
   arm(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const { asks } = this.engine.state;
-    if (this.stopped || asks.length === 0) return;
-    const due = Math.min(...asks.map((a) => a.at)) + this.engine.config.timeouts.ask;
-    this.timer = safeTimeout(() => void this.engine.enqueue(() => this.expire()), Math.max(0, due - this.engine.now()));
+    const due = askDeadline(this.engine.state, this.engine.config.timeouts.ask);
+    if (this.stopped || due === null) return;
+    this.timer = safeTimeout(() => void this.engine.enqueue(() => this.feed({ type: 'ask_due' })), Math.max(0, due - this.engine.now()));
   }
 
   stop(): void {
@@ -42,25 +52,31 @@ export class LeadAsks {
     if (this.timer) clearTimeout(this.timer);
   }
 
-  private expire(): void {
+  private feed(event: AskEvent): void {
     const { engine } = this;
     const { state } = engine;
-    const limit = engine.now() - engine.config.timeouts.ask;
-    const expired = state.asks.filter((a) => a.at <= limit);
-    state.asks = state.asks.filter((a) => a.at > limit);
-    for (const ask of expired) {
-      state.askTimeouts += 1;
-      engine.journal({ type: 'observation', event: 'ask_timeout', lane: ask.from, to: state.leadAgent, count: state.askTimeouts });
-    }
-    const lead = engine.lane(state.leadName);
-    if (state.askTimeouts >= ASKS_BEFORE_TAKEOVER && lead?.paneId) {
-      state.askTimeouts = 0;
-      const paneId = lead.paneId;
-      engine.journal({ type: 'intervention', event: 'lead_unreachable', lane: state.leadName, generation: lead.generation, why: `${ASKS_BEFORE_TAKEOVER} asks to ${state.leadAgent} timed out` });
-      engine.dispatch(state.leadName, { type: 'exited', paneId, status: null, tail: 'unreachable: asks to the lead timed out' });
-      void engine.host.kill(paneId).catch(() => undefined);
-    }
-    engine.save();
+    const lead = event.type === 'ask_due' ? engine.lane(state.leadName) : undefined; // only a deadline takes the lead over
+    const { state: next, effects } = reduceAsks({ asks: state.asks, askTimeouts: state.askTimeouts }, event, {
+      now: engine.now(), askMs: engine.config.timeouts.ask, leadAgent: state.leadAgent, leadName: state.leadName,
+      lead: lead ? { paneId: lead.paneId, generation: lead.generation } : null,
+    });
+    state.asks = next.asks;
+    state.askTimeouts = next.askTimeouts;
+    for (const effect of effects) this.carryOut(effect);
+    if (event.type === 'ask_due') engine.save();
     this.arm();
+  }
+
+  private carryOut(effect: AskEffect): void {
+    const { engine } = this;
+    switch (effect.type) {
+      case 'journal':
+        engine.journal({ type: effect.kind, event: effect.event, lane: effect.lane, ...effect.data });
+        return;
+      case 'take_over':
+        engine.dispatch(engine.state.leadName, { type: 'exited', paneId: effect.paneId, status: null, tail: 'unreachable: asks to the lead timed out' });
+        void engine.host.kill(effect.paneId).catch(() => undefined);
+        return;
+    }
   }
 }

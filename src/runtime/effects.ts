@@ -78,10 +78,10 @@ async function carryOut(engine: Engine, laneName: string, lane: LaneState, effec
       for (const name of engine.state.order) engine.dispatch(name, { type: 'account_freed', account: effect.account });
       return;
     case 'mark_limited':
-      engine.state.limited[effect.account] = effect.resetsAt;
+      engine.account({ type: 'limited', account: effect.account, resetsAt: effect.resetsAt });
       return;
     case 'mark_not_ready':
-      engine.state.notReady = { ...engine.state.notReady, [effect.account]: effect.why };
+      engine.account({ type: 'not_ready', account: effect.account, why: effect.why });
       return;
     case 'write_degraded':
       engine.dispatch(laneName, { type: 'degraded_written', packet: writeDegradedPacket(engine, lane, effect) });

@@ -6,6 +6,7 @@
 import type { SwarmConfig } from '../core/config.js';
 import { initialLane, reduceLane, type LaneEvent, type LaneState, type TimerName } from '../machine/lane.js';
 import { planPaths } from '../core/paths.js';
+import { reduceAccounts, type AccountEvent } from '../core/swarm/accounts.js';
 import type { LeadRecord } from '../core/epochs.js';
 import type { JournalEntry } from '../core/journal.js';
 import type { InboxRecord } from '../core/inbox.js';
@@ -238,6 +239,15 @@ export class Engine {
       this.dispatch(entry.lane, { type: 'timer', timer: entry.timer });
     }
     void this.enqueue(() => this.deadlines.arm());
+  }
+
+  /** What the swarm knows of an account changed (core/swarm/accounts.ts). */
+  account(event: AccountEvent): void {
+    const s = this.state;
+    const facts = reduceAccounts({ limited: s.limited, notReady: s.notReady ?? {}, readings: s.readings }, event);
+    s.limited = facts.limited;
+    s.notReady = facts.notReady;
+    s.readings = facts.readings;
   }
 
   /** Add a lane's state (first start, or `lane add`). */

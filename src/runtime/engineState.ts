@@ -41,6 +41,8 @@ export interface EngineState {
   /** Messages written to a mailbox and not yet pointed at. */
   unread: Record<string, number>;
   allDoneTold: boolean;
+  /** The release deadline running since every lane was done (epoch ms; core/swarm/planEnd.ts); absent in older files. */
+  releaseAt?: number | null;
   planDone: boolean;
   /** Lanes added at run time by the lead (`swarm lane add`). */
   added: { name: string; task: string; checkout: string; kind: string | null; command: string | null }[];

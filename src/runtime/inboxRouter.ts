@@ -20,11 +20,8 @@ export function route(engine: Engine, record: InboxRecord): void {
     case 'capacity': {
       const lane = engine.laneOfAgent(record.from);
       if (record.account) {
-        engine.state.readings[record.account] = {
-          state: record.state as 'ok' | 'low' | 'critical' | 'unknown',
-          remainingPct: record.remaining_pct,
-          resetsAt: record.resets_at,
-        };
+        const reading = { state: record.state as 'ok' | 'low' | 'critical' | 'unknown', remainingPct: record.remaining_pct, resetsAt: record.resets_at };
+        engine.account({ type: 'reading', account: record.account, reading });
       }
       if (lane) {
         engine.dispatch(lane, {

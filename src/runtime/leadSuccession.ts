@@ -1,12 +1,12 @@
 /**
- * The lead's succession around the lane machine (SPEC 6): a `swarm lead handover` becomes the lead
- * lane's handoff; a lost lead is taken over at epoch + 1 by the first succession entry that is no lane
- * (else a new lead under the lead's name); once the successor accepts, it is the lead and every lane
- * gets one lead notice.
+ * Carries out the lead's succession (core/swarm/leadSuccession.ts): feeds it the lead record's
+ * changes from the inbox, the lead lane's generation after each step and a successor's start, and
+ * runs its effects. Raising the epoch of a lost lead's record (an I/O on `lead.json`) is here too.
+ * It decides nothing.
  */
 import { compareAndSwap } from '../core/epochs.js';
 import type { InboxRecord } from '../core/inbox.js';
-import { parseReport } from '../core/protocol.js';
+import { reduceSuccession, type Succession, type SuccessionEffect, type SuccessionEvent } from '../core/swarm/leadSuccession.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
 import type { Engine } from './engine.js';
 
@@ -15,22 +15,12 @@ export function leadSuccession(engine: Engine): void {
 }
 
 function onLeadRecord(engine: Engine, record: Extract<InboxRecord, { kind: 'lead' }>): void {
-  const { state } = engine;
   switch (record.action) {
-    case 'handover': {
-      if (!record.to || !record.packet) return;
-      state.leadNext = record.to;
-      state.epoch = record.new_epoch;
-      const parsed = parseReport(`handoff ${record.packet}`);
-      const lead = engine.lane(state.leadName);
-      if (parsed.ok && lead) engine.dispatch(state.leadName, { type: 'report', generation: lead.generation, report: parsed.report });
+    case 'handover':
+      if (record.to && record.packet) feed(engine, { type: 'handover', to: record.to, packet: record.packet, newEpoch: record.new_epoch });
       return;
-    }
     case 'takeover':
-      if (record.from === state.leadAgent) return;
-      state.epoch = record.new_epoch;
-      state.leadAgent = record.from;
-      noticeToLanes(engine);
+      feed(engine, { type: 'takeover', from: record.from, newEpoch: record.new_epoch });
       return;
     case 'release':
       engine.onPlanReleased?.();
@@ -42,43 +32,56 @@ function onLeadRecord(engine: Engine, record: Extract<InboxRecord, { kind: 'lead
 
 /** After each step: a lead successor that accepted is now the lead. */
 export function leadAfterStep(engine: Engine): void {
-  const { state } = engine;
-  const lead = engine.lane(state.leadName);
-  if (!lead || lead.generation === state.leadGeneration) return;
-  state.leadGeneration = lead.generation;
-  if (lead.generation === 1) return;
-  state.leadAgent = state.leadNext ?? state.leadAgent;
-  state.leadNext = null;
-  state.epoch = engine.leadRecord()?.epoch ?? state.epoch;
-  engine.save();
-  noticeToLanes(engine);
-  engine.deliveries.poke(state.leadAgent);
+  const lead = engine.lane(engine.state.leadName);
+  if (!lead || lead.generation === engine.state.leadGeneration) return;
+  feed(engine, { type: 'step', generation: lead.generation, recordEpoch: lead.generation === 1 ? null : (engine.leadRecord()?.epoch ?? null) });
 }
 
-function noticeToLanes(engine: Engine): void {
+/** A successor of the lead is about to start: the name it will go by. */
+export function leadSuccessorName(engine: Engine): string {
+  feed(engine, { type: 'successor_starting' });
+  return engine.state.leadNext ?? engine.state.leadAgent;
+}
+
+function feed(engine: Engine, event: SuccessionEvent): void {
   const { state } = engine;
-  for (const name of state.order) {
-    if (name === state.leadName) continue;
-    engine.deliver(name, 'swarm', `lead notice: the lead is now ${state.leadAgent}@${state.epoch}; take lead notices only from it.`);
+  const current: Succession = { leadAgent: state.leadAgent, leadNext: state.leadNext, epoch: state.epoch, leadGeneration: state.leadGeneration };
+  const { state: next, effects } = reduceSuccession(current, event, {
+    leadLaneGeneration: engine.lane(state.leadName)?.generation ?? null,
+    lanes: state.order,
+    leadName: engine.config.lead.name,
+    succession: engine.config.lead.succession,
+  });
+  Object.assign(state, next);
+  if (event.type === 'step' && effects.length > 0) engine.save();
+  for (const effect of effects) carryOut(engine, effect);
+}
+
+function carryOut(engine: Engine, effect: SuccessionEffect): void {
+  const { state } = engine;
+  switch (effect.type) {
+    case 'lead_lane':
+      engine.dispatch(state.leadName, effect.event);
+      return;
+    case 'tell_lanes':
+      for (const name of state.order) if (name !== state.leadName) engine.deliver(name, 'swarm', effect.text);
+      engine.journal({ type: 'observation', event: 'lead_notice', lane: effect.agent, epoch: effect.epoch });
+      return;
+    case 'poke':
+      engine.deliveries.poke(effect.agent);
+      return;
   }
-  engine.journal({ type: 'observation', event: 'lead_notice', lane: state.leadAgent, epoch: state.epoch });
-}
-
-/** Who takes over a lost lead: the first succession entry that is no lane, else the lead's own name. */
-export function takeoverName(engine: Engine): string {
-  const lanes = new Set(engine.state.order);
-  return engine.config.lead.succession.find((n) => !lanes.has(n) && n !== engine.state.leadAgent) ?? engine.config.lead.name;
 }
 
 /** Takeover: the record moves to `by` at epoch + 1 (the lost lead is fenced from then on). */
 export function bumpEpoch(engine: Engine, by: string): void {
-  const now = new Date().toISOString();
+  const now = new Date(engine.now()).toISOString();
   const outcome = updateLeadRecord(engine.config.plan, (current) => {
     if (!current) return { ok: false, code: 'no_record', message: 'no lead record' };
     return compareAndSwap(current, current.revision, { ...current, lead: by, epoch: current.epoch + 1 }, now);
   });
   if (outcome.ok) {
-    engine.state.epoch = outcome.record.epoch;
+    feed(engine, { type: 'epoch_raised', epoch: outcome.record.epoch });
     engine.journal({ type: 'observation', event: 'lead_epoch_raised', lane: by, epoch: outcome.record.epoch, missing: 'the in-flight intent of the lost lead: rebuild it from the plan' });
   }
 }

@@ -6,10 +6,10 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename } from 'node:path';
 import type { SwarmConfig } from '../core/config.js';
-import { claim, release } from '../core/epochs.js';
-import type { LaneState } from '../machine/types.js';
+import { claim } from '../core/epochs.js';
+import type { InboxRecord } from '../core/inbox.js';
 import { planPaths } from '../core/paths.js';
-import { progress } from '../core/progress.js';
+import { reduceLaneAdd } from '../core/swarm/laneAdd.js';
 import { MismatchError, planFilesFault, PlanFilesError } from '../errors.js';
 import type { PaneHost } from '../adapters/host.js';
 import { appendLine, ensureDir } from '../adapters/files.js';
@@ -20,7 +20,8 @@ import { tryLock } from '../adapters/lock.js';
 import { writeSettings } from '../adapters/settings.js';
 import { createSwarmStore, pushEvent } from '../ui/store.js';
 import { reconcileLeases, spawn, startMissing } from './agentStarts.js';
-import { runNotifyCommand } from './effects.js';
+import { faultPoint } from './effects.js';
+import { PlanEnding } from './planEnd.js';
 import { Engine } from './engine.js';
 import { keepCorrupt, readState, saveState, type EngineState } from './engineState.js';
 import { hostFor, sessionName } from './hostFor.js';
@@ -129,6 +130,7 @@ function fresh(config: SwarmConfig, host: PaneHost, inboxOffset: number): Engine
     pending: [],
     unread: {},
     allDoneTold: false,
+    releaseAt: null,
     planDone: false,
     added: [],
     leadNext: null,
@@ -156,7 +158,6 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   engine.onPaneAssigned = (paneId) => watchPanes.poke(paneId);
   let inboxWatcher: FSWatcher | null = null;
   let timeout: NodeJS.Timeout | null = null;
-  let releaseTimer: NodeJS.Timeout | null = null;
   let done = false;
 
   // The store's events are the journal itself, whoever wrote the line (the engine, `swarm lead`, a
@@ -181,45 +182,25 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   engine.spawner = (lane, generation, account, packet) => spawn(engine, lane, generation, account, packet);
   leadSuccession(engine);
 
-  const finishPlan = async (by: string) => {
-    if (state.planDone) return;
-    const record = engine.leadRecord();
-    if (record && !record.released && record.lead) {
-      updateLeadRecord(config.plan, (current) => release(current, { caller: record.lead!, epoch: record.epoch, now: new Date().toISOString() }));
-      engine.journal({ type: 'observation', event: 'lead_released', lane: record.lead, by: 'swarm', why: by });
-    }
-    state.planDone = true;
-    engine.save();
-    engine.journal({ type: 'delegation', event: 'plan_done', lane: null });
-    await runNotifyCommand(engine, { event: 'plan_done', plan: config.plan });
-    finish({ code: 0, why: 'plan done' });
-  };
-  engine.onPlanReleased = () => {
-    if (progress(laneStates(engine)).kind === 'all_done') void engine.enqueue(() => finishPlan('the lead released the plan'));
-  };
+  const planEnd = new PlanEnding(engine, options.untilDone, finish);
+  engine.onPlanReleased = () => planEnd.leadReleased();
 
   engine.onLaneAdded = (record) => {
-    if (state.lanes[record.name] || state.added.some((l) => l.name === record.name)) return;
-    state.added.push({ name: record.name, task: record.task, checkout: record.checkout, kind: record.lane_kind, command: record.command ?? null });
-    state.allDoneTold = false;
-    engine.journal({ type: 'delegation', event: 'lane_added', lane: record.name, by: record.from, task: record.task });
-    void engine.enqueue(async () => engine.writes.persistently(async () => startMissing(engine, await engine.host.list())));
+    const ctx = { lanes: config.lanes, leadName: config.lead.name, maxLanes: config.maxLanes, epoch: state.epoch };
+    const step = reduceLaneAdd(state.added, record, ctx);
+    state.added = step.added;
+    for (const effect of step.effects) {
+      if (effect.type === 'journal') engine.journal({ type: effect.kind, event: effect.event, lane: effect.lane, ...effect.data });
+      else {
+        planEnd.laneAdded();
+        void engine.enqueue(async () => engine.writes.persistently(async () => startMissing(engine, await engine.host.list())));
+      }
+    }
   };
 
   engine.onSettled = () => {
     leadAfterStep(engine);
-    if (done) return;
-    const p = progress(laneStates(engine));
-    if (p.kind === 'all_done' && !state.allDoneTold) {
-      state.allDoneTold = true;
-      engine.deliver(engine.leadMailbox(), 'swarm', 'Every lane is done. Release the plan: `swarm lead release`.');
-      engine.journal({ type: 'observation', event: 'all_lanes_done', lane: null });
-      releaseTimer = safeTimeout(() => void engine.enqueue(() => finishPlan('timeouts.release passed')), config.timeouts.release);
-      if (engine.leadRecord()?.released) void engine.enqueue(() => finishPlan('the lead released the plan'));
-    } else if (p.kind === 'stuck' && options.untilDone) {
-      engine.journal({ type: 'observation', event: 'stopped_short', lane: null, why: p.why });
-      finish({ code: 1, why: p.why });
-    }
+    if (!done) planEnd.settled();
   };
 
   await engine.host.start();
@@ -252,20 +233,27 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   await engine.enqueue(() => engine.writes.persistently(() => startMissing(engine, panes)));
   await engine.idle();
 
+  // Read from where this run has read to; save the offset only once the events the records became
+  // were handled (their steps queued before this save), so a kill in between reads them again.
+  let readTo = state.inboxOffset;
   const drainInbox = () =>
     void engine.enqueue(() => {
-      const chunk = readInbox(config.plan, state.inboxOffset);
+      const chunk = readInbox(config.plan, readTo);
+      if (chunk.consumed === 0) return;
+      readTo = chunk.offset;
       for (const record of chunk.records) route(engine, record);
-      if (chunk.consumed > 0) {
+      void engine.enqueue(() => {
         state.inboxOffset = chunk.offset;
         engine.save();
-      }
+        inboxFaults(engine, chunk.records);
+      });
     });
   inboxWatcher = watch(paths.swarmDir, (_event, name) => {
     if (name === null || name === 'inbox.jsonl') drainInbox();
   });
   drainInbox();
   engine.publish();
+  planEnd.resume();
   if (options.timeoutMs !== null) timeout = safeTimeout(() => finish({ code: 1, why: `--timeout passed (${options.timeoutMs} ms)` }), options.timeoutMs);
   engine.onSettled();
 
@@ -277,7 +265,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
     engine.writes.stop();
     engine.asks.stop();
     if (timeout) clearTimeout(timeout);
-    if (releaseTimer) clearTimeout(releaseTimer);
+    planEnd.stop();
     inboxWatcher?.close();
     watchPanes.stop();
     engine.deadlines.stop();
@@ -290,8 +278,9 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   return { engine, finished, detach };
 }
 
-function laneStates(engine: Engine): LaneState[] {
-  return engine.state.order.filter((n) => n !== engine.state.leadName).map((n) => engine.state.lanes[n]!);
+/** Crash tests: `SWARM_FAULT=after:inbox_offset:<first word of a message>` kills swarm once the read offset past it is saved. */
+function inboxFaults(engine: Engine, records: InboxRecord[]): void {
+  for (const record of records) if (record.kind === 'message') faultPoint(engine, `after:inbox_offset:${record.text.trim().split(/\s/)[0] ?? ''}`);
 }
 
 function claimLead(engine: Engine): void {

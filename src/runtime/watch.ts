@@ -18,13 +18,19 @@ export class PaneWatch {
   private readonly pending = new Map<string, { settle: NodeJS.Timeout; maxWait: NodeJS.Timeout }>();
   private readonly outputs = new Map<string, PaneOutput>();
   private readonly lastActivity = new Map<string, number>();
+  /** Deaths of panes no lane had yet (pane id → exit status). */
+  private readonly exitedUnowned = new Map<string, number | null>();
 
   constructor(private readonly engine: Engine) {}
 
   handle(event: HostEvent): void {
     if (event.type === 'lost') return; // the run's to handle (runEnd.ts)
     const owner = this.owner(event.paneId);
-    if (!owner) return;
+    if (!owner) {
+      // An agent can die before its pane is recorded as the lane's: kept, and told once it is (poke).
+      if (event.type === 'exited') this.exitedUnowned.set(event.paneId, event.status);
+      return;
+    }
     if (event.type === 'exited') {
       this.disarm(event.paneId);
       this.outputs.delete(event.paneId);
@@ -86,12 +92,19 @@ export class PaneWatch {
 
   /** Read a pane's screen soon, as if it had printed something (a pane just assigned to a lane). */
   poke(paneId: string): void {
+    const status = this.exitedUnowned.get(paneId);
+    if (status !== undefined) {
+      this.exitedUnowned.delete(paneId);
+      this.handle({ type: 'exited', paneId, status });
+      return;
+    }
     this.handle({ type: 'output', paneId });
   }
 
   stop(): void {
     for (const paneId of [...this.pending.keys()]) this.disarm(paneId);
     this.outputs.clear();
+    this.exitedUnowned.clear();
   }
 
   /** Which lane a pane serves: its current agent, or a successor in flight. */

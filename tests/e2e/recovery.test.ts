@@ -112,6 +112,50 @@ describe('recovery after kill -9 of swarm up (tmux)', () => {
     expect(s.events('gate_started').filter((e) => e.rerun === true)).toHaveLength(1);
   });
 
+  // Issue 11 §1, as reported: a gate of `sleep 6; true`, SIGKILL about 3 s after the `done` report.
+  it('killed 3 s into a 6 s done_when gate: after swarm up again the lane ends done and the plan finishes', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,done' }, doneWhen: 'sleep 6; true' }] }));
+    const first = s.up();
+    await s.waitEvent('gate_started', 1, 30_000);
+    const reportedAt = Date.now();
+    await waitFor(() => Date.now() - reportedAt >= 3000, { timeout: 5000, interval: 100, what: '3 s into the gate' });
+    first.kill('SIGKILL');
+    await first;
+    expect(s.events('lane_result')).toHaveLength(0);
+    const run = await s.up(['--timeout', '45s']);
+    expect(run.all).toContain('plan done');
+    expect(run.exitCode).toBe(0);
+    expect(s.events('lane_result')).toMatchObject([{ lane: 'lane-a', result: 'done', passed: true }]);
+    expect(s.events('plan_done')).toHaveLength(1);
+  });
+
+  // Issue 11 §1: the inbox offset is saved only after the records it passes were handled.
+  it('killed once the offset past a done report is saved: the done is not lost, the gate runs and the plan finishes', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,done' }, doneWhen: 'sleep 1; true' }] }));
+    const first = await s.up([], { SWARM_FAULT: 'after:inbox_offset:done' });
+    expect(first.signal).toBe('SIGKILL');
+    expect(s.events('lane_result')).toHaveLength(0);
+    const run = await s.up(['--timeout', '45s']);
+    expect(run.all).toContain('plan done');
+    expect(run.exitCode).toBe(0);
+    expect(s.events('lane_result')).toMatchObject([{ lane: 'lane-a', result: 'done', passed: true }]);
+  });
+
+  // Issue 11 §1: the release deadline is state, armed again after a restart.
+  it('killed after every lane is done, the lead silent: the restart re-arms timeouts.release and swarm releases the plan', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,done' } }], timeouts: '{ accept: 20s, packet: 5s, stall: 10m, ask: 30s, release: 4s }' }));
+    const first = s.up();
+    await s.waitEvent('all_lanes_done', 1, 30_000);
+    first.kill('SIGKILL');
+    await first;
+    expect(s.events('plan_done')).toHaveLength(0);
+    const run = await s.up(['--timeout', '30s']);
+    expect(run.all).toContain('plan done');
+    expect(run.exitCode).toBe(0);
+    expect(s.events('all_lanes_done')).toHaveLength(1); // the lead is told once, not again after the restart
+    expect(s.events('lead_released')).toMatchObject([{ by: 'swarm', why: 'timeouts.release passed' }]);
+  });
+
   // Issue 10 item 12: the lead's successor goes by another name (lead-b); the restart must find its pane.
   it('killed while the lead\'s successor (lead-b) starts: the restart adopts lead-b on the account leased to it', async () => {
     const s = (t = makeSwarm({

@@ -1,6 +1,6 @@
 /** `resume` after a crash: only what is provably missing is emitted again, with the same ids. */
 import { describe, expect, it } from 'vitest';
-import { reduceLane, type Effect, type LaneEvent, type LaneState } from '../../src/machine/lane.js';
+import { initialLane, reduceLane, type Effect, type LaneEvent, type LaneState } from '../../src/machine/lane.js';
 import {
   MIN, PACKET, T0, accepted, attentionLane, ctx, degradedLane, doneLane, drive, gating, leased, only, picking, report, reported, spawned,
   stoppedLane, types, waitingLane, working, writing,
@@ -18,6 +18,13 @@ function original(build: () => { effects: Effect[] }, type: Effect['type']): Eff
 }
 
 describe('resume', () => {
+  it('a lane killed before its start was recorded leaves its live pane to the start (which takes its account and lease)', () => {
+    const unstarted = initialLane({ name: 'lane-a', role: 'lane', account: null, now: T0 });
+    const step = resume(unstarted, [live(1, '%2')]);
+    expect(step.lane.paneId).toBeNull();
+    expect(step.lane.state).toBe('starting');
+  });
+
   it('spawning without a pane: spawn again, with the same id', () => {
     const first = original(() => drive(picking(), [[{ type: 'lease', account: 'work3', resetsAt: null, why: 'ok' }, T0 + 5 * MIN]]), 'spawn');
     const step = resume(leased(), [live(1, '%1')]);

@@ -1,0 +1,31 @@
+/**
+ * What the swarm knows of its accounts beyond leases (SPEC 3): the last capacity reading of each,
+ * those that hit a usage limit (until their reset, when known), and those a successor found not
+ * ready (a login, consent or payment screen). `pick` reads them; these are the only ways they
+ * change. Pure.
+ */
+import type { Reading } from '../leases.js';
+
+export interface AccountFacts {
+  /** account → when it resets (ISO; null: unknown), once it hit a usage limit. */
+  limited: Record<string, string | null>;
+  /** account → the screen's text, for accounts a successor showed a blocking screen on. */
+  notReady: Record<string, string>;
+  readings: Record<string, Reading>;
+}
+
+export type AccountEvent =
+  | { type: 'limited'; account: string; resetsAt: string | null }
+  | { type: 'not_ready'; account: string; why: string }
+  | { type: 'reading'; account: string; reading: Reading };
+
+export function reduceAccounts(facts: AccountFacts, event: AccountEvent): AccountFacts {
+  switch (event.type) {
+    case 'limited':
+      return { ...facts, limited: { ...facts.limited, [event.account]: event.resetsAt } };
+    case 'not_ready':
+      return { ...facts, notReady: { ...facts.notReady, [event.account]: event.why } };
+    case 'reading':
+      return { ...facts, readings: { ...facts.readings, [event.account]: event.reading } };
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The lead's succession (SPEC 6), decided for the whole swarm: a `swarm lead handover` becomes the
+ * lead lane's handoff; a takeover by another agent makes it the lead; a lost lead's successor goes by
+ * the first succession entry that is no lane (else the lead's own name); once a successor accepts
+ * (the lead lane's generation moves on), it is the lead and every lane gets one lead notice. The
+ * lead record (`lead.json`) is the truth for the epoch; this state follows it. Pure.
+ */
+import type { LaneEvent } from '../../machine/types.js';
+import { parseReport } from '../protocol.js';
+
+export interface Succession {
+  /** The agent name the current lead goes by. */
+  leadAgent: string;
+  /** The agent name a lead successor in flight will go by. */
+  leadNext: string | null;
+  epoch: number;
+  /** The lead lane's generation last seen (a change means a successor lead accepted). */
+  leadGeneration: number;
+}
+
+export type SuccessionEvent =
+  | { type: 'handover'; to: string; packet: string; newEpoch: number }
+  | { type: 'takeover'; from: string; newEpoch: number }
+  /** After each step: the lead lane's generation, and the epoch in the lead record (null: unreadable). */
+  | { type: 'step'; generation: number; recordEpoch: number | null }
+  /** A successor of the lead is about to start. */
+  | { type: 'successor_starting' }
+  /** swarm raised the epoch in the lead record (a takeover of a lost lead). */
+  | { type: 'epoch_raised'; epoch: number };
+
+export type SuccessionEffect =
+  /** Feed the lead lane's machine. */
+  | { type: 'lead_lane'; event: LaneEvent }
+  /** One lead notice to every lane, journaled once as lead_notice. */
+  | { type: 'tell_lanes'; text: string; agent: string; epoch: number }
+  /** Point the new lead at its mailbox. */
+  | { type: 'poke'; agent: string };
+
+export interface SuccessionContext {
+  /** The lead lane's generation (null: no lead lane yet). */
+  leadLaneGeneration: number | null;
+  /** Names of the swarm's lanes, the lead's included. */
+  lanes: string[];
+  /** lead.name and lead.succession from swarm.yaml. */
+  leadName: string;
+  succession: string[];
+}
+
+export interface SuccessionStep {
+  state: Succession;
+  effects: SuccessionEffect[];
+}
+
+export const leadNotice = (agent: string, epoch: number): string =>
+  `lead notice: the lead is now ${agent}@${epoch}; take lead notices only from it.`;
+
+const notice = (state: Succession): SuccessionEffect => ({ type: 'tell_lanes', text: leadNotice(state.leadAgent, state.epoch), agent: state.leadAgent, epoch: state.epoch });
+
+/** Who takes over a lost lead: the first succession entry that is no lane and not the lead now, else the lead's own name. */
+export function takeoverName(leadAgent: string, ctx: Pick<SuccessionContext, 'lanes' | 'leadName' | 'succession'>): string {
+  const lanes = new Set(ctx.lanes);
+  return ctx.succession.find((n) => !lanes.has(n) && n !== leadAgent) ?? ctx.leadName;
+}
+
+export function reduceSuccession(state: Succession, event: SuccessionEvent, ctx: SuccessionContext): SuccessionStep {
+  switch (event.type) {
+    case 'handover': {
+      const next = { ...state, leadNext: event.to, epoch: event.newEpoch };
+      const parsed = parseReport(`handoff ${event.packet}`);
+      if (!parsed.ok || ctx.leadLaneGeneration === null) return { state: next, effects: [] };
+      return { state: next, effects: [{ type: 'lead_lane', event: { type: 'report', generation: ctx.leadLaneGeneration, report: parsed.report } }] };
+    }
+    case 'takeover': {
+      if (event.from === state.leadAgent) return { state, effects: [] };
+      const next = { ...state, epoch: event.newEpoch, leadAgent: event.from };
+      return { state: next, effects: [notice(next)] };
+    }
+    case 'step': {
+      if (event.generation === state.leadGeneration) return { state, effects: [] };
+      if (event.generation === 1) return { state: { ...state, leadGeneration: 1 }, effects: [] };
+      const next: Succession = {
+        leadGeneration: event.generation, leadAgent: state.leadNext ?? state.leadAgent, leadNext: null, epoch: event.recordEpoch ?? state.epoch,
+      };
+      return { state: next, effects: [notice(next), { type: 'poke', agent: next.leadAgent }] };
+    }
+    case 'successor_starting':
+      return state.leadNext !== null ? { state, effects: [] } : { state: { ...state, leadNext: takeoverName(state.leadAgent, ctx) }, effects: [] };
+    case 'epoch_raised':
+      return { state: { ...state, epoch: event.epoch }, effects: [] };
+  }
+}

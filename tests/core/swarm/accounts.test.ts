@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { reduceAccounts, type AccountEvent, type AccountFacts } from '../../../src/core/swarm/accounts.js';
+
+const empty: AccountFacts = { limited: {}, notReady: {}, readings: {} };
+const RESET = '2026-12-01T15:00:00.000Z';
+const ok = { state: 'ok' as const, remainingPct: 80, resetsAt: null };
+const low = { state: 'low' as const, remainingPct: 12, resetsAt: RESET };
+
+describe('reduceAccounts', () => {
+  it.each<[string, AccountFacts, AccountEvent, AccountFacts]>([
+    ['limited with a known reset', empty, { type: 'limited', account: 'a1', resetsAt: RESET }, { ...empty, limited: { a1: RESET } }],
+    ['limited, reset unknown', empty, { type: 'limited', account: 'a1', resetsAt: null }, { ...empty, limited: { a1: null } }],
+    ['limited again: the last screen says when', { ...empty, limited: { a1: null } }, { type: 'limited', account: 'a1', resetsAt: RESET }, { ...empty, limited: { a1: RESET } }],
+    ['another account limited: both kept', { ...empty, limited: { a1: RESET } }, { type: 'limited', account: 'o1', resetsAt: null }, { ...empty, limited: { a1: RESET, o1: null } }],
+    ['not ready, with the screen', empty, { type: 'not_ready', account: 'a2', why: 'a login screen' }, { ...empty, notReady: { a2: 'a login screen' } }],
+    ['not ready again: the newest screen', { ...empty, notReady: { a2: 'login' } }, { type: 'not_ready', account: 'a2', why: 'payment' }, { ...empty, notReady: { a2: 'payment' } }],
+    ['a first reading', empty, { type: 'reading', account: 'a1', reading: ok }, { ...empty, readings: { a1: ok } }],
+    ['a newer reading replaces the last', { ...empty, readings: { a1: ok } }, { type: 'reading', account: 'a1', reading: low }, { ...empty, readings: { a1: low } }],
+  ])('%s', (_name, facts, event, next) => {
+    expect(reduceAccounts(facts, event)).toEqual(next);
+    expect(facts).not.toBe(next);
+  });
+});

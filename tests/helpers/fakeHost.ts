@@ -1,0 +1,156 @@
+/**
+ * A PaneHost with no terminal (src/adapters/host.ts): a pane is a record, its agent a script run in
+ * this process with the pane's own environment, calling swarm's commands (notify, packet write,
+ * accept, lane add) in-process as the real agents would. Tests drive exits and screens by hand.
+ */
+import { chmodSync } from 'node:fs';
+import type { HostEvent, PaneHost, PaneInfo, PaneSpec } from '../../src/adapters/host.js';
+import type { CommandIO } from '../../src/commands/io.js';
+import { accept } from '../../src/commands/accept.js';
+import { laneAdd } from '../../src/commands/laneAdd.js';
+import { lead } from '../../src/commands/lead.js';
+import { notify } from '../../src/commands/notify.js';
+import { packetWrite } from '../../src/commands/packetWrite.js';
+
+/** One step of an agent: a report, a packet, an exit, or anything a test wants done from the pane. */
+export type Action = 'ready' | 'done' | 'handoff' | 'badpacket' | 'exit' | 'ask' | `handover ${string}` | `blocked ${string}` | `lane add ${string}` | ((pane: FakePane) => Promise<void>);
+
+export interface FakePane {
+  info: PaneInfo;
+  spec: PaneSpec;
+  screen: string;
+  /** What the agent's commands printed and failed with. */
+  out: string[];
+  /** Actions of its script carried out (a pane carried into a new host goes on from there). */
+  step: number;
+}
+
+/** A host's panes at one moment (a crash test starts a new engine on them). */
+export type PaneSnapshot = { info: PaneInfo; spec: PaneSpec; step: number }[];
+
+/** The script of `<lane> g<generation>`: a lead's successor (`lead-b`) is its own name. */
+export type Scripts = Record<string, Action[]>;
+
+const CAP = (state: string, pct: number) => `capacity=${state} ${pct}%`;
+
+export class FakeHost implements PaneHost {
+  readonly kind = 'tmux' as const;
+  readonly panes = new Map<string, FakePane>();
+  private readonly listeners = new Set<(event: HostEvent) => void>();
+  private next = 1;
+  /** Scripts still running (a test waits for them before it removes the folder). */
+  readonly running = new Set<Promise<void>>();
+
+  constructor(private readonly scripts: Scripts, carried: PaneSnapshot = []) {
+    // Panes that outlived the engine (tmux keeps them): their agents go on with their scripts.
+    for (const c of carried) {
+      const pane: FakePane = { info: { ...c.info }, spec: c.spec, screen: '', out: [], step: c.step };
+      this.panes.set(c.info.paneId, pane);
+      this.next = Math.max(this.next, Number(c.info.paneId.slice(1)) + 1);
+      if (!pane.info.dead) this.track(pane);
+    }
+  }
+
+  snapshot(): PaneSnapshot {
+    return [...this.panes.values()].map((p) => ({ info: { ...p.info }, spec: p.spec, step: p.step }));
+  }
+
+  private track(pane: FakePane): void {
+    const run = this.run(pane).catch((error: unknown) => { pane.out.push(`agent failed: ${String(error)}`); });
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+  }
+
+  async start(): Promise<void> {}
+
+  async spawn(spec: PaneSpec): Promise<PaneInfo> {
+    const info: PaneInfo = { paneId: `%${this.next++}`, lane: spec.lane, generation: spec.generation, account: spec.account, dead: false, deadStatus: null, pid: null };
+    const pane: FakePane = { info, spec, screen: '', out: [], step: 0 };
+    this.panes.set(info.paneId, pane);
+    this.track(pane);
+    return { ...info };
+  }
+
+  async list(): Promise<PaneInfo[]> {
+    return [...this.panes.values()].map((p) => ({ ...p.info }));
+  }
+
+  async capture(paneId: string): Promise<string> {
+    return this.panes.get(paneId)?.screen ?? '';
+  }
+
+  async typeLine(paneId: string): Promise<boolean> {
+    return this.panes.get(paneId)?.info.dead === false;
+  }
+
+  async kill(paneId: string): Promise<void> {
+    this.panes.delete(paneId);
+  }
+
+  onEvent(listener: (event: HostEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async detach(): Promise<void> {}
+
+  async destroy(): Promise<void> {
+    this.panes.clear();
+  }
+
+  /** The pane's agent exits (the pane stays, as under remain-on-exit). */
+  exit(paneId: string, status: number | null = 0): void {
+    const pane = this.panes.get(paneId);
+    if (!pane || pane.info.dead) return;
+    pane.info.dead = true;
+    pane.info.deadStatus = status;
+    this.emit({ type: 'exited', paneId, status });
+  }
+
+  /** Live panes as `lane gN @account`, sorted. */
+  live(): string[] {
+    return [...this.panes.values()].filter((p) => !p.info.dead).map((p) => `${p.info.lane} g${p.info.generation} @${p.info.account}`).sort();
+  }
+
+  private emit(event: HostEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private async run(pane: FakePane): Promise<void> {
+    const { spec } = pane;
+    const swarm = async (command: (io: CommandIO) => Promise<number>, args: string[]): Promise<string> => {
+      const printed: string[] = [];
+      const io: CommandIO = { args, cwd: spec.cwd, env: spec.env, stdout: (t) => printed.push(t), stderr: (t) => pane.out.push(t) };
+      await command(io);
+      return printed.join('').trim();
+    };
+    await Promise.resolve();
+    const script = this.scripts[`${spec.lane} g${spec.generation}`] ?? (spec.role === 'lead' ? ['ready'] : ['ready', 'done']);
+    // Step 0 is the successor's `swarm accept`; an action counts as done once it finished.
+    if (pane.step === 0 && spec.env.SWARM_PACKET) await swarm(accept, [spec.env.SWARM_PACKET]);
+    if (pane.step === 0) pane.step = 1;
+    for (const action of script.slice(pane.step - 1)) {
+      if (this.panes.get(pane.info.paneId)?.info.dead !== false) return;
+      if (typeof action === 'function') await action(pane);
+      else if (action === 'ready') await swarm(notify, ['lead', `plan ready\n${CAP('ok', 80)}`]);
+      else if (action === 'done') await swarm(notify, ['lead', `done\n${CAP('ok', 70)}`]);
+      else if (action === 'exit') this.exit(pane.info.paneId, 0);
+      else if (action === 'ask') await swarm(notify, ['lead', 'ask may I push to main?']);
+      else if (action.startsWith('blocked ')) await swarm(notify, ['lead', action]);
+      else if (action.startsWith('handover ')) {
+        const path = await swarm(packetWrite, ['write', '--reason', 'capacity_critical', '--doing', 'leading', '--next', 'lead on', '--unverified', 'gate=true']);
+        await swarm(lead, ['handover', action.slice('handover '.length), '--packet', path]);
+      }
+      else if (action.startsWith('lane add ')) {
+        // `lane add <name> REPO`: the lead's own checkout (the repository), no lane's.
+        const [name, checkout] = action.slice('lane add '.length).split(' ');
+        await swarm(laneAdd, ['add', name!, '--task', `work of ${name}`, '--checkout', checkout === 'REPO' ? spec.cwd : checkout!, '--command', 'true']);
+      } else {
+        const path = await swarm(packetWrite, ['write', '--reason', 'capacity_critical', '--doing', `step of ${spec.lane}`, '--next', 'finish', '--unverified', 'gate=true']);
+        if (action === 'badpacket') chmodSync(path, 0o644);
+        await swarm(notify, ['lead', `handoff ${path}\n${CAP('critical', 5)}`]);
+      }
+      pane.step += 1;
+    }
+  }
+}

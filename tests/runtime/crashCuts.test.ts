@@ -1,0 +1,121 @@
+/**
+ * Crash at every cut (issue 11 §4): run a scenario once on the fake host and keep, at every state
+ * save, the plan folder's files as they are and the host's panes; then, for each save in turn, put
+ * the folder back as it was, start a new engine on those panes (their agents go on, as under tmux)
+ * and run to the end. Every cut must end the same: the plan done, the handoff finished exactly once,
+ * one live agent per lane, every lease held for a live agent and every agent on a lease.
+ */
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../../src/adapters/configFile.js';
+import { readLeases } from '../../src/adapters/leaseFiles.js';
+import type { EngineState } from '../../src/runtime/engineState.js';
+import { startSwarm } from '../../src/runtime/swarm.js';
+import { FakeHost, type PaneSnapshot, type Scripts } from '../helpers/fakeHost.js';
+import { makeSwarm, type LaneOptions, type TestSwarm } from '../helpers/swarmUp.js';
+
+const cut = vi.hoisted(() => ({ onSave: null as null | (() => void) }));
+vi.mock('../../src/runtime/engineState.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/runtime/engineState.js')>();
+  return { ...original, saveState: (path: string, state: EngineState) => { original.saveState(path, state); cut.onSave?.(); } };
+});
+
+let t: TestSwarm | null = null;
+afterEach(async () => {
+  cut.onSave = null;
+  await t?.cleanup();
+  t = null;
+});
+
+type Files = { dirs: string[]; files: { path: string; data: Buffer; mode: number }[] };
+
+function readTree(root: string): Files {
+  const out: Files = { dirs: [], files: [] };
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (entry.isDirectory()) out.dirs.push(path);
+    else if (entry.isFile()) out.files.push({ path, data: readFileSync(path), mode: statSync(path).mode & 0o777 });
+  }
+  return out;
+}
+
+function putBack(root: string, tree: Files): void {
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  for (const dir of tree.dirs) mkdirSync(dir, { recursive: true });
+  for (const f of tree.files) {
+    mkdirSync(dirname(f.path), { recursive: true });
+    writeFileSync(f.path, f.data);
+    chmodSync(f.path, f.mode);
+  }
+  // The killed engine's lock and leases name this very process: as after a kill -9, their holder is dead.
+  rmSync(join(root, '.swarm', 'lock'), { force: true });
+  const leases = join(root, '.swarm', 'leases');
+  for (const name of tree.files.filter((f) => dirname(f.path) === leases).map((f) => f.path)) {
+    writeFileSync(name, JSON.stringify({ ...(JSON.parse(readFileSync(name, 'utf8')) as object), pid: DEAD_PID }));
+  }
+}
+
+/** Above Linux's largest pid (2^22): never a live process. */
+const DEAD_PID = 4_194_305;
+
+async function runOn(s: TestSwarm, host: FakeHost) {
+  const config = loadConfig(s.file, { env: s.env, cwd: dirname(s.file) });
+  const swarm = await startSwarm(config, { env: s.env, untilDone: true, timeoutMs: 15_000, host });
+  const outcome = await swarm.finished;
+  await swarm.detach();
+  await Promise.all([...host.running]);
+  return outcome;
+}
+
+/** The same end, whatever the cut: plan done, one acceptance, one live agent per lane, leases ↔ agents. */
+function sameEnd(s: TestSwarm, host: FakeHost, outcome: { code: number; why: string }, label: string, handoffs: number): void {
+  expect(outcome, label).toMatchObject({ code: 0, why: 'plan done' });
+  expect(s.events('packet_accepted').filter((e) => e.lane === 'lane-a'), label).toHaveLength(handoffs);
+  expect(s.events('lane_result').filter((e) => e.lane === 'lane-a' && e.result === 'done'), label).toHaveLength(1);
+  const live = host.live();
+  expect(live.filter((p) => p.startsWith('lane-a ')), label).toHaveLength(1);
+  expect(live.filter((p) => p.startsWith('lead ')), label).toHaveLength(1);
+  const leases = readLeases(s.plan).map((l) => `${l.lane} g${l.generation} @${l.account}`).sort();
+  expect(leases, label).toEqual(live);
+}
+
+describe('crash at every cut (in-process, fake host)', () => {
+  it.each<[string, LaneOptions, Scripts, number]>([
+    ['a handoff', { name: 'lane-a' }, { 'lane-a g1': ['ready', 'handoff'], 'lane-a g2': ['done'] }, 1],
+    ['a done_when gate', { name: 'lane-a', doneWhen: 'sleep 0.1; true' }, {}, 0],
+  ])('%s: every cut ends with the plan done, each handoff finished exactly once', async (name, lane, scripts, handoffs) => {
+    const s = (t = makeSwarm({ lanes: [lane], timeouts: '{ accept: 5s, packet: 2s, stall: 10m, ask: 30s, release: 50ms }' }));
+    const cuts: { files: Files; panes: PaneSnapshot }[] = [];
+    let host = new FakeHost(scripts);
+    const reference = host;
+    cut.onSave = () => {
+      const files = readTree(s.plan);
+      const state = files.files.find((f) => f.path === join(s.plan, '.swarm', 'state.json'));
+      // A cut once the plan is done is no cut: the next `swarm up` starts a new run.
+      if (state && (JSON.parse(state.data.toString('utf8')) as EngineState).planDone) return;
+      cuts.push({ files, panes: reference.snapshot() });
+    };
+    sameEnd(s, host, await runOn(s, host), 'the run without a cut', handoffs);
+    cut.onSave = null;
+    const ends: string[] = [];
+    for (const [i, at] of cuts.entries()) {
+      putBack(s.plan, at.files);
+      host = new FakeHost(scripts, at.panes);
+      const before = s.journal().length;
+      const outcome = await runOn(s, host);
+      if (process.env.CUT_DEBUG === String(i + 1)) {
+        const saved = at.files.files.find((f) => f.path.endsWith('state.json'));
+        console.log(saved ? JSON.stringify((JSON.parse(saved.data.toString('utf8')) as EngineState).lanes['lane-a'] ?? null) : 'no state');
+        console.log(JSON.stringify(at.panes.map((p) => [p.info.paneId, p.info.lane, p.info.generation, p.info.account, p.info.dead, p.step])));
+        console.log(s.journal().map((e, n) => `${n < before ? ' ' : '+'} ${String(e.event)} ${String(e.lane)} g${String(e.generation ?? '')} ${String(e.account ?? '')} ${String(e.why ?? e.reason ?? '')}`).join('\n'));
+      }
+      sameEnd(s, host, outcome, `${name}: cut ${i + 1} of ${cuts.length}`, handoffs);
+      ends.push(outcome.why);
+    }
+    console.log(`crash at every cut, ${name}: ${cuts.length} cuts, each ended: ${[...new Set(ends)].join(', ')}`);
+    expect(cuts.length).toBeGreaterThan(5);
+    expect(ends).toHaveLength(cuts.length);
+  }, 300_000);
+});

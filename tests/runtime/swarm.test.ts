@@ -1,0 +1,113 @@
+/**
+ * The whole engine in-process (issue 11 §3): startSwarm with a fake pane host (tests/helpers/fakeHost.ts)
+ * whose agents run swarm's own commands; the plan folder, git, leases and journal are real files.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/adapters/configFile.js';
+import { startSwarm, type Outcome } from '../../src/runtime/swarm.js';
+import { FakeHost, type Action, type Scripts } from '../helpers/fakeHost.js';
+import { waitFor } from '../helpers/waitFor.js';
+import { makeSwarm, type LaneOptions, type TestSwarm } from '../helpers/swarmUp.js';
+
+let t: TestSwarm | null = null;
+afterEach(async () => {
+  await t?.cleanup();
+  t = null;
+});
+
+const TIMEOUTS = '{ accept: 5s, packet: 2s, stall: 10m, ask: 300ms, release: 100ms }';
+
+async function run(lanes: LaneOptions[], scripts: Scripts, extra: { succession?: string[]; timeouts?: string; extra?: string } = {}) {
+  const s = (t = makeSwarm({ lanes, timeouts: extra.timeouts ?? TIMEOUTS, ...(extra.succession ? { succession: extra.succession } : {}), ...(extra.extra ? { extra: extra.extra } : {}) }));
+  const host = new FakeHost(scripts);
+  const config = loadConfig(s.file, { env: s.env, cwd: dirname(s.file) });
+  const started = Date.now();
+  const swarm = await startSwarm(config, { env: s.env, untilDone: true, timeoutMs: 15_000, host });
+  const outcome: Outcome = await swarm.finished;
+  await swarm.detach();
+  await Promise.all([...host.running]);
+  // Every agent's script ran to its end (a command it ran that failed is in its pane's output).
+  expect([...host.panes.values()].flatMap((p) => p.out.filter((l) => l.startsWith('agent failed')))).toEqual([]);
+  return { s, host, outcome, ms: Date.now() - started };
+}
+
+describe('the engine in-process, with a fake pane host', () => {
+  it('plan done: the lane reports done, the lead is told once, the release deadline releases the plan', async () => {
+    const { s, outcome } = await run([{ name: 'lane-a' }], {});
+    expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
+    expect(s.events('all_lanes_done')).toHaveLength(1);
+    expect(s.events('lead_released')).toMatchObject([{ by: 'swarm', why: 'timeouts.release passed' }]);
+    expect(s.events('plan_done')).toHaveLength(1);
+  });
+  it('succession: a handoff packet, a successor on another account accepts, the spent pane closes, one live agent per lane', async () => {
+    const { s, host, outcome } = await run([{ name: 'lane-a' }], { 'lane-a g1': ['ready', 'handoff'], 'lane-a g2': ['done'] });
+    expect(outcome.code).toBe(0);
+    expect(s.events('packet_accepted')).toHaveLength(1);
+    expect(s.events('pane_closed')).toHaveLength(1);
+    expect(host.live().filter((p) => p.startsWith('lane-a'))).toHaveLength(1);
+    expect(host.live().find((p) => p.startsWith('lane-a'))).toMatch(/^lane-a g2 @/);
+  });
+
+  it('bad packet: a 0644 packet is rejected with the reason, nothing spawned; the rewritten one is accepted', async () => {
+    const rejected: Action = async () => {
+      await waitFor(() => t!.events('packet_rejected').length > 0, { what: 'packet_rejected' });
+    };
+    const { s, outcome } = await run([{ name: 'lane-a' }], { 'lane-a g1': ['ready', 'badpacket', rejected, 'handoff'], 'lane-a g2': ['done'] });
+    expect(outcome.code).toBe(0);
+    expect(JSON.stringify(s.events('packet_rejected'))).toContain('0644');
+    expect(s.events('successor_spawned')).toHaveLength(1);
+    expect(s.events('packet_accepted')).toHaveLength(1);
+  });
+
+  it('the agent exits before done: lane_lost, a degraded packet, a successor finishes', async () => {
+    const { s, outcome } = await run([{ name: 'lane-a' }], { 'lane-a g1': ['ready', 'exit'], 'lane-a g2': ['done'] });
+    expect(outcome.code).toBe(0);
+    expect(s.events('packet_accepted')).toHaveLength(1);
+    expect(s.events('lane_result')).toMatchObject([{ lane: 'lane-a', result: 'done' }]);
+  });
+
+  it('stopped short: a lane blocked on a decision and nothing else can move → exit 1 with why', async () => {
+    const { s, outcome } = await run([{ name: 'lane-a' }], { 'lane-a g1': ['ready', 'blocked decision: may I push to main?'] });
+    expect(outcome.code).toBe(1);
+    expect(outcome.why).toContain('lane-a blocked decision');
+    expect(s.events('stopped_short')).toHaveLength(1);
+    expect(s.events('plan_done')).toHaveLength(0);
+  });
+
+  it('lane add: the lead adds a lane while lane-a works; the plan is done only once both are', async () => {
+    const waitAdded: Action = async () => { await waitFor(() => t!.events('lane_added').length > 0, { what: 'lane_added' }); };
+    const { s, host, outcome } = await run([{ name: 'lane-a' }], {
+      'lead g1': ['ready', async () => { await waitFor(() => t!.events('lane_started').length >= 2, { what: 'lane-a started' }); }, 'lane add lane-z REPO'],
+      'lane-a g1': ['ready', waitAdded, 'done'],
+    });
+    expect(outcome.code).toBe(0);
+    expect(s.events('lane_added')).toMatchObject([{ lane: 'lane-z', by: 'lead' }]);
+    expect(s.events('lane_result').map((e) => e.lane).sort()).toEqual(['lane-a', 'lane-z']);
+    expect(s.events('all_lanes_done')).toHaveLength(1);
+    expect(host.live().some((p) => p.startsWith('lane-z g1'))).toBe(true);
+  });
+
+  it('takeover after two ask timeouts: the lead is taken over at epoch + 1 by the succession entry', async () => {
+    const { s, host, outcome } = await run([{ name: 'lane-a' }], {
+      'lead g1': ['ready'],
+      'lane-a g1': ['ready', 'ask', 'ask', async () => { await waitFor(() => t!.events('lead_unreachable').length > 0, { what: 'lead_unreachable' }); }, 'done'],
+    }, { succession: ['lead-b'] });
+    expect(outcome.code).toBe(0);
+    expect(s.events('ask_timeout')).toHaveLength(2);
+    expect(s.events('lead_unreachable')).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(s.plan, 'lead.json'), 'utf8'))).toMatchObject({ lead: 'lead-b', epoch: 2 });
+    expect(host.live().some((p) => p.startsWith('lead-b g2'))).toBe(true);
+  });
+
+  it('lead handover: epoch + 1, the successor lead accepts, every lane told once', async () => {
+    const { s, outcome } = await run([{ name: 'lane-a' }], {
+      'lead g1': ['ready', 'handover lead-b'],
+      'lane-a g1': ['ready', async () => { await waitFor(() => t!.events('lead_notice').length > 0, { what: 'lead_notice' }); }, 'done'],
+    }, { succession: ['lead-b'] });
+    expect(outcome.code).toBe(0);
+    expect(s.events('lead_notice')).toMatchObject([{ lane: 'lead-b', epoch: 2 }]);
+    expect(JSON.parse(readFileSync(join(s.plan, 'lead.json'), 'utf8'))).toMatchObject({ lead: 'lead-b', epoch: 2, released: true });
+  });
+});
