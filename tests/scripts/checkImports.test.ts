@@ -63,7 +63,7 @@ describe('scripts/check-imports.mjs: cycles', () => {
   it('an allowed import that no longer exists is an error: the allow-list only shrinks', () => {
     const result = check(tree({ 'a.ts': 'export const a = 1;\n' }));
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('allowed import src/runtime/asks.ts -> src/runtime/engine.ts no longer exists');
+    expect(result.stderr).toContain('allowed import src/runtime/delivery.ts -> src/runtime/engine.ts no longer exists');
   });
 });
 
