@@ -11,11 +11,16 @@ import { statusline } from './commands/statusline.js';
 import type { Command } from './commands/io.js';
 import { describeError } from './errorReport.js';
 import { readStdin } from './adapters/stdin.js';
+import { asksHelp, usageOf } from './usage.js';
 
 const COMMANDS: Record<string, Command> = { notify, capacity, statusline, hook };
 const [name = '', ...args] = process.argv.slice(2);
-const command = COMMANDS[name] ?? capacity;
-command({
+const chosen = name in COMMANDS ? name : 'capacity';
+const command = COMMANDS[chosen] ?? capacity;
+const usage = usageOf(chosen);
+// `--help` is answered here, before the command runs (src/usage.ts: light, no imports).
+if (usage !== null && asksHelp(chosen, args)) process.stdout.write(usage);
+else void command({
   args,
   cwd: process.cwd(),
   env: process.env,
