@@ -1,7 +1,7 @@
 /** Choose the pane host for a swarm (SPEC 3 backend): tmux when asked or available, else pty. */
 import type { SwarmConfig } from '../core/config.js';
 import { planPaths } from '../core/paths.js';
-import { DependencyError } from '../errors.js';
+import { DependencyError, excerpt, UsageError } from '../errors.js';
 import { findOnPath } from '../adapters/which.js';
 import type { PaneHost } from '../adapters/host.js';
 import { join } from 'node:path';
@@ -10,8 +10,15 @@ export function sessionName(config: SwarmConfig): string {
   return `swarm-${config.name}`;
 }
 
+const SOCKET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** The `tmux -L` name: a name, never a path (`../x` would put the server's socket outside tmux's own folder). */
 export function tmuxSocket(env: NodeJS.ProcessEnv): string {
-  return env.SWARM_TMUX_SOCKET?.trim() || 'swarm';
+  const name = env.SWARM_TMUX_SOCKET?.trim() || 'swarm';
+  if (!SOCKET_NAME.test(name) || name.length > 100) {
+    throw new UsageError(`SWARM_TMUX_SOCKET must be a tmux socket name (letters, digits, ".", "_", "-"), got "${excerpt(name, 60)}"`, { hint: 'it is passed to `tmux -L`, which takes a name, not a path; unset it for the default "swarm"' });
+  }
+  return name;
 }
 
 export async function hostFor(config: SwarmConfig, env: NodeJS.ProcessEnv): Promise<PaneHost> {
