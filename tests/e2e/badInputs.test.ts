@@ -6,12 +6,12 @@
  * docs/bad-inputs.md from what the runs printed; otherwise the doc must name every case.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CLI, ROOT } from '../helpers/swarm.js';
-import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
+import { AGENT, makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
 import { BAD_INPUTS, type BadInput } from './badInputs.cases.js';
 
 const DOC = join(ROOT, 'docs', 'bad-inputs.md');
@@ -90,4 +90,20 @@ afterAll(() => {
   ];
   writeFileSync(DOC, `${[...head, ...rows].join('\n')}\n`);
   if (process.env.BAD_INPUTS_FIRST) writeFileSync(process.env.BAD_INPUTS_FIRST, JSON.stringify(Object.fromEntries(seen.map(({ c, stderr }) => [c.id, stderr.split('\n')[0]]))));
+});
+
+describe('a hostile pattern in a kind file', () => {
+  it('(a+)+$ on a pane that prints 40 a and a "!" does not freeze the engine: the plan finishes', { timeout: 60_000 }, async () => {
+    const hostile = `${'a'.repeat(40)}!`;
+    const agent = `printf '${hostile}\\n${hostile}\\n'; AGENT_G1=ready,done exec ${process.execPath} ${AGENT}`;
+    const s = (t = makeSwarm({ accounts: [{ id: 'a1', vendor: 'anthropic' }, { id: 'a2', vendor: 'anthropic', kind: 'mine' }], lanes: [{ name: 'lane-a', account: 'a2', command: agent }] }));
+    mkdirSync(join(s.root, 'repo', 'panes'), { recursive: true });
+    writeFileSync(join(s.root, 'repo', 'panes', 'mine.yaml'), "kind: mine\nscreens:\n  login: ['(a+)+$', '(x+x+)+y']\nidle:\n  not_showing: ['(a+)+$']\n");
+    const started = Date.now();
+    const run = await s.up(['--timeout', '40s']);
+    expect(run.all).toContain('plan done');
+    expect(run.exitCode).toBe(0);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(s.events('lane_result')).toEqual([expect.objectContaining({ lane: 'lane-a', passed: true })]);
+  });
 });
