@@ -6,6 +6,7 @@
  */
 import { describeError } from './errorReport.js';
 import type { Command, CommandIO } from './commands/io.js';
+import { asksHelp, usageOf } from './usage.js';
 
 type Loader = () => Promise<Command>;
 
@@ -76,6 +77,11 @@ async function main(argv: string[]): Promise<number> {
         : `swarm: unknown command "${name}"\n  run \`swarm help\` for the list\n`,
     );
     return 2;
+  }
+  const usage = usageOf(name);
+  if (usage !== null && asksHelp(name, args)) {
+    io.stdout(usage);
+    return 0;
   }
   return (await command.load())(io);
 }

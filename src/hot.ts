@@ -8,11 +8,21 @@
 import type { Command } from './commands/io.js';
 import { describeError } from './errorReport.js';
 import { readStdin } from './adapters/stdin.js';
+import { asksHelp, usageOf } from './usage.js';
 
-/** Run one command with this process's arguments (after the command name), streams and environment. */
-export function runHot(command: Command): void {
+/**
+ * Run one command with this process's arguments (after the command name), streams and environment.
+ * `--help` is answered here, before the command runs (src/usage.ts: light, no imports).
+ */
+export function runHot(name: string, command: Command): void {
+  const args = process.argv.slice(3);
+  const usage = usageOf(name);
+  if (usage !== null && asksHelp(name, args)) {
+    process.stdout.write(usage);
+    return;
+  }
   command({
-    args: process.argv.slice(3),
+    args,
     cwd: process.cwd(),
     env: process.env,
     stdout: (text) => void process.stdout.write(text),

@@ -33,7 +33,9 @@ export function loadConfig(fileAsGiven: string, opts: { cwd?: string; env?: Node
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
   const abs = resolveConfigPath(fileAsGiven, cwd);
-  const text = readConfigText(abs, fileAsGiven, 'a swarm.yaml', `swarm.yaml not found: ${fileAsGiven} — pass a file, or run in a folder that has one`);
+  const inFolder = abs !== path.resolve(cwd, fileAsGiven);
+  const missing = inFolder ? `no swarm.yaml in the folder ${fileAsGiven} (looked for ${abs}) — pass the file itself, or a folder that has one` : `swarm.yaml not found: ${fileAsGiven} — pass a file, or run in a folder that has one`;
+  const text = readConfigText(abs, fileAsGiven, 'a swarm.yaml', missing);
   const dir = path.dirname(abs);
   const kindProblems = new Map<string, string[]>();
   const facts: ConfigFacts = {

@@ -7,7 +7,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { agentContext, wholeNumber } from '../core/agentContext.js';
 import { parseReport } from '../core/protocol.js';
 import { fence } from '../core/epochs.js';
-import { MismatchError, planFilesFault, PlanFilesError, UsageError } from '../errors.js';
+import { excerpt, MismatchError, planFilesFault, PlanFilesError, UsageError } from '../errors.js';
 import { appendInbox } from '../adapters/inbox.js';
 import { appendJournal } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
@@ -63,8 +63,10 @@ export async function notify(io: CommandIO): Promise<number> {
 
 /** How long a refused inbox write is retried (SWARM_WRITE_RETRY_MS, default 10 s). */
 function writeBudget(env: NodeJS.ProcessEnv): number {
-  const ms = Number(env.SWARM_WRITE_RETRY_MS);
-  return Number.isFinite(ms) && ms >= 0 && env.SWARM_WRITE_RETRY_MS !== '' ? ms : 10_000;
+  const given = env.SWARM_WRITE_RETRY_MS;
+  if (given === undefined || given === '') return 10_000;
+  if (!/^\d+$/.test(given)) throw new UsageError(`SWARM_WRITE_RETRY_MS must be a whole number of milliseconds, got "${excerpt(given, 40)}"`, { hint: 'unset it for the default 10000' });
+  return Number(given);
 }
 
 /** The capacity cache is rebuilt from the next report: a refused write of it never fails the report. */

@@ -6,7 +6,10 @@
  * `--dashboard` is internal: what window 0 runs.
  */
 import { parseArgs } from 'node:util';
+import { join } from 'node:path';
 import { parseDuration } from '../core/duration.js';
+import { frontMatterProblem } from '../core/plan.js';
+import { readTextIfExists } from '../adapters/files.js';
 import { formatEntry, type JournalEntry } from '../core/journal.js';
 import { UsageError } from '../errors.js';
 import { loadConfig } from '../adapters/configFile.js';
@@ -38,7 +41,9 @@ export async function up(io: CommandIO): Promise<number> {
     if (!d.ok) throw new UsageError(`swarm up --timeout: ${d.error}`, { hint: USAGE });
     timeoutMs = d.ms;
   }
+  tmuxSocket(io.env);
   const config = loadConfig(positionals[0] ?? 'swarm.yaml', { cwd: io.cwd, env: io.env });
+  requirePlanFile(config.plan);
   // A lead.json that is no lead record stops up here (exit 3, the file named), before any tmux server or session exists.
   readLeadRecord(config.plan);
   const flags = [...(values['until-done'] ? ['--until-done'] : []), ...(values.timeout === undefined ? [] : ['--timeout', values.timeout])];
@@ -92,6 +97,15 @@ export async function up(io: CommandIO): Promise<number> {
   if (outcome.fault) throw outcome.fault;
   io.stdout(outcome.code === 0 ? `swarm ${config.name}: plan done\n` : `swarm ${config.name}: stopped short — ${outcome.why}\n`);
   return outcome.code;
+}
+
+/** PLAN.md is what every agent reads first: `swarm up` refuses a plan without one, or with broken front matter. */
+function requirePlanFile(plan: string): void {
+  const file = join(plan, 'PLAN.md');
+  const text = readTextIfExists(file);
+  if (text === null) throw new UsageError(`no PLAN.md in the plan folder ${plan}`, { hint: 'write the plan (goal, approvals, gates, steps) there, or fix "plan" in swarm.yaml' });
+  const problem = frontMatterProblem(text);
+  if (problem !== null) throw new UsageError(`${file}:${problem}`);
 }
 
 /** The headless log: one grep-able line per journal event as the engine records it, no escape codes. */

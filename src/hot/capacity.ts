@@ -2,4 +2,4 @@
 import { capacity } from '../commands/capacity.js';
 import { runHot } from '../hot.js';
 
-runHot(capacity);
+runHot('capacity', capacity);

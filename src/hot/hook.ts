@@ -2,4 +2,4 @@
 import { hook } from '../commands/hook.js';
 import { runHot } from '../hot.js';
 
-runHot(hook);
+runHot('hook', hook);

@@ -2,4 +2,4 @@
 import { notify } from '../commands/notify.js';
 import { runHot } from '../hot.js';
 
-runHot(notify);
+runHot('notify', notify);

@@ -2,4 +2,4 @@
 import { statusline } from '../commands/statusline.js';
 import { runHot } from '../hot.js';
 
-runHot(statusline);
+runHot('statusline', statusline);

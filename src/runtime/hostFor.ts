@@ -4,6 +4,7 @@
  */
 import type { SwarmConfig } from '../core/config.js';
 import { planPaths } from '../core/paths.js';
+import { excerpt, UsageError } from '../errors.js';
 import { findOnPath } from '../adapters/which.js';
 import type { PaneHost } from '../adapters/host.js';
 import { tmuxMissing } from '../adapters/tmux/runner.js';
@@ -13,8 +14,15 @@ export function sessionName(config: SwarmConfig): string {
   return `swarm-${config.name}`;
 }
 
+const SOCKET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** The `tmux -L` name: a name, never a path (`../x` would put the server's socket outside tmux's own folder). */
 export function tmuxSocket(env: NodeJS.ProcessEnv): string {
-  return env.SWARM_TMUX_SOCKET?.trim() || 'swarm';
+  const name = env.SWARM_TMUX_SOCKET?.trim() || 'swarm';
+  if (!SOCKET_NAME.test(name) || name.length > 100) {
+    throw new UsageError(`SWARM_TMUX_SOCKET must be a tmux socket name (letters, digits, ".", "_", "-"), got "${excerpt(name, 60)}"`, { hint: 'it is passed to `tmux -L`, which takes a name, not a path; unset it for the default "swarm"' });
+  }
+  return name;
 }
 
 /** Which host runs the panes: `tmux` when asked (tmux missing: exit 4) or, with `auto`, when on PATH; else `pty`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planContract } from '../../src/core/plan.js';
+import { frontMatterProblem, planContract } from '../../src/core/plan.js';
 
 describe('planContract', () => {
   it.each<[string, string, string]>([
@@ -43,5 +43,23 @@ describe('planContract', () => {
     ['leading spaces before the opening ---', ' ---\ncontract: v1\n---\n', ''],
   ])('%s', (_name, text, expected) => {
     expect(planContract(text)).toBe(expected);
+  });
+});
+
+describe('frontMatterProblem', () => {
+  const unclosed = '1: the front matter opened by "---" is never closed: end it with a line "---" (or remove the first line if the plan has none)';
+  it.each<[string, string, string | null]>([
+    ['empty', '', null],
+    ['no front matter', '# Plan\n', null],
+    ['closed', '---\ncontract: c\n---\n# Plan\n', null],
+    ['closed, trailing spaces', '--- \ncontract: c\n---\t\n', null],
+    ['closed, CRLF', '---\r\ncontract: c\r\n---\r\n', null],
+    ['closed, BOM', '\uFEFF---\ncontract: c\n---\n', null],
+    ['unclosed', '---\ncontract: c\n# Plan\n', unclosed],
+    ['unclosed, CRLF and BOM', '\uFEFF---\r\ncontract: c\r\n', unclosed],
+    ['only the opener', '---', unclosed],
+    ['an ANSI escape is no closer', '---\n\u001b[2J---\n', unclosed],
+  ])('%s', (_name, text, expected) => {
+    expect(frontMatterProblem(text)).toBe(expected);
   });
 });

@@ -164,13 +164,29 @@ function spawnTail(spec: PaneSpec): string[] {
   return ['-P', '-F', SPAWN_FORMAT, ...startDirectory(spec.cwd), ...env, '--', ...agentCommand(spec.argv, spec.env)];
 }
 
-export function splitWindow(windowId: string, spec: PaneSpec): string[] {
-  return ['split-window', '-d', '-t', windowId, ...spawnTail(spec)];
+/**
+ * The pane made and named (pane user options, which agents cannot overwrite) in one tmux command list,
+ * so no moment exists in which an agent runs in a pane without its identity (a `swarm up` killed
+ * between the two left an agent its restart could not see, and it spawned a second one of the lane).
+ * The options name the new pane through its window: a split without `-d` makes it the window's
+ * active pane (`last-pane` then gives the focus back); a new window (`-d`) holds only it.
+ */
+export function spawnTagged(target: { kind: 'split'; windowId: string } | { kind: 'new'; session: string; name: string }, spec: PaneSpec): string[] {
+  const window = target.kind === 'split' ? target.windowId : `${exact(target.session)}:${target.name}`;
+  const make = target.kind === 'split' ? ['split-window', '-t', window] : ['new-window', '-d', '-t', `${exact(target.session)}:`, '-n', target.name];
+  const tag = identityOptions(spec).flatMap(([name, value]) => [';', 'set-option', '-p', '-t', window, name, listLiteral(value)]);
+  return [...make, ...spawnTail(spec).map(listLiteral), ...tag, ...(target.kind === 'split' ? [';', 'last-pane', '-t', window] : [])];
 }
 
-export function newWindow(session: string, name: string, spec: PaneSpec): string[] {
-  return ['new-window', '-d', '-t', `${exact(session)}:`, '-n', name, ...spawnTail(spec)];
-}
+/** An argument of a command list as itself: tmux takes one ending in `;` for the end of a command (`\;` is a `;`). */
+export const listLiteral = (arg: string): string => (arg.endsWith(';') ? `${arg.slice(0, -1)}\\;` : arg);
+
+const identityOptions = (spec: PaneSpec): [string, string][] => [
+  ['@swarm_lane', spec.lane],
+  ['@swarm_generation', String(spec.generation)],
+  ['@swarm_account', spec.account],
+  ['@swarm_role', spec.role],
+];
 
 export function parseSpawned(line: string | undefined): { paneId: string; pid: number | null; windowId: string } {
   const match = /^(%\d+) (\d*) (@\d+)$/.exec((line ?? '').trim());
@@ -179,14 +195,9 @@ export function parseSpawned(line: string | undefined): { paneId: string; pid: n
   return { paneId: match[1]!, pid: match[2] === '' ? null : pid, windowId: match[3]! };
 }
 
-/** Identity as pane user options (agents cannot overwrite these), the title, and the tiled layout. */
-export function paneIdentity(paneId: string, windowId: string, spec: PaneSpec): string[][] {
-  const set = (name: string, value: string): string[] => ['set-option', '-p', '-t', paneId, name, value];
+/** The title (inert: tmux format-expands it) and the tiled layout, once the pane exists and is named. */
+export function paneLook(paneId: string, windowId: string, spec: PaneSpec): string[][] {
   return [
-    set('@swarm_lane', spec.lane),
-    set('@swarm_generation', String(spec.generation)),
-    set('@swarm_account', spec.account),
-    set('@swarm_role', spec.role),
     ['select-pane', '-t', paneId, '-T', formatLiteral(spec.title)],
     ['select-layout', '-t', windowId, 'tiled'],
   ];

@@ -156,9 +156,12 @@ export class TmuxHost implements PaneHost {
   private async spawnNow(spec: PaneSpec): Promise<PaneInfo> {
     const windows = tmux.parseWindows(await this.exec(tmux.listWindows(this.options.session)));
     const target = tmux.pickAgentsWindow(windows);
-    const argv = target.kind === 'split' ? tmux.splitWindow(target.windowId, spec) : tmux.newWindow(this.options.session, target.name, spec);
-    const { paneId, pid, windowId } = tmux.parseSpawned((await this.exec(argv))[0]);
-    for (const step of tmux.paneIdentity(paneId, windowId, spec)) await this.exec(step);
+    const argv = tmux.spawnTagged(target.kind === 'split' ? target : { kind: 'new', session: this.options.session, name: target.name }, spec);
+    // A command list is one tmux process (the control connection answers each command of a list apart).
+    const { paneId, pid, windowId } = tmux.parseSpawned((await this.run(argv, spec.env.PATH))[0]);
+    // Crash-consistency tests only: SWARM_FAULT=pane-created:<lane>:<generation> kills the engine the moment tmux has made that pane.
+    if (process.env.SWARM_FAULT === `pane-created:${spec.lane}:${spec.generation}`) process.kill(process.pid, 'SIGKILL');
+    for (const step of tmux.paneLook(paneId, windowId, spec)) await this.exec(step);
     return { paneId: paneRef(paneId, (await this.serverId()) ?? ''), lane: spec.lane, generation: spec.generation, account: spec.account, dead: false, deadStatus: null, pid };
   }
 
@@ -274,7 +277,7 @@ export class TmuxHost implements PaneHost {
     return this.control?.open ? this.control.command(argv) : this.run(argv);
   }
 
-  private run(argv: readonly string[]): Promise<string[]> {
-    return runTmux(this.options.socket, argv, this.options.bin ? { bin: this.options.bin } : {});
+  private run(argv: readonly string[], path?: string): Promise<string[]> {
+    return runTmux(this.options.socket, argv, { ...(this.options.bin ? { bin: this.options.bin } : {}), ...(path === undefined ? {} : { path }) });
   }
 }

@@ -33,14 +33,15 @@ export function isGoneError(error: unknown): boolean {
 }
 
 /**
- * Run `tmux -L <socket> <args…>` and resolve with its stdout lines. A missing tmux binary is a
+ * Run `tmux -L <socket> <args…>` and resolve with its stdout lines. `path`: the PATH of a pane this
+ * command makes (tmux gives a new pane the PATH of a client attached to no session, over `-e PATH=`). A missing tmux binary is a
  * DependencyError (exit 4); any other failure is a SwarmError naming the command and tmux's answer.
  */
-export async function runTmux(socket: string, args: readonly string[], options: { bin?: string; timeoutMs?: number } = {}): Promise<string[]> {
+export async function runTmux(socket: string, args: readonly string[], options: { bin?: string; timeoutMs?: number; path?: string } = {}): Promise<string[]> {
   const bin = options.bin ?? 'tmux';
   try {
     const result = await execa(bin, ['-u', '-L', socket, ...args], {
-      env: tmuxEnv(), extendEnv: false, stdin: 'ignore', timeout: options.timeoutMs ?? 15_000,
+      env: { ...tmuxEnv(), ...(options.path === undefined ? {} : { PATH: options.path }) }, extendEnv: false, stdin: 'ignore', timeout: options.timeoutMs ?? 15_000,
     });
     return result.stdout === '' ? [] : result.stdout.split('\n');
   } catch (error) {

@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { PaneSpec } from '../../../src/adapters/host.js';
 import {
-  agentCommand, bufferName, capturePane, dashboardWindowArgv, deathRecordCommand, formatLiteral, newSession, newWindow, paneCommand, paneIdentity,
-  paneEnvArgs, parseDeathValue, parsePaneList, parsePaneState, parseSpawned, parseWindows, pickAgentsWindow, sessionSetup,
-  setBuffer, shellJoin, shellQuote, splitWindow, tmuxJoin, tmuxQuote,
+  agentCommand, bufferName, capturePane, dashboardWindowArgv, deathRecordCommand, formatLiteral, listLiteral, newSession, paneCommand, paneEnvArgs,
+  paneLook, parseDeathValue, parsePaneList, parsePaneState, parseSpawned, parseWindows, pickAgentsWindow, sessionSetup,
+  setBuffer, shellJoin, shellQuote, spawnTagged, tmuxJoin, tmuxQuote,
 } from '../../../src/adapters/tmux/argv.js';
 
 const spec: PaneSpec = {
@@ -104,11 +104,13 @@ describe('builders', () => {
       '--', '/bin/sh', '-c', 'exec tail -f /dev/null']);
   });
 
-  it('splits and opens windows with cwd, env and the command', () => {
+  it('splits and opens windows with cwd, env and the command, named in the same command list, the focus given back', () => {
     const tail = ['-P', '-F', '#{pane_id} #{pane_pid} #{window_id}', '-c', '/repo/lane a', '-e', 'SWARM_LANE=lane-a', '-e', 'ODD=a b',
       '--', ...agentCommand(spec.argv, spec.env)];
-    expect(splitWindow('@3', spec)).toEqual(['split-window', '-d', '-t', '@3', ...tail]);
-    expect(newWindow('swarm-demo', 'agents-2', spec)).toEqual(['new-window', '-d', '-t', '=swarm-demo:', '-n', 'agents-2', ...tail]);
+    const tag = (w: string) => [';', 'set-option', '-p', '-t', w, '@swarm_lane', 'lane-a', ';', 'set-option', '-p', '-t', w, '@swarm_generation', '2',
+      ';', 'set-option', '-p', '-t', w, '@swarm_account', 'work2', ';', 'set-option', '-p', '-t', w, '@swarm_role', 'lane'];
+    expect(spawnTagged({ kind: 'split', windowId: '@3' }, spec)).toEqual(['split-window', '-t', '@3', ...tail, ...tag('@3'), ';', 'last-pane', '-t', '@3']);
+    expect(spawnTagged({ kind: 'new', session: 'swarm-demo', name: 'agents-2' }, spec)).toEqual(['new-window', '-d', '-t', '=swarm-demo:', '-n', 'agents-2', ...tail, ...tag('=swarm-demo:agents-2')]);
   });
 
   it.each([
@@ -118,17 +120,30 @@ describe('builders', () => {
     ['an escaped ##', '/repo/##', '/repo/####'],
     ['no #', '/repo/lane a', '/repo/lane a'],
   ])('passes -c inert to tmux (it format-expands the folder): %s', (_name, cwd, given) => {
-    for (const argv of [splitWindow('@3', { ...spec, cwd }), newWindow('swarm-demo', 'agents-2', { ...spec, cwd })]) {
+    for (const argv of [spawnTagged({ kind: 'split', windowId: '@3' }, { ...spec, cwd }), spawnTagged({ kind: 'new', session: 'swarm-demo', name: 'agents-2' }, { ...spec, cwd })]) {
       expect(argv[argv.indexOf('-c') + 1]).toBe(given);
     }
   });
 
-  it('sets identity options, title and layout', () => {
-    expect(paneIdentity('%7', '@2', { ...spec, title: 'lane #1 g2' })).toEqual([
-      ['set-option', '-p', '-t', '%7', '@swarm_lane', 'lane-a'],
-      ['set-option', '-p', '-t', '%7', '@swarm_generation', '2'],
-      ['set-option', '-p', '-t', '%7', '@swarm_account', 'work2'],
-      ['set-option', '-p', '-t', '%7', '@swarm_role', 'lane'],
+  it.each([
+    ['plain', 'a b', 'a b'],
+    ['a trailing ;', 'task;', 'task\\;'],
+    ['a trailing \\;', 'x\\;', 'x\\\\;'],
+    ['a ; inside', 'a;b', 'a;b'],
+    ['only ;', ';', '\\;'],
+  ])('keeps an argument of a command list whole: %s', (_name, arg, given) => {
+    expect(listLiteral(arg)).toBe(given);
+  });
+
+  it('never ends a command early on a value ending in ;', () => {
+    const argv = spawnTagged({ kind: 'split', windowId: '@3' }, { ...spec, env: { SWARM_TASK: 'do it;' }, lane: 'l;' });
+    expect(argv.filter((a) => a === ';')).toHaveLength(5);
+    expect(argv).toContain('SWARM_TASK=do it\\;');
+    expect(argv).toContain('l\\;');
+  });
+
+  it('sets the title and layout', () => {
+    expect(paneLook('%7', '@2', { ...spec, title: 'lane #1 g2' })).toEqual([
       ['select-pane', '-t', '%7', '-T', 'lane ##1 g2'],
       ['select-layout', '-t', '@2', 'tiled'],
     ]);
