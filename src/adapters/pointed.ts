@@ -1,6 +1,6 @@
 /**
  * The pointed counts' files (core/pointed.ts): `.swarm/pointed/<agent>.json` (the engine's:
- * delivered, typed) and `.swarm/pointed/<agent>.stop.json` (the Stop hook's: pointed), each written
+ * delivered, typed, turns heard, turns when last typed) and `.swarm/pointed/<agent>.stop.json` (the Stop hook's: pointed), each written
  * whole (temp + rename) by its one writer.
  */
 import { basename, join } from 'node:path';
@@ -18,12 +18,14 @@ export function readPointed(plan: string, agent: string): PointedCounts {
     delivered: countField(own, 'delivered'),
     typed: countField(own, 'typed'),
     stopped: countField(readTextIfExists(`${base(plan, agent)}.stop.json`), 'pointed'),
+    turns: countField(own, 'turns'),
+    typedTurns: countField(own, 'typed_turns'),
   };
 }
 
 /** The engine's counts. */
-export function writeEngineCounts(plan: string, agent: string, delivered: number, typed: number): void {
-  writeFileAtomic(`${base(plan, agent)}.json`, engineCountsText(delivered, typed), 0o644, { durable: false });
+export function writeEngineCounts(plan: string, agent: string, counts: Omit<PointedCounts, 'stopped'>): void {
+  writeFileAtomic(`${base(plan, agent)}.json`, engineCountsText(counts), 0o644, { durable: false });
 }
 
 /** The Stop hook's count. */

@@ -12,7 +12,7 @@
 import { mailboxPath } from '../core/paths.js';
 import { isIdle, matchScreen } from '../core/screens.js';
 import { stripAnsi } from '../core/protocol.js';
-import { freshCount } from '../core/pointed.js';
+import { freshCount, turnEndedSinceTyped } from '../core/pointed.js';
 import type { KindSpec } from '../core/kind.js';
 import type { LaneState } from '../machine/types.js';
 import { pointerLine } from '../adapters/mailbox.js';
@@ -25,8 +25,6 @@ const BLOCKING = new Set(['permission', 'bypass', 'login', 'consent', 'payment']
 
 export class Deliveries {
   private readonly busy = new Set<string>();
-  /** Agents whose turn-end notice (Codex notify) came since their last pointer line. */
-  private readonly turnEnded = new Set<string>();
 
   constructor(private readonly engine: Engine) {}
 
@@ -36,7 +34,7 @@ export class Deliveries {
     const counts = readPointed(plan, agent);
     const delivered = Math.max(counts.delivered, counts.typed, counts.stopped) + 1;
     try {
-      writeEngineCounts(plan, agent, delivered, counts.typed);
+      writeEngineCounts(plan, agent, { ...counts, delivered });
     } catch {
       // the count stays in memory; the next delivery writes it again
     }
@@ -53,7 +51,13 @@ export class Deliveries {
 
   /** The agent's own turn-end signal (Codex notify): a positive idle signal for the next attempt. */
   turnEnd(agent: string): void {
-    this.turnEnded.add(agent);
+    const plan = this.engine.config.plan;
+    const counts = readPointed(plan, agent);
+    try {
+      writeEngineCounts(plan, agent, { ...counts, turns: counts.turns + 1 });
+    } catch {
+      // not written: the next turn end counts again
+    }
     this.poke(agent);
   }
 
@@ -81,9 +85,8 @@ export class Deliveries {
       if (count === 0) return;
       const landed = await engine.host.typeLine(lane.paneId, pointerLine(count, mailboxPath(plan, agent)));
       if (!landed) return;
-      this.turnEnded.delete(agent);
       engine.state.unread[agent] = 0;
-      writeEngineCounts(plan, agent, counts.delivered, counts.delivered);
+      writeEngineCounts(plan, agent, { ...counts, typed: counts.delivered, typedTurns: counts.turns });
     } catch {
       // the pane went away; the next pane of this agent is pointed instead
     } finally {
@@ -100,7 +103,7 @@ export class Deliveries {
         if (state !== null) return state.status === 'idle' && !screenShown; // a usage-limit menu is never typed into
       }
     }
-    if (kind.signals.notify === true && !this.turnEnded.has(agent)) return false;
+    if (kind.signals.notify === true && !turnEndedSinceTyped(readPointed(this.engine.config.plan, agent))) return false;
     return isIdle(kind, screen);
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countField, engineCountsText, freshCount, stopCountText } from '../../src/core/pointed.js';
+import { countField, engineCountsText, freshCount, stopCountText, turnEndedSinceTyped } from '../../src/core/pointed.js';
 
 describe('countField', () => {
   it.each([
@@ -30,7 +30,23 @@ describe('freshCount', () => {
   });
 
   it('the writers\' texts read back', () => {
-    expect(countField(engineCountsText(4, 2), 'typed')).toBe(2);
+    expect(countField(engineCountsText({ delivered: 4, typed: 2, turns: 3, typedTurns: 1 }), 'typed')).toBe(2);
+    expect(countField(engineCountsText({ delivered: 4, typed: 2, turns: 3, typedTurns: 1 }), 'typed_turns')).toBe(1);
     expect(countField(stopCountText(7), 'pointed')).toBe(7);
+  });
+});
+
+describe('turnEndedSinceTyped (a Codex lane is typed only after a turn end since its last line)', () => {
+  it.each([
+    [{ turns: 0, typedTurns: 0 }, false],
+    [{ turns: 1, typedTurns: 0 }, true],
+    [{ turns: 3, typedTurns: 3 }, false],
+    [{ turns: 4, typedTurns: 3 }, true],
+  ])('%o → %s', (counts, ended) => {
+    expect(turnEndedSinceTyped(counts)).toBe(ended);
+  });
+
+  it('old files without the turn fields read as no turn end yet', () => {
+    expect(countField('{"delivered":2,"typed":1}\n', 'turns')).toBe(0);
   });
 });

@@ -165,4 +165,20 @@ describe('codex lanes driven by their rollout and notify (tmux, fake codex)', ()
     run.kill('SIGINT');
     await run;
   });
+  it('a turn end heard before swarm up was killed still lets the pointer line be typed after the restart', async () => {
+    // Codex is typed only after its own turn-end notice since the last line: that notice must outlive the engine.
+    const f = setup('codex', { FAKE_CODEX_G1: 'screen:idle,notify' });
+    const first = f.s.up(['--timeout', '60s']);
+    await f.stepDone('lane-a-g1', 'notify');
+    await f.inboxRead();
+    first.kill('SIGKILL');
+    await first.catch(() => undefined);
+    const again = f.s.up(['--timeout', '60s']);
+    await f.s.waitEvent('readopted', 1, 30_000);
+    expect((await f.s.run(['answer', 'lane-a', 'rebase on main first', '--file', f.s.file])).code).toBe(0);
+    const line = pointerLine(1, mailboxPath(f.s.plan, 'lane-a'));
+    await waitFor(() => (f.received('lane-a-g1') ?? '').includes(line), { timeout: 30_000, what: 'the pointer line typed into the idle Codex lane' });
+    again.kill('SIGINT');
+    await again.catch(() => undefined);
+  });
 });
