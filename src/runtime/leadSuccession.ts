@@ -30,11 +30,13 @@ function onLeadRecord(engine: Engine, record: Extract<InboxRecord, { kind: 'lead
   }
 }
 
-/** After each step: a lead successor that accepted is now the lead. */
-export function leadAfterStep(engine: Engine): void {
+/** After each step: a lead successor that accepted is now the lead (true when one just took office). */
+export function leadAfterStep(engine: Engine): boolean {
   const lead = engine.lane(engine.state.leadName);
-  if (!lead || lead.generation === engine.state.leadGeneration) return;
+  if (!lead || lead.generation === engine.state.leadGeneration) return false;
+  const before = engine.state.leadGeneration;
   feed(engine, { type: 'step', generation: lead.generation, recordEpoch: lead.generation === 1 ? null : (engine.leadRecord()?.epoch ?? null) });
+  return lead.generation > 1 && engine.state.leadGeneration !== before;
 }
 
 /** A successor of the lead is about to start: the name it will go by. */

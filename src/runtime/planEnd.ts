@@ -34,6 +34,10 @@ export class PlanEnding {
     this.feed({ type: 'lane_added' });
   }
 
+  leadChanged(): void {
+    this.feed({ type: 'lead_changed' });
+  }
+
   /** At start: a deadline the saved state says is running is armed again. */
   resume(): void {
     const p = this.progress();

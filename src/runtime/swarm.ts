@@ -199,8 +199,11 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   };
 
   engine.onSettled = () => {
-    leadAfterStep(engine);
-    if (!done) planEnd.settled();
+    const newLead = leadAfterStep(engine);
+    if (!done) {
+      if (newLead) planEnd.leadChanged();
+      planEnd.settled();
+    }
   };
 
   await engine.host.start();

@@ -2,7 +2,8 @@
  * How a plan ends (SPEC 7), decided for the whole swarm: once every lane is done the lead is told
  * once and the release deadline starts; the lead's release, or that deadline, ends the plan
  * (`plan_done`, exit 0); under --until-done a plan no lane can move stops short (exit 1). The
- * deadline is state (`releaseAt`), so a restart re-arms it; a lane added stops it. Pure.
+ * deadline is state (`releaseAt`), so a restart re-arms it; a lane added stops it; a new lead taking
+ * office after every lane is done is told again, with a fresh deadline. Pure.
  */
 import type { Progress } from '../progress.js';
 
@@ -21,6 +22,8 @@ export type PlanEndEvent =
   | { type: 'lead_released'; progress: Progress }
   | { type: 'release_due'; progress: Progress }
   | { type: 'lane_added' }
+  /** A new lead took office (a successor accepted): one told before, in the middle of a handover, may never have heard. */
+  | { type: 'lead_changed' }
   /** The lead record is released (by the lead, or by swarm): the plan is done. */
   | { type: 'record_released' }
   /** After a restart: re-arm what the saved state says is running. */
@@ -63,6 +66,12 @@ export function reducePlanEnd(state: PlanEnd, event: PlanEndEvent, ctx: PlanEndC
       return { state: { ...state, releaseAt: null }, effects: [] };
     case 'lane_added':
       return { state: { ...state, allDoneTold: false, releaseAt: null }, effects: [{ type: 'disarm_release' }] };
+    case 'lead_changed': {
+      // Every lane was done while the lead was being handed over: the new lead is told, with its own deadline.
+      if (!state.allDoneTold) return none(state);
+      const at = ctx.now + ctx.releaseMs;
+      return { state: { ...state, releaseAt: at }, effects: [{ type: 'tell_lead', text: ALL_DONE_TEXT }, { type: 'arm_release', at }] };
+    }
     case 'record_released':
       return {
         state: { ...state, planDone: true, releaseAt: null },

@@ -56,6 +56,11 @@ describe('reducePlanEnd', () => {
     // lane add
     ['a lane added after all done: told again later, the deadline stops', told, { type: 'lane_added' }, fresh, [{ type: 'disarm_release' }]],
     ['a lane added while running', fresh, { type: 'lane_added' }, fresh, [{ type: 'disarm_release' }]],
+    // a new lead takes office
+    ['a new lead after every lane is done: told again, its own deadline', told, { type: 'lead_changed' },
+      { ...told, releaseAt: NOW + RELEASE }, [{ type: 'tell_lead', text: ALL_DONE_TEXT }, { type: 'arm_release', at: NOW + RELEASE }]],
+    ['a new lead while lanes run: nothing (it will be told when they are done)', fresh, { type: 'lead_changed' }, fresh, []],
+    ['a new lead after the plan is done: nothing', ended, { type: 'lead_changed' }, ended, []],
     // the record released
     ['the lead record released: plan done, exit 0', told, { type: 'record_released' }, ended, planDone],
     ['the lead record released twice: once only', ended, { type: 'record_released' }, ended, []],
