@@ -51,7 +51,8 @@ export function makeSwarm(name, lanes, agentEnv, extra = '', { kind = 'command',
 export function cleanup(s, child) {
   if (child && child.exitCode === null) child.kill('SIGKILL');
   spawnSync('tmux', ['-L', s.socket, 'kill-server'], { stdio: 'ignore' });
-  rmSync(s.dir, { recursive: true, force: true });
+  // Agents still closing may write a last line while the folder goes: retried.
+  rmSync(s.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 }
 
 export async function waitFor(check, timeoutMs, what) {
