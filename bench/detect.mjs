@@ -8,6 +8,7 @@
 // max of each.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { CLI, cleanup, makeSwarm, quantile, result, waitFor } from './lib.mjs';
 
@@ -61,9 +62,9 @@ try {
   const pollMs = Object.entries(polled).map(([lane, at]) => at - shown.get(lane)).filter(Number.isFinite);
   if (process.env.BENCH_DEBUG) console.log({ pollerStarted, shown: Object.fromEntries(shown), polled, swarmMs, pollMs });
   const fig = (ms) => ({ n: ms.length, p50_ms: quantile(ms, 0.5), max_ms: Math.max(...ms) });
-  result('screen_detection', { lanes: N, swarm: fig(swarmMs), poller_1s: fig(pollMs) });
+  result('screen_detection', { lanes: N, load: loadavg()[0], swarm: fig(swarmMs), poller_1s: fig(pollMs) });
   console.log(`permission screen → seen, ${N} quiet lanes, one run: swarm's escalation p50 ${quantile(swarmMs, 0.5)} ms, max ${Math.max(...swarmMs)} ms (${swarmMs.length}); ` +
-    `1-second capture-pane poller p50 ${quantile(pollMs, 0.5)} ms, max ${Math.max(...pollMs)} ms (${pollMs.length})`);
+    `1-second capture-pane poller p50 ${quantile(pollMs, 0.5)} ms, max ${Math.max(...pollMs)} ms (${pollMs.length}); load ${loadavg()[0].toFixed(1)}`);
 } finally {
   if (poller && poller.exitCode === null) poller.kill('SIGKILL');
   cleanup(s, child);

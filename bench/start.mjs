@@ -10,6 +10,7 @@
 // BENCH_START_LANES="32,64" and BENCH_FRAME_RUNS (default 3) change the sizes.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { CLI, cleanup, makeSwarm, quantile, result, sleep, waitFor } from './lib.mjs';
 
@@ -76,16 +77,17 @@ async function firstFrame(run) {
 
 const rows = [];
 for (const n of SIZES) {
-  const r = await startLanes(n);
+  const load = loadavg()[0];
+  const r = { ...(await startLanes(n)), load };
   rows.push(r);
-  console.log(`start ${n} lanes (swarm up --headless spawned → agent started): first lane ${r.first_ms} ms, every lane ${r.all_ms} ms`);
+  console.log(`start ${n} lanes (swarm up --headless spawned → agent started): first lane ${r.first_ms} ms, every lane ${r.all_ms} ms (load ${load.toFixed(1)} on ${cpus().length} cores)`);
 }
 result('lane_start', { rows });
 
 const frames = [];
-for (let run = 1; run <= FRAME_RUNS; run += 1) frames.push(await firstFrame(run));
+for (let run = 1; run <= FRAME_RUNS; run += 1) frames.push({ ...(await firstFrame(run)), load: loadavg()[0] });
 const w = frames.map((f) => f.window0_ms);
 const t = frames.map((f) => f.terminal_ms);
 result('first_frame', { lanes: FRAME_LANES, runs: frames, window0_p50_ms: quantile(w, 0.5), terminal_p50_ms: quantile(t, 0.5), target_ms: FRAME_TARGET_MS });
 console.log(`swarm up on a terminal → first dashboard frame, ${FRAME_LANES} lanes, ${FRAME_RUNS} runs: in window 0 ${w.join(', ')} ms (p50 ${quantile(w, 0.5)}), ` +
-  `on the terminal ${t.join(', ')} ms (p50 ${quantile(t, 0.5)}) (target ≤ ${FRAME_TARGET_MS} ms${quantile(t, 0.5) > FRAME_TARGET_MS ? ': MISSED' : ''})`);
+  `on the terminal ${t.join(', ')} ms (p50 ${quantile(t, 0.5)}) (target ≤ ${FRAME_TARGET_MS} ms${quantile(t, 0.5) > FRAME_TARGET_MS ? ': MISSED' : ''}; load ${frames.map((f) => f.load.toFixed(1)).join(', ')})`);
