@@ -48,10 +48,26 @@ export function makeSwarm(name, lanes, agentEnv, extra = '', { kind = 'command',
   return { dir, repo, socket, env, plan: join(repo, 'plans', 'p') };
 }
 
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Kill the engine and the swarm's tmux server, and remove the folder once the server is gone: with
+ * many panes it takes a while to end, and its pane-death hooks write into the plan meanwhile.
+ */
 export function cleanup(s, child) {
   if (child && child.exitCode === null) child.kill('SIGKILL');
+  const server = Number(spawnSync('tmux', ['-L', s.socket, 'display', '-p', '#{pid}'], { encoding: 'utf8' }).stdout.trim());
   spawnSync('tmux', ['-L', s.socket, 'kill-server'], { stdio: 'ignore' });
-  rmSync(s.dir, { recursive: true, force: true });
+  for (let i = 0; server > 0 && alive(server) && i < 100; i += 1) pause(100);
+  rmSync(s.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }
 
 export async function waitFor(check, timeoutMs, what) {
