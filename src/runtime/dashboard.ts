@@ -55,26 +55,18 @@ export interface RunOptions {
  */
 export async function runDashboard(config: SwarmConfig, options: RunOptions): Promise<number> {
   const [{ createElement }, { render }, { App }, { bindFrames }] = await loadUi(options.env);
-  let swarm;
-  try {
-    swarm = await startSwarm(config, { env: options.env, untilDone: options.untilDone, timeoutMs: options.timeoutMs });
-  } catch (error) {
-    if (!(options.inTmux && error instanceof MismatchError)) throw error;
-    options.say(`swarm: ${error.message}; ${error.hint ?? ''}\n`);
-    return 0;
-  }
-  const { engine } = swarm;
-  const binding = bindFrames(engine.store);
   let stop: (why: string) => void = () => undefined;
   const stopped = new Promise<string>((resolve) => {
     stop = resolve;
   });
-  let viewOpen = true;
+  // The first frame is drawn as soon as the store exists, before any pane starts: starting 16 lanes
+  // takes seconds, and a terminal that shows nothing meanwhile looks hung.
+  let view: { unmount: () => void } | null = null;
+  let store: SwarmStore | null = null;
   const closeView = (): void => {
-    if (!viewOpen) return;
-    viewOpen = false;
-    binding.stop();
-    ink.unmount();
+    const open = view;
+    view = null;
+    open?.unmount();
   };
   // Without tmux this process hosts the panes: closing the dashboard leaves the engine running here.
   const actions: DashboardActions = options.inTmux
@@ -82,12 +74,27 @@ export async function runDashboard(config: SwarmConfig, options: RunOptions): Pr
     : { focusPane: () => undefined, detach: () => {
       closeView();
       options.say(`swarm ${config.name}: dashboard closed; the engine runs on here (pty backend: its panes end with this process, Ctrl-C ends it)\n`);
-      options.onViewClosed?.(engine.store);
+      if (store) options.onViewClosed?.(store);
     } };
   process.stdout.on('error', () => undefined);
-  const ink = render(createElement(App, { frames: binding.frames, actions, color: !options.env.NO_COLOR, relativeTo: config.dir }), {
-    exitOnCtrlC: false, maxFps: 10,
-  });
+  const mount = (created: SwarmStore): void => {
+    store = created;
+    const binding = bindFrames(created);
+    const ink = render(createElement(App, { frames: binding.frames, actions, color: !options.env.NO_COLOR, relativeTo: config.dir }), {
+      exitOnCtrlC: false, maxFps: 10,
+    });
+    view = { unmount: () => { binding.stop(); ink.unmount(); } };
+  };
+  let swarm;
+  try {
+    swarm = await startSwarm(config, { env: options.env, untilDone: options.untilDone, timeoutMs: options.timeoutMs, onStore: mount });
+  } catch (error) {
+    closeView();
+    if (!(options.inTmux && error instanceof MismatchError)) throw error;
+    options.say(`swarm: ${error.message}; ${error.hint ?? ''}\n`);
+    return 0;
+  }
+  const { engine } = swarm;
   const onSignal = (signal: NodeJS.Signals): void => stop(signal);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, onSignal);
 

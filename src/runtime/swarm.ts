@@ -18,7 +18,7 @@ import { followJournal, journalSize } from '../adapters/journal.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
 import { tryLock } from '../adapters/lock.js';
 import { writeSettings } from '../adapters/settings.js';
-import { createSwarmStore, pushEvent } from '../ui/store.js';
+import { createSwarmStore, pushEvent, type SwarmStore } from '../ui/store.js';
 import { reconcileLeases, spawn, startMissing } from './agentStarts.js';
 import { faultPoint } from './effects.js';
 import { PlanEnding } from './planEnd.js';
@@ -50,6 +50,8 @@ export interface SwarmOptions {
   untilDone: boolean;
   timeoutMs: number | null;
   host?: PaneHost;
+  /** The view's store exists (before any pane starts): a dashboard can draw from now on. */
+  onStore?: (store: SwarmStore) => void;
 }
 
 export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Promise<RunningSwarm> {
@@ -76,6 +78,7 @@ export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Pr
     });
     const engine = new Engine({ config, host, store, state, env: options.env });
     probePlanFiles(engine);
+    options.onStore?.(store);
     return await run(engine, options, () => lock.release(), corrupt);
   } catch (error) {
     lock.release();

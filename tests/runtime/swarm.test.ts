@@ -34,6 +34,19 @@ async function run(lanes: LaneOptions[], scripts: Scripts, extra: { succession?:
 }
 
 describe('the engine in-process, with a fake pane host', () => {
+  it('the view gets its store before any pane starts, so a dashboard draws at once, not after every lane is up', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a' }, { name: 'lane-b' }], timeouts: TIMEOUTS }));
+    const host = new FakeHost({});
+    const config = loadConfig(s.file, { env: s.env, cwd: dirname(s.file) });
+    let panesWhenStored: number | null = null;
+    const swarm = await startSwarm(config, { env: s.env, untilDone: true, timeoutMs: 15_000, host, onStore: () => { panesWhenStored = host.panes.size; } });
+    await swarm.finished;
+    await swarm.detach();
+    await Promise.all([...host.running]);
+    expect(panesWhenStored).toBe(0);
+    expect(host.panes.size).toBeGreaterThanOrEqual(3);
+  });
+
   it('plan done: the lane reports done, the lead is told once, the release deadline releases the plan', async () => {
     const { s, outcome } = await run([{ name: 'lane-a' }], {});
     expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
