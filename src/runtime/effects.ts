@@ -20,6 +20,7 @@ import { runGate } from '../adapters/gate.js';
 import { acquireLease, readLeases, releaseLease } from '../adapters/leaseFiles.js';
 import { packetFileName, readPacketFile, writePacketFile } from '../adapters/packetFile.js';
 import { parsePacket } from '../core/packet.js';
+import { isoNow } from './clock.js';
 import type { Engine } from './engine.js';
 import { runnablePool } from './runnable.js';
 import { journalSkips, notReadyAccounts } from './readyAccounts.js';
@@ -140,7 +141,7 @@ function pickAccount(engine: Engine, lane: LaneState, exclude: string[], spentAc
       leadAccount: engine.leadAccount(),
       preferOtherThan: vendor,
       exclude: [...exclude, ...engine.accountsInUse()],
-      now: new Date().toISOString(),
+      now: isoNow(engine.clock),
     };
     const result = pick(input);
     if (attempt === 0) journalSkips(engine, lane.name, generation, input);
@@ -171,7 +172,7 @@ function writeDegradedPacket(engine: Engine, lane: LaneState, effect: Extract<Ef
     lead: lead?.lead ?? null,
     epoch: lead?.epoch ?? null,
   });
-  const name = packetFileName(lane.name, effect.generation, new Date()).replace(/\.yaml$/, '-degraded.yaml');
+  const name = packetFileName(lane.name, effect.generation, new Date(engine.now())).replace(/\.yaml$/, '-degraded.yaml');
   return writePacketFile(plan, name, serializePacket(packet));
 }
 
@@ -199,7 +200,7 @@ async function savePaneLog(engine: Engine, lane: string, generation: number, pan
 export async function runNotifyCommand(engine: Engine, event: Record<string, unknown>): Promise<void> {
   const command = engine.config.notifyCommand;
   if (!command) return;
-  const input = JSON.stringify({ ts: new Date().toISOString(), swarm: engine.config.name, ...event });
+  const input = JSON.stringify({ ts: isoNow(engine.clock), swarm: engine.config.name, ...event });
   const result = await execa('sh', ['-c', command], { input, reject: false, timeout: 60_000, all: true, cwd: engine.config.dir });
   if (result.exitCode !== 0) {
     engine.journal({ type: 'observation', event: 'notify_command_failed', lane: null, exit: result.exitCode ?? null, output: (result.all ?? '').slice(-500) });

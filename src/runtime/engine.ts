@@ -20,6 +20,7 @@ import type { PlanFilesError } from '../errors.js';
 import { saveState, type EngineState } from './engineState.js';
 import { runEffect } from './effects.js';
 import { Deadlines } from './timers.js';
+import { systemClock, type Clock } from './clock.js';
 import { Deliveries } from './delivery.js';
 import { LeadAsks } from './asks.js';
 import { laneViews } from './views.js';
@@ -31,7 +32,8 @@ export interface EngineDeps {
   store: SwarmStore;
   state: EngineState;
   env: NodeJS.ProcessEnv;
-  now?: () => number;
+  /** The one clock of the run (tests: a hand clock). */
+  clock?: Clock;
 }
 
 export class Engine {
@@ -40,6 +42,7 @@ export class Engine {
   readonly store: SwarmStore;
   readonly env: NodeJS.ProcessEnv;
   state: EngineState;
+  readonly clock: Clock;
   readonly now: () => number;
   readonly deadlines: Deadlines;
   readonly deliveries: Deliveries;
@@ -64,8 +67,9 @@ export class Engine {
     this.store = deps.store;
     this.state = deps.state;
     this.env = deps.env;
-    this.now = deps.now ?? Date.now;
-    this.deadlines = new Deadlines(() => this.state.timers, (due) => this.fireTimers(due), this.now);
+    this.clock = deps.clock ?? systemClock;
+    this.now = () => this.clock.now();
+    this.deadlines = new Deadlines(() => this.state.timers, (due) => this.fireTimers(due), this.clock);
     this.deliveries = new Deliveries(this);
     this.asks = new LeadAsks(this);
     this.writes = new PlanWrites({
@@ -152,7 +156,7 @@ export class Engine {
 
   /** Append to the journal; the store sees it (and every other process's entries) through its follower. */
   journal(input: JournalInput): JournalEntry {
-    const at = new Date();
+    const at = new Date(this.now());
     const full: JournalInput = { epoch: this.state.epoch, ...input };
     this.writes.append(() => appendJournal(this.config.plan, full, at));
     return journalEntry(full, at);

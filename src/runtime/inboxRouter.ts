@@ -53,7 +53,9 @@ function message(engine: Engine, record: Extract<InboxRecord, { kind: 'message' 
   const ask = isAsk(record.text);
   const fromLead = engine.laneOfAgent(record.from) === engine.state.leadName && record.role === 'lead';
   if (fromLead) engine.asks.leadSpoke(record.to);
-  else if (record.to === 'lead' && ask) engine.asks.asked(record.from, Date.parse(record.ts) || engine.now());
+  // When it was asked, by the record, but never later than the swarm's clock: an agent's clock (or a
+  // test's hand clock) ahead of it must not push the deadline out.
+  else if (record.to === 'lead' && ask) engine.asks.asked(record.from, Math.min(Date.parse(record.ts) || Infinity, engine.now()));
   if (ask || isAnswer(record.text)) {
     engine.journal({ type: 'observation', event: ask ? 'ask' : 'answer', lane: record.from, generation: record.generation, to: record.to, text: record.text });
   }

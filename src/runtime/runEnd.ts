@@ -6,6 +6,7 @@
  */
 import { isLive } from '../machine/laneState.js';
 import type { LaneState } from '../machine/types.js';
+import { isoNow } from './clock.js';
 import type { Engine } from './engine.js';
 import type { EngineState } from './engineState.js';
 
@@ -39,7 +40,7 @@ export function lanesAsSeen(state: EngineState): LaneState[] {
  * to do, and `finish` settles the run (exit 1, the lock released as the run detaches).
  */
 export function stopOnHostLost(engine: Engine, reason: string, finish: (outcome: { code: 1; why: string }) => void): void {
-  engine.state.hostLost = { at: new Date().toISOString(), reason };
+  engine.state.hostLost = { at: isoNow(engine.clock), reason };
   engine.save();
   engine.journal({ type: 'observation', event: 'host_lost', lane: null, reason, what: HOST_LOST_WHAT });
   finish({ code: 1, why: `the tmux server is gone (${reason}): ${HOST_LOST_WHAT}` });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LeadAsks } from '../../src/runtime/asks.js';
 import type { Engine } from '../../src/runtime/engine.js';
-import { MAX_TIMER_MS, safeTimeout } from '../../src/runtime/timers.js';
+import { MAX_TIMER_MS, safeTimeout, systemClock } from '../../src/runtime/clock.js';
 
 const HOUR = 3_600_000;
 
@@ -55,6 +55,7 @@ describe('the ask timer with a delay past 24.8 days', () => {
     const engine = {
       state,
       config: { timeouts: { ask: 600 * HOUR } },
+      clock: systemClock,
       now: () => Date.now(),
       enqueue: () => {
         expiries += 1;
