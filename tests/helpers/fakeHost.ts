@@ -7,13 +7,14 @@ import { chmodSync } from 'node:fs';
 import type { HostEvent, PaneHost, PaneInfo, PaneSpec } from '../../src/adapters/host.js';
 import type { CommandIO } from '../../src/commands/io.js';
 import { accept } from '../../src/commands/accept.js';
+import { hook } from '../../src/commands/hook.js';
 import { laneAdd } from '../../src/commands/laneAdd.js';
 import { lead } from '../../src/commands/lead.js';
 import { notify } from '../../src/commands/notify.js';
 import { packetWrite } from '../../src/commands/packetWrite.js';
 
 /** One step of an agent: a report, a packet, an exit, or anything a test wants done from the pane. */
-export type Action = 'noaccept' | 'ready' | 'done' | 'handoff' | 'badpacket' | 'exit' | 'ask' | `handover ${string}` | `blocked ${string}` | `lane add ${string}` | ((pane: FakePane) => Promise<void>);
+export type Action = 'noaccept' | 'ready' | 'done' | 'usage limit' | 'handoff' | 'badpacket' | 'exit' | 'ask' | `handover ${string}` | `blocked ${string}` | `lane add ${string}` | ((pane: FakePane) => Promise<void>);
 
 export interface FakePane {
   info: PaneInfo;
@@ -127,9 +128,9 @@ export class FakeHost implements PaneHost {
 
   private async run(pane: FakePane): Promise<void> {
     const { spec } = pane;
-    const swarm = async (command: (io: CommandIO) => Promise<number>, args: string[]): Promise<string> => {
+    const swarm = async (command: (io: CommandIO) => Promise<number>, args: string[], stdin = ''): Promise<string> => {
       const printed: string[] = [];
-      const io: CommandIO = { args, cwd: spec.cwd, env: spec.env, stdout: (t) => printed.push(t), stderr: (t) => pane.out.push(t) };
+      const io: CommandIO = { args, cwd: spec.cwd, env: spec.env, stdout: (t) => printed.push(t), stderr: (t) => pane.out.push(t), stdin: async () => stdin };
       await command(io);
       return printed.join('').trim();
     };
@@ -146,6 +147,8 @@ export class FakeHost implements PaneHost {
       else if (action === 'ready') await swarm(notify, ['lead', `plan ready\n${CAP('ok', 80)}`]);
       else if (action === 'done') await swarm(notify, ['lead', `done\n${CAP('ok', 70)}`]);
       else if (action === 'exit') this.exit(pane.info.paneId, 0);
+      // Claude's own report of a hard usage limit (a StopFailure hook), as its pane's hook would send it.
+      else if (action === 'usage limit') await swarm(hook, ['StopFailure'], JSON.stringify({ hook_event_name: 'StopFailure', error: 'rate_limit', error_details: 'usage limit reached' }));
       else if (action === 'ask') await swarm(notify, ['lead', 'ask may I push to main?']);
       else if (action.startsWith('blocked ')) await swarm(notify, ['lead', action]);
       else if (action.startsWith('handover ')) {

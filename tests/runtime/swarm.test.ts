@@ -146,6 +146,30 @@ describe('the engine in-process, with a fake pane host', () => {
     expect(host.live().some((p) => p.startsWith('lead-b g2'))).toBe(true);
   });
 
+  it('usage limit: the agent reports a hard limit → a degraded packet, a successor on another account, the spent account limited', async () => {
+    const { s, host, outcome } = await run([{ name: 'lane-a' }], { 'lane-a g1': ['ready', 'usage limit'] });
+    expect(outcome.code).toBe(0);
+    const accepted = s.events('packet_accepted');
+    expect(accepted).toHaveLength(1);
+    expect(String(accepted[0]!.packet)).toMatch(/-degraded\.yaml$/);
+    const spent = s.events('lane_started').find((e) => e.lane === 'lane-a')!.account as string;
+    expect(accepted[0]!.account).not.toBe(spent);
+    const state = JSON.parse(readFileSync(join(s.plan, '.swarm', 'state.json'), 'utf8')) as { limited: Record<string, string | null> };
+    expect(Object.keys(state.limited)).toEqual([spent]);
+    expect(host.live().filter((p) => p.startsWith('lane-a'))).toEqual([`lane-a g2 @${String(accepted[0]!.account)}`]);
+  });
+
+  it('the lead\'s pane dies: taken over at epoch + 1 by the succession entry, which leads to the end', async () => {
+    const { s, host, outcome } = await run([{ name: 'lane-a' }], {
+      'lead g1': ['ready', 'exit'],
+      'lane-a g1': ['ready', async () => { await waitFor(() => t!.events('lead_accepted').length > 0, { what: 'lead_accepted' }); }, 'done'],
+    }, { succession: ['lead-b'] });
+    expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
+    expect(s.events('lead_accepted')).toMatchObject([{ takeover: true }]);
+    expect(JSON.parse(readFileSync(join(s.plan, 'lead.json'), 'utf8'))).toMatchObject({ lead: 'lead-b', epoch: 2, released: true });
+    expect(host.live().filter((p) => p.startsWith('lead'))).toEqual([expect.stringMatching(/^lead-b g2 @/)]);
+  });
+
   it('lead handover: epoch + 1, the successor lead accepts, every lane told once', async () => {
     const { s, outcome } = await run([{ name: 'lane-a' }], {
       'lead g1': ['ready', 'handover lead-b'],
