@@ -19,14 +19,27 @@ import { pointerLine } from '../adapters/mailbox.js';
 import { loadKind } from '../adapters/kinds.js';
 import { readPointed, writeEngineCounts } from '../adapters/pointed.js';
 import { claudeConfigDir, claudeSessionState } from '../adapters/claudeFiles.js';
-import type { Engine } from './engine.js';
+import type { SwarmConfig } from '../core/config.js';
+import type { PaneHost } from '../adapters/host.js';
+import type { EngineState } from './engineState.js';
+
+/** What pointing an agent needs of the engine (not the engine: no import cycle). */
+export interface DeliveriesEngine {
+  readonly config: Pick<SwarmConfig, 'plan' | 'accounts' | 'dir'>;
+  readonly state: Pick<EngineState, 'unread' | 'sessions'>;
+  readonly env: NodeJS.ProcessEnv;
+  readonly host: Pick<PaneHost, 'capture' | 'typeLine'>;
+  laneOfAgent(agent: string): string | null;
+  lane(name: string): LaneState | undefined;
+  agentName(lane: LaneState): string;
+}
 
 const BLOCKING = new Set(['permission', 'bypass', 'login', 'consent', 'payment']);
 
 export class Deliveries {
   private readonly busy = new Set<string>();
 
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: DeliveriesEngine) {}
 
   /** A message was appended for `agent`: count it and try to point the agent at it. */
   queue(agent: string): void {
