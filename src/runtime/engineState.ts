@@ -38,8 +38,6 @@ export interface EngineState {
   readings: Record<string, Reading>;
   timers: TimerEntry[];
   pending: PendingEffect[];
-  /** Messages written to a mailbox and not yet pointed at. */
-  unread: Record<string, number>;
   allDoneTold: boolean;
   /** The release deadline running since every lane was done (epoch ms; core/swarm/planEnd.ts); absent in older files. */
   releaseAt?: number | null;

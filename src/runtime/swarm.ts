@@ -131,7 +131,6 @@ function fresh(config: SwarmConfig, host: PaneHost, inboxOffset: number): Engine
     readings: {},
     timers: [],
     pending: [],
-    unread: {},
     allDoneTold: false,
     releaseAt: null,
     planDone: false,
