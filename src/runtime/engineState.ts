@@ -4,6 +4,7 @@
  */
 import type { Effect, LaneState, TimerName } from '../machine/types.js';
 import type { Reading } from '../core/leases.js';
+import type { Sessions } from '../core/swarm/sessions.js';
 import { renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
@@ -52,7 +53,7 @@ export interface EngineState {
   /** The lead lane's generation last seen (a change means a successor lead accepted). */
   leadGeneration: number;
   /** The agent session each lane's current generation runs (Claude Code's SessionStart hook). */
-  sessions?: Record<string, { generation: number; sessionId: string; transcriptPath: string | null }>;
+  sessions?: Sessions;
   /** When `swarm down` ended this run (runEnd.ts): the next `swarm up` starts afresh. */
   ended?: string;
   /** The tmux server died under this run (runEnd.ts): the next `swarm up` resumes. */

@@ -6,6 +6,7 @@
  */
 import type { InboxRecord } from '../core/inbox.js';
 import { isAnswer, isAsk, parseReport } from '../core/protocol.js';
+import { reduceSession } from '../core/swarm/sessions.js';
 import type { Engine } from './engine.js';
 
 export function route(engine: Engine, record: InboxRecord): void {
@@ -83,9 +84,9 @@ function hookSignal(engine: Engine, record: Extract<InboxRecord, { kind: 'hook' 
   if (!lane || !state) return;
   const generation = record.generation ?? 0;
   if (record.meaning === 'session') {
-    if (record.session_id === null || generation !== state.generation) return;
-    engine.state.sessions = { ...engine.state.sessions, [lane]: { generation, sessionId: record.session_id, transcriptPath: record.transcript_path } };
-    engine.save();
+    const step = reduceSession(engine.state.sessions, { lane, generation, sessionId: record.session_id, transcriptPath: record.transcript_path }, { currentGeneration: state.generation });
+    if (step.sessions) engine.state.sessions = step.sessions;
+    for (const effect of step.effects) if (effect.type === 'save') engine.save();
     return;
   }
   const resetsAt = record.resets_at ?? (record.account ? engine.state.readings[record.account]?.resetsAt ?? null : null);
