@@ -37,6 +37,11 @@ export function leadAfterStep(engine: Engine): void {
   feed(engine, { type: 'step', generation: lead.generation, recordEpoch: lead.generation === 1 ? null : (engine.leadRecord()?.epoch ?? null) });
 }
 
+/** swarm claimed the lead record at start: its epoch is the run's. */
+export function leadClaimed(engine: Engine, epoch: number): void {
+  feed(engine, { type: 'claimed', epoch, lead: engine.config.lead.name, account: engine.config.lead.account });
+}
+
 /** A successor of the lead is about to start: the name it will go by. */
 export function leadSuccessorName(engine: Engine): string {
   feed(engine, { type: 'successor_starting' });
@@ -66,6 +71,9 @@ function carryOut(engine: Engine, effect: SuccessionEffect): void {
     case 'tell_lanes':
       for (const name of state.order) if (name !== state.leadName) engine.deliver(name, 'swarm', effect.text);
       engine.journal({ type: 'observation', event: 'lead_notice', lane: effect.agent, epoch: effect.epoch });
+      return;
+    case 'journal_claim':
+      engine.journal({ type: 'observation', event: 'lead_claimed', lane: effect.lead, epoch: effect.epoch, account: effect.account });
       return;
     case 'poke':
       engine.deliveries.poke(effect.agent);

@@ -27,7 +27,7 @@ import { keepCorrupt, readState, saveState, type EngineState } from './engineSta
 import { hostFor, sessionName } from './hostFor.js';
 import { route } from './inboxRouter.js';
 import { stopOnHostLost, toResume } from './runEnd.js';
-import { leadAfterStep, leadSuccession } from './leadSuccession.js';
+import { leadAfterStep, leadClaimed, leadSuccession } from './leadSuccession.js';
 import { systemClock, isoNow, type Clock, type ClockTimer } from './clock.js';
 import { PaneWatch } from './watch.js';
 
@@ -286,13 +286,12 @@ function inboxFaults(engine: Engine, records: InboxRecord[]): void {
 }
 
 function claimLead(engine: Engine): void {
-  const { config, state } = engine;
+  const { config } = engine;
   const now = isoNow(engine.clock);
   const outcome = updateLeadRecord(config.plan, (current) => {
     // A released record from an earlier run is claimed anew (epoch + 1).
     return claim(current, { plan: basename(config.plan), lead: config.lead.name, account: config.lead.account, succession: config.lead.succession, now });
   });
   if (!outcome.ok) throw new MismatchError(`cannot claim the lead of plan ${basename(config.plan)}: ${outcome.message}`, [outcome.message]);
-  state.epoch = outcome.record.epoch;
-  engine.journal({ type: 'observation', event: 'lead_claimed', lane: config.lead.name, epoch: state.epoch, account: config.lead.account });
+  leadClaimed(engine, outcome.record.epoch);
 }
