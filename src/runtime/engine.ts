@@ -4,7 +4,8 @@
  * the intent records) before any effect runs.
  */
 import type { SwarmConfig } from '../core/config.js';
-import { initialLane, reduceLane, type LaneEvent, type LaneState, type TimerName } from '../machine/lane.js';
+import { reduceLane, type LaneEvent, type LaneState, type TimerName } from '../machine/lane.js';
+import { withLane } from '../machine/laneState.js';
 import { planPaths } from '../core/paths.js';
 import { reduceAccounts, type AccountEvent } from '../core/swarm/accounts.js';
 import type { LeadRecord } from '../core/epochs.js';
@@ -256,10 +257,10 @@ export class Engine {
 
   /** Add a lane's state (first start, or `lane add`). */
   addLane(name: string, role: 'lead' | 'lane', account: string | null): LaneState {
-    const lane = initialLane({ name, role, account, now: this.now() });
-    this.state.lanes[name] = lane;
-    if (!this.state.order.includes(name)) this.state.order.push(name);
-    return lane;
+    const next = withLane(this.state.lanes, this.state.order, { name, role, account, now: this.now() });
+    this.state.lanes = next.lanes;
+    this.state.order = next.order;
+    return next.lane;
   }
 
   publish(): void {
