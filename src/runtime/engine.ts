@@ -121,9 +121,12 @@ export class Engine {
     for (const paneId of [next.paneId, next.handoff?.successor?.paneId ?? null]) {
       if (paneId && paneId !== lane.paneId && paneId !== (lane.handoff?.successor?.paneId ?? null)) this.onPaneAssigned?.(paneId);
     }
-    this.state.pending.push(...effects.map((effect) => ({ lane: laneName, effect })));
+    const { timers, rest } = Deadlines.apply(this.state.timers, laneName, effects);
+    this.state.timers = timers;
+    this.state.pending.push(...rest.map((effect) => ({ lane: laneName, effect })));
     this.save();
-    await this.writes.settled(); // the intents are on disk before any of them runs
+    await this.writes.settled(); // the intents (and the deadlines) are on disk before any of them runs
+    this.deadlines.arm();
     await this.drainPending();
     this.publish();
     this.onSettled?.();

@@ -2,7 +2,7 @@
  * Deadlines only (accept, packet, stall, reset): one timer on the swarm's clock for the earliest
  * entry, re-armed from the state after a restart. No polling.
  */
-import type { TimerName } from '../machine/types.js';
+import type { Effect, TimerName } from '../machine/types.js';
 import type { TimerEntry } from './engineState.js';
 import { MAX_TIMER_MS, type Clock, type ClockTimer } from './clock.js';
 
@@ -22,6 +22,21 @@ export class Deadlines {
 
   static clear(entries: TimerEntry[], lane: string, timer: TimerName): TimerEntry[] {
     return entries.filter((e) => !(e.lane === lane && e.timer === timer));
+  }
+
+  /**
+   * A transition's deadlines are state: its set_timer and clear_timer effects, applied in order to
+   * `entries` (saved with the transition itself), and the effects left to carry out. Pure.
+   */
+  static apply(entries: TimerEntry[], lane: string, effects: readonly Effect[]): { timers: TimerEntry[]; rest: Effect[] } {
+    let timers = entries;
+    const rest: Effect[] = [];
+    for (const effect of effects) {
+      if (effect.type === 'set_timer') timers = Deadlines.set(timers, lane, effect.timer, effect.at);
+      else if (effect.type === 'clear_timer') timers = Deadlines.clear(timers, lane, effect.timer);
+      else rest.push(effect);
+    }
+    return { timers, rest };
   }
 
   /** Re-arm for the earliest entry. Call after every change. */
