@@ -20,6 +20,7 @@ export interface AsksEngine {
   lane(name: string): LaneState | undefined;
   journal(input: JournalInput): unknown;
   dispatch(lane: string, event: LaneEvent): void;
+  commit(patch: Pick<EngineState, 'asks' | 'askTimeouts'>): void;
   save(): void;
 }
 
@@ -61,8 +62,7 @@ export class LeadAsks {
       now: engine.now(), askMs: engine.config.timeouts.ask, leadAgent: state.leadAgent, leadName: state.leadName,
       lead: lead ? { paneId: lead.paneId, generation: lead.generation } : null,
     });
-    state.asks = next.asks;
-    state.askTimeouts = next.askTimeouts;
+    engine.commit({ asks: next.asks, askTimeouts: next.askTimeouts });
     for (const effect of effects) this.carryOut(effect);
     if (event.type === 'ask_due') engine.save();
     this.arm();

@@ -92,6 +92,14 @@ export class Engine {
     }));
   }
 
+  /**
+   * The one way a helper changes the swarm's state: the new state a reducer returned (core/swarm/),
+   * committed here; saved by the caller's next save, with its effects.
+   */
+  commit(patch: Partial<EngineState>): void {
+    Object.assign(this.state, patch);
+  }
+
   lane(name: string): LaneState | undefined {
     return this.state.lanes[name];
   }

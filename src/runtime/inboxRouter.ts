@@ -85,7 +85,7 @@ function hookSignal(engine: Engine, record: Extract<InboxRecord, { kind: 'hook' 
   const generation = record.generation ?? 0;
   if (record.meaning === 'session') {
     const step = reduceSession(engine.state.sessions, { lane, generation, sessionId: record.session_id, transcriptPath: record.transcript_path }, { currentGeneration: state.generation });
-    if (step.sessions) engine.state.sessions = step.sessions;
+    if (step.sessions) engine.commit({ sessions: step.sessions });
     for (const effect of step.effects) if (effect.type === 'save') engine.save();
     return;
   }

@@ -57,7 +57,7 @@ function feed(engine: Engine, event: SuccessionEvent): void {
     leadName: engine.config.lead.name,
     succession: engine.config.lead.succession,
   });
-  Object.assign(state, next);
+  engine.commit(next);
   if (event.type === 'step' && effects.length > 0) engine.save();
   for (const effect of effects) carryOut(engine, effect);
 }

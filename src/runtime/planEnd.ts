@@ -52,7 +52,7 @@ export class PlanEnding {
     const current: PlanEnd = { allDoneTold: s.allDoneTold, releaseAt: s.releaseAt ?? null, planDone: s.planDone };
     const { state, effects } = reducePlanEnd(current, event, { now: this.engine.now(), releaseMs: this.engine.config.timeouts.release });
     if (state.allDoneTold !== current.allDoneTold || state.releaseAt !== current.releaseAt || state.planDone !== current.planDone) {
-      Object.assign(s, state);
+      this.engine.commit(state);
       this.engine.save();
     }
     for (const effect of effects) this.carryOut(effect);

@@ -15,6 +15,7 @@ import type { EngineState } from './engineState.js';
 interface HostLostEngine {
   readonly state: Pick<EngineState, 'hostLost'>;
   readonly clock: Clock;
+  commit(patch: Pick<EngineState, 'hostLost'>): void;
   save(): void;
   journal(input: JournalInput): unknown;
 }
@@ -47,7 +48,7 @@ export function lanesAsSeen(state: EngineState): LaneState[] {
  */
 export function stopOnHostLost(engine: HostLostEngine, reason: string, finish: (outcome: { code: 1; why: string }) => void): void {
   const step = reduceHostLost(engine.state.hostLost, { reason }, { now: isoNow(engine.clock) });
-  if (step.hostLost) engine.state.hostLost = step.hostLost;
+  if (step.hostLost) engine.commit({ hostLost: step.hostLost });
   for (const effect of step.effects) {
     if (effect.type === 'save') engine.save();
     else if (effect.type === 'journal') engine.journal({ type: effect.kind, event: effect.event, lane: null, ...effect.data });

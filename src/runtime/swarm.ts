@@ -190,7 +190,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   engine.onLaneAdded = (record) => {
     const ctx = { lanes: config.lanes, leadName: config.lead.name, maxLanes: config.maxLanes, epoch: state.epoch };
     const step = reduceLaneAdd(state.added, record, ctx);
-    state.added = step.added;
+    engine.commit({ added: step.added });
     for (const effect of step.effects) {
       if (effect.type === 'journal') engine.journal({ type: effect.kind, event: effect.event, lane: effect.lane, ...effect.data });
       else {
@@ -245,7 +245,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
       readTo = chunk.offset;
       for (const record of chunk.records) route(engine, record);
       void engine.enqueue(() => {
-        state.inboxOffset = chunk.offset;
+        engine.commit({ inboxOffset: chunk.offset });
         engine.save();
         inboxFaults(engine, chunk.records);
       });

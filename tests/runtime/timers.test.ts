@@ -59,6 +59,7 @@ describe('the ask timer with a delay past 24.8 days', () => {
       state,
       config: { timeouts: { ask: 600 * HOUR } },
       clock: systemClock,
+      commit: (patch: object) => Object.assign(state, patch),
       now: () => Date.now(),
       enqueue: () => {
         expiries += 1;
