@@ -33,3 +33,17 @@ export const exitRecorded = (lane: LaneState): boolean =>
 export function stallWatched(lane: LaneState): boolean {
   return (lane.state === 'working' || lane.state === 'starting') && !lane.gatePending && (!handoffInFlight(lane) || lane.phase === 'rejected');
 }
+
+/**
+ * The swarm's lanes with `name` in them (first start, or `lane add`): a lane already known is kept
+ * as it is (never reset to a fresh one), a new one is fresh and goes last in the order.
+ */
+export function withLane(
+  lanes: Readonly<Record<string, LaneState>>,
+  order: readonly string[],
+  input: { name: string; role: 'lane' | 'lead'; account: string | null; now: number },
+): { lanes: Record<string, LaneState>; order: string[]; lane: LaneState } {
+  const known = lanes[input.name];
+  const lane = known ?? initialLane(input);
+  return { lanes: known ? { ...lanes } : { ...lanes, [input.name]: lane }, order: order.includes(input.name) ? [...order] : [...order, input.name], lane };
+}

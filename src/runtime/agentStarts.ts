@@ -14,6 +14,7 @@ import { acquireLease, adoptLease, readLeases, releaseLease } from '../adapters/
 import { pidAlive } from '../adapters/lock.js';
 import { agentPane } from './agents.js';
 import { briefFor } from './effects.js';
+import { isoNow } from './clock.js';
 import type { Engine } from './engine.js';
 import { bumpEpoch, leadSuccessorName } from './leadSuccession.js';
 import { commandOf, runnablePool } from './runnable.js';
@@ -65,7 +66,7 @@ export async function startMissing(engine: Engine, panes: Awaited<ReturnType<Pan
       : await spawn(engine, lane, 1, account, '');
     if (event.type === 'spawned') {
       engine.dispatch(want.name, { type: 'started', generation: 1, account, paneId: event.paneId });
-      if (want.role === 'lane') updateLeadRecord(config.plan, (current) => (current ? { ok: true, record: recordLane(current, want.name, new Date().toISOString()) } : { ok: false, code: 'no_record', message: 'no lead record' }));
+      if (want.role === 'lane') updateLeadRecord(config.plan, (current) => (current ? { ok: true, record: recordLane(current, want.name, isoNow(engine.clock)) } : { ok: false, code: 'no_record', message: 'no lead record' }));
     } else {
       engine.journal({ type: 'observation', event: 'start_failed', lane: want.name, account, error: event.type === 'spawn_failed' ? event.error : 'unknown' });
     }
@@ -83,7 +84,7 @@ function firstAccount(engine: Engine, lane: string, kind: string | null): string
     notReady: notReadyAccounts(engine, pool, engine.checkoutOf(lane)),
     leadAccount: engine.config.lead.account,
     exclude: [...engine.accountsInUse(), ...engine.config.lanes.map((l) => l.account).filter((a): a is string => a !== null)],
-    now: new Date().toISOString(),
+    now: isoNow(engine.clock),
   };
   const result = pick(input);
   journalSkips(engine, lane, 1, input);

@@ -7,23 +7,25 @@ import { askDeadline, reduceAsks, type AskEffect, type AskEvent } from '../core/
 import type { JournalInput } from '../adapters/journal.js';
 import type { LaneEvent, LaneState } from '../machine/types.js';
 import type { EngineState } from './engineState.js';
-import { safeTimeout } from './timers.js';
+import type { Clock, ClockTimer } from './clock.js';
 
 /** What the asks need of the engine (not the engine itself: no import cycle). */
 export interface AsksEngine {
   readonly state: EngineState;
   readonly config: { timeouts: { ask: number } };
   readonly host: { kill(paneId: string): Promise<void> };
+  readonly clock: Clock;
   now(): number;
   enqueue(job: () => void): unknown;
   lane(name: string): LaneState | undefined;
   journal(input: JournalInput): unknown;
   dispatch(lane: string, event: LaneEvent): void;
+  commit(patch: Pick<EngineState, 'asks' | 'askTimeouts'>): void;
   save(): void;
 }
 
 export class LeadAsks {
-  private timer: NodeJS.Timeout | null = null;
+  private timer: ClockTimer | null = null;
   private stopped = false;
 
   constructor(private readonly engine: AsksEngine) {}
@@ -40,16 +42,16 @@ export class LeadAsks {
 
   /** Arm the timer for the deadline the state implies (after a restart too). */
   arm(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = null;
     const due = askDeadline(this.engine.state, this.engine.config.timeouts.ask);
     if (this.stopped || due === null) return;
-    this.timer = safeTimeout(() => void this.engine.enqueue(() => this.feed({ type: 'ask_due' })), Math.max(0, due - this.engine.now()));
+    this.timer = this.engine.clock.after(Math.max(0, due - this.engine.now()), () => void this.engine.enqueue(() => this.feed({ type: 'ask_due' })));
   }
 
   stop(): void {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
   }
 
   private feed(event: AskEvent): void {
@@ -60,8 +62,7 @@ export class LeadAsks {
       now: engine.now(), askMs: engine.config.timeouts.ask, leadAgent: state.leadAgent, leadName: state.leadName,
       lead: lead ? { paneId: lead.paneId, generation: lead.generation } : null,
     });
-    state.asks = next.asks;
-    state.askTimeouts = next.askTimeouts;
+    engine.commit({ asks: next.asks, askTimeouts: next.askTimeouts });
     for (const effect of effects) this.carryOut(effect);
     if (event.type === 'ask_due') engine.save();
     this.arm();

@@ -19,14 +19,27 @@ import { pointerLine } from '../adapters/mailbox.js';
 import { loadKind } from '../adapters/kinds.js';
 import { readPointed, writeEngineCounts } from '../adapters/pointed.js';
 import { claudeConfigDir, claudeSessionState } from '../adapters/claudeFiles.js';
-import type { Engine } from './engine.js';
+import type { SwarmConfig } from '../core/config.js';
+import type { PaneHost } from '../adapters/host.js';
+import type { EngineState } from './engineState.js';
+
+/** What pointing an agent needs of the engine (not the engine: no import cycle). */
+export interface DeliveriesEngine {
+  readonly config: Pick<SwarmConfig, 'plan' | 'accounts' | 'dir'>;
+  readonly state: Pick<EngineState, 'sessions'>;
+  readonly env: NodeJS.ProcessEnv;
+  readonly host: Pick<PaneHost, 'capture' | 'typeLine'>;
+  laneOfAgent(agent: string): string | null;
+  lane(name: string): LaneState | undefined;
+  agentName(lane: LaneState): string;
+}
 
 const BLOCKING = new Set(['permission', 'bypass', 'login', 'consent', 'payment']);
 
 export class Deliveries {
   private readonly busy = new Set<string>();
 
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: DeliveriesEngine) {}
 
   /** A message was appended for `agent`: count it and try to point the agent at it. */
   queue(agent: string): void {
@@ -38,15 +51,12 @@ export class Deliveries {
     } catch {
       // the count stays in memory; the next delivery writes it again
     }
-    this.engine.state.unread[agent] = freshCount({ ...counts, delivered });
     void this.attempt(agent);
   }
 
   /** The agent's pane changed (its turn may have ended): try again if anything waits. */
   poke(agent: string): void {
-    const fresh = freshCount(readPointed(this.engine.config.plan, agent));
-    this.engine.state.unread[agent] = fresh;
-    if (fresh > 0) void this.attempt(agent);
+    if (freshCount(readPointed(this.engine.config.plan, agent)) > 0) void this.attempt(agent);
   }
 
   /** The agent's own turn-end signal (Codex notify): a positive idle signal for the next attempt. */
@@ -81,11 +91,9 @@ export class Deliveries {
       const plan = engine.config.plan;
       const counts = readPointed(plan, agent);
       const count = freshCount(counts);
-      engine.state.unread[agent] = count;
       if (count === 0) return;
       const landed = await engine.host.typeLine(lane.paneId, pointerLine(count, mailboxPath(plan, agent)));
       if (!landed) return;
-      engine.state.unread[agent] = 0;
       writeEngineCounts(plan, agent, { ...counts, typed: counts.delivered, typedTurns: counts.turns });
     } catch {
       // the pane went away; the next pane of this agent is pointed instead

@@ -20,11 +20,44 @@ import { runGate } from '../adapters/gate.js';
 import { acquireLease, readLeases, releaseLease } from '../adapters/leaseFiles.js';
 import { packetFileName, readPacketFile, writePacketFile } from '../adapters/packetFile.js';
 import { parsePacket } from '../core/packet.js';
-import type { Engine } from './engine.js';
+import { isoNow } from './clock.js';
+import type { SwarmConfig } from '../core/config.js';
+import type { LeadRecord } from '../core/epochs.js';
+import type { AccountEvent } from '../core/swarm/accounts.js';
+import type { TimerName } from '../machine/types.js';
+import type { PaneHost } from '../adapters/host.js';
+import type { JournalInput } from '../adapters/journal.js';
+import type { Clock } from './clock.js';
+import type { EngineState } from './engineState.js';
+
+/** What carrying out the lane machine's effects needs of the engine (not the engine: no import cycle). */
+export interface EffectsEngine {
+  readonly config: SwarmConfig;
+  readonly host: PaneHost;
+  readonly env: NodeJS.ProcessEnv;
+  readonly state: EngineState;
+  readonly clock: Clock;
+  now(): number;
+  lane(name: string): LaneState | undefined;
+  journal(input: JournalInput): unknown;
+  deliver(to: string, from: string, text: string, about?: string): void;
+  leadMailbox(): string;
+  agentName(lane: LaneState): string;
+  checkoutOf(name: string): string;
+  taskOf(name: string): string;
+  leadRecord(): LeadRecord | null;
+  leadAccount(): string;
+  accountsInUse(): string[];
+  dispatch(lane: string, event: LaneEvent): void;
+  spawnSuccessor(lane: LaneState, generation: number, account: string, packet: string): Promise<LaneEvent>;
+  account(event: AccountEvent): void;
+  setTimer(lane: string, timer: TimerName, at: number): void;
+  clearTimer(lane: string, timer: TimerName): void;
+}
 import { runnablePool } from './runnable.js';
 import { journalSkips, notReadyAccounts } from './readyAccounts.js';
 
-export async function runEffect(engine: Engine, laneName: string, effect: Effect): Promise<void> {
+export async function runEffect(engine: EffectsEngine, laneName: string, effect: Effect): Promise<void> {
   const lane = engine.lane(laneName);
   if (!lane) return;
   faultPoint(engine, `before:${effect.type}`);
@@ -35,11 +68,11 @@ export async function runEffect(engine: Engine, laneName: string, effect: Effect
  * Crash-consistency tests only: SWARM_FAULT=before:<effect>|after:<effect> kills the engine with
  * SIGKILL at that point, as a power cut would, so a restart must finish the intent exactly once.
  */
-export function faultPoint(engine: Engine, point: string): void {
+export function faultPoint(engine: EffectsEngine, point: string): void {
   if (engine.env.SWARM_FAULT === point) process.kill(process.pid, 'SIGKILL');
 }
 
-async function carryOut(engine: Engine, laneName: string, lane: LaneState, effect: Effect): Promise<void> {
+async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState, effect: Effect): Promise<void> {
   const plan = engine.config.plan;
   switch (effect.type) {
     case 'journal':
@@ -104,7 +137,7 @@ async function carryOut(engine: Engine, laneName: string, lane: LaneState, effec
   }
 }
 
-function checkPacket(engine: Engine, lane: LaneState, packet: string): string[] {
+function checkPacket(engine: EffectsEngine, lane: LaneState, packet: string): string[] {
   const plan = engine.config.plan;
   const { facts, text } = readPacketFile(plan, packet);
   const git = gitState(engine.checkoutOf(lane.name), plan);
@@ -120,7 +153,7 @@ function checkPacket(engine: Engine, lane: LaneState, packet: string): string[] 
 }
 
 /** Pick and lease an account for the lane's next generation; an existing lease for it is reused. */
-function pickAccount(engine: Engine, lane: LaneState, exclude: string[], spentAccount: string | null): LaneEvent {
+function pickAccount(engine: EffectsEngine, lane: LaneState, exclude: string[], spentAccount: string | null): LaneEvent {
   const plan = engine.config.plan;
   const generation = (lane.handoff?.from.generation ?? lane.generation) + 1;
   const leases = readLeases(plan);
@@ -140,7 +173,7 @@ function pickAccount(engine: Engine, lane: LaneState, exclude: string[], spentAc
       leadAccount: engine.leadAccount(),
       preferOtherThan: vendor,
       exclude: [...exclude, ...engine.accountsInUse()],
-      now: new Date().toISOString(),
+      now: isoNow(engine.clock),
     };
     const result = pick(input);
     if (attempt === 0) journalSkips(engine, lane.name, generation, input);
@@ -156,7 +189,7 @@ function pickAccount(engine: Engine, lane: LaneState, exclude: string[], spentAc
   return { type: 'lease', account: null, resetsAt: null, why: 'every eligible account was leased by another holder' };
 }
 
-function writeDegradedPacket(engine: Engine, lane: LaneState, effect: Extract<Effect, { type: 'write_degraded' }>): string {
+function writeDegradedPacket(engine: EffectsEngine, lane: LaneState, effect: Extract<Effect, { type: 'write_degraded' }>): string {
   const plan = engine.config.plan;
   const checkout = engine.checkoutOf(lane.name);
   const git = gitState(checkout, plan);
@@ -171,12 +204,12 @@ function writeDegradedPacket(engine: Engine, lane: LaneState, effect: Extract<Ef
     lead: lead?.lead ?? null,
     epoch: lead?.epoch ?? null,
   });
-  const name = packetFileName(lane.name, effect.generation, new Date()).replace(/\.yaml$/, '-degraded.yaml');
+  const name = packetFileName(lane.name, effect.generation, new Date(engine.now())).replace(/\.yaml$/, '-degraded.yaml');
   return writePacketFile(plan, name, serializePacket(packet));
 }
 
 /** The brief a successor's prompt carries (the packet read back as the successor will see it). */
-export function briefFor(engine: Engine, packetPath: string): string | null {
+export function briefFor(engine: EffectsEngine, packetPath: string): string | null {
   const plan = engine.config.plan;
   const { text } = readPacketFile(plan, packetPath);
   const parsed = parsePacket(text);
@@ -186,7 +219,7 @@ export function briefFor(engine: Engine, packetPath: string): string | null {
 }
 
 /** Keep a closing pane's scrollback for `swarm logs <lane> --generation N`. */
-async function savePaneLog(engine: Engine, lane: string, generation: number, paneId: string): Promise<void> {
+async function savePaneLog(engine: EffectsEngine, lane: string, generation: number, paneId: string): Promise<void> {
   try {
     const text = await engine.host.capture(paneId, 5000);
     writeFileAtomic(join(planPaths(engine.config.plan).logsDir, `${lane}-g${generation}.log`), `${text.trimEnd()}\n`);
@@ -196,10 +229,10 @@ async function savePaneLog(engine: Engine, lane: string, generation: number, pan
 }
 
 /** `notify_command` with the event as JSON on stdin; its failure is journaled, never fatal. */
-export async function runNotifyCommand(engine: Engine, event: Record<string, unknown>): Promise<void> {
+export async function runNotifyCommand(engine: EffectsEngine, event: Record<string, unknown>): Promise<void> {
   const command = engine.config.notifyCommand;
   if (!command) return;
-  const input = JSON.stringify({ ts: new Date().toISOString(), swarm: engine.config.name, ...event });
+  const input = JSON.stringify({ ts: isoNow(engine.clock), swarm: engine.config.name, ...event });
   const result = await execa('sh', ['-c', command], { input, reject: false, timeout: 60_000, all: true, cwd: engine.config.dir });
   if (result.exitCode !== 0) {
     engine.journal({ type: 'observation', event: 'notify_command_failed', lane: null, exit: result.exitCode ?? null, output: (result.all ?? '').slice(-500) });

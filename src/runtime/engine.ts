@@ -4,7 +4,8 @@
  * the intent records) before any effect runs.
  */
 import type { SwarmConfig } from '../core/config.js';
-import { initialLane, reduceLane, type LaneEvent, type LaneState, type TimerName } from '../machine/lane.js';
+import { reduceLane, type LaneEvent, type LaneState, type TimerName } from '../machine/lane.js';
+import { withLane } from '../machine/laneState.js';
 import { planPaths } from '../core/paths.js';
 import { reduceAccounts, type AccountEvent } from '../core/swarm/accounts.js';
 import type { LeadRecord } from '../core/epochs.js';
@@ -20,6 +21,7 @@ import type { PlanFilesError } from '../errors.js';
 import { saveState, type EngineState } from './engineState.js';
 import { runEffect } from './effects.js';
 import { Deadlines } from './timers.js';
+import { systemClock, type Clock } from './clock.js';
 import { Deliveries } from './delivery.js';
 import { LeadAsks } from './asks.js';
 import { laneViews } from './views.js';
@@ -31,7 +33,8 @@ export interface EngineDeps {
   store: SwarmStore;
   state: EngineState;
   env: NodeJS.ProcessEnv;
-  now?: () => number;
+  /** The one clock of the run (tests: a hand clock). */
+  clock?: Clock;
 }
 
 export class Engine {
@@ -40,6 +43,7 @@ export class Engine {
   readonly store: SwarmStore;
   readonly env: NodeJS.ProcessEnv;
   state: EngineState;
+  readonly clock: Clock;
   readonly now: () => number;
   readonly deadlines: Deadlines;
   readonly deliveries: Deliveries;
@@ -64,8 +68,9 @@ export class Engine {
     this.store = deps.store;
     this.state = deps.state;
     this.env = deps.env;
-    this.now = deps.now ?? Date.now;
-    this.deadlines = new Deadlines(() => this.state.timers, (due) => this.fireTimers(due), this.now);
+    this.clock = deps.clock ?? systemClock;
+    this.now = () => this.clock.now();
+    this.deadlines = new Deadlines(() => this.state.timers, (due) => this.fireTimers(due), this.clock);
     this.deliveries = new Deliveries(this);
     this.asks = new LeadAsks(this);
     this.writes = new PlanWrites({
@@ -85,6 +90,14 @@ export class Engine {
       type: 'observation', event: 'plan_files_fault', lane: null, epoch: this.state.epoch, path: fault.path, error: fault.message,
       what: `${fault.hint ?? 'make the plan folder writable'}; swarm keeps its state and every event in memory meanwhile and carries on once it can write`,
     }));
+  }
+
+  /**
+   * The one way a helper changes the swarm's state: the new state a reducer returned (core/swarm/),
+   * committed here; saved by the caller's next save, with its effects.
+   */
+  commit(patch: Partial<EngineState>): void {
+    Object.assign(this.state, patch);
   }
 
   lane(name: string): LaneState | undefined {
@@ -116,9 +129,12 @@ export class Engine {
     for (const paneId of [next.paneId, next.handoff?.successor?.paneId ?? null]) {
       if (paneId && paneId !== lane.paneId && paneId !== (lane.handoff?.successor?.paneId ?? null)) this.onPaneAssigned?.(paneId);
     }
-    this.state.pending.push(...effects.map((effect) => ({ lane: laneName, effect })));
+    const { timers, rest } = Deadlines.apply(this.state.timers, laneName, effects);
+    this.state.timers = timers;
+    this.state.pending.push(...rest.map((effect) => ({ lane: laneName, effect })));
     this.save();
-    await this.writes.settled(); // the intents are on disk before any of them runs
+    await this.writes.settled(); // the intents (and the deadlines) are on disk before any of them runs
+    this.deadlines.arm();
     await this.drainPending();
     this.publish();
     this.onSettled?.();
@@ -152,7 +168,7 @@ export class Engine {
 
   /** Append to the journal; the store sees it (and every other process's entries) through its follower. */
   journal(input: JournalInput): JournalEntry {
-    const at = new Date();
+    const at = new Date(this.now());
     const full: JournalInput = { epoch: this.state.epoch, ...input };
     this.writes.append(() => appendJournal(this.config.plan, full, at));
     return journalEntry(full, at);
@@ -252,10 +268,10 @@ export class Engine {
 
   /** Add a lane's state (first start, or `lane add`). */
   addLane(name: string, role: 'lead' | 'lane', account: string | null): LaneState {
-    const lane = initialLane({ name, role, account, now: this.now() });
-    this.state.lanes[name] = lane;
-    if (!this.state.order.includes(name)) this.state.order.push(name);
-    return lane;
+    const next = withLane(this.state.lanes, this.state.order, { name, role, account, now: this.now() });
+    this.state.lanes = next.lanes;
+    this.state.order = next.order;
+    return next.lane;
   }
 
   publish(): void {

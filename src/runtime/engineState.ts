@@ -4,6 +4,7 @@
  */
 import type { Effect, LaneState, TimerName } from '../machine/types.js';
 import type { Reading } from '../core/leases.js';
+import type { Sessions } from '../core/swarm/sessions.js';
 import { renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
@@ -38,8 +39,6 @@ export interface EngineState {
   readings: Record<string, Reading>;
   timers: TimerEntry[];
   pending: PendingEffect[];
-  /** Messages written to a mailbox and not yet pointed at. */
-  unread: Record<string, number>;
   allDoneTold: boolean;
   /** The release deadline running since every lane was done (epoch ms; core/swarm/planEnd.ts); absent in older files. */
   releaseAt?: number | null;
@@ -54,7 +53,7 @@ export interface EngineState {
   /** The lead lane's generation last seen (a change means a successor lead accepted). */
   leadGeneration: number;
   /** The agent session each lane's current generation runs (Claude Code's SessionStart hook). */
-  sessions?: Record<string, { generation: number; sessionId: string; transcriptPath: string | null }>;
+  sessions?: Sessions;
   /** When `swarm down` ended this run (runEnd.ts): the next `swarm up` starts afresh. */
   ended?: string;
   /** The tmux server died under this run (runEnd.ts): the next `swarm up` resumes. */

@@ -6,6 +6,7 @@
  */
 import type { InboxRecord } from '../core/inbox.js';
 import { isAnswer, isAsk, parseReport } from '../core/protocol.js';
+import { reduceSession } from '../core/swarm/sessions.js';
 import type { Engine } from './engine.js';
 
 export function route(engine: Engine, record: InboxRecord): void {
@@ -53,7 +54,9 @@ function message(engine: Engine, record: Extract<InboxRecord, { kind: 'message' 
   const ask = isAsk(record.text);
   const fromLead = engine.laneOfAgent(record.from) === engine.state.leadName && record.role === 'lead';
   if (fromLead) engine.asks.leadSpoke(record.to);
-  else if (record.to === 'lead' && ask) engine.asks.asked(record.from, Date.parse(record.ts) || engine.now());
+  // When it was asked, by the record, but never later than the swarm's clock: an agent's clock (or a
+  // test's hand clock) ahead of it must not push the deadline out.
+  else if (record.to === 'lead' && ask) engine.asks.asked(record.from, Math.min(Date.parse(record.ts) || Infinity, engine.now()));
   if (ask || isAnswer(record.text)) {
     engine.journal({ type: 'observation', event: ask ? 'ask' : 'answer', lane: record.from, generation: record.generation, to: record.to, text: record.text });
   }
@@ -81,9 +84,9 @@ function hookSignal(engine: Engine, record: Extract<InboxRecord, { kind: 'hook' 
   if (!lane || !state) return;
   const generation = record.generation ?? 0;
   if (record.meaning === 'session') {
-    if (record.session_id === null || generation !== state.generation) return;
-    engine.state.sessions = { ...engine.state.sessions, [lane]: { generation, sessionId: record.session_id, transcriptPath: record.transcript_path } };
-    engine.save();
+    const step = reduceSession(engine.state.sessions, { lane, generation, sessionId: record.session_id, transcriptPath: record.transcript_path }, { currentGeneration: state.generation });
+    if (step.sessions) engine.commit({ sessions: step.sessions });
+    for (const effect of step.effects) if (effect.type === 'save') engine.save();
     return;
   }
   const resetsAt = record.resets_at ?? (record.account ? engine.state.readings[record.account]?.resetsAt ?? null : null);

@@ -39,6 +39,11 @@ export function leadAfterStep(engine: Engine): boolean {
   return lead.generation > 1 && engine.state.leadGeneration !== before;
 }
 
+/** swarm claimed the lead record at start: its epoch is the run's. */
+export function leadClaimed(engine: Engine, epoch: number): void {
+  feed(engine, { type: 'claimed', epoch, lead: engine.config.lead.name, account: engine.config.lead.account });
+}
+
 /** A successor of the lead is about to start: the name it will go by. */
 export function leadSuccessorName(engine: Engine): string {
   feed(engine, { type: 'successor_starting' });
@@ -54,7 +59,7 @@ function feed(engine: Engine, event: SuccessionEvent): void {
     leadName: engine.config.lead.name,
     succession: engine.config.lead.succession,
   });
-  Object.assign(state, next);
+  engine.commit(next);
   if (event.type === 'step' && effects.length > 0) engine.save();
   for (const effect of effects) carryOut(engine, effect);
 }
@@ -68,6 +73,9 @@ function carryOut(engine: Engine, effect: SuccessionEffect): void {
     case 'tell_lanes':
       for (const name of state.order) if (name !== state.leadName) engine.deliver(name, 'swarm', effect.text);
       engine.journal({ type: 'observation', event: 'lead_notice', lane: effect.agent, epoch: effect.epoch });
+      return;
+    case 'journal_claim':
+      engine.journal({ type: 'observation', event: 'lead_claimed', lane: effect.lead, epoch: effect.epoch, account: effect.account });
       return;
     case 'poke':
       engine.deliveries.poke(effect.agent);

@@ -10,12 +10,12 @@ import { reducePlanEnd, type PlanEnd, type PlanEndEffect, type PlanEndEvent } fr
 import { updateLeadRecord } from '../adapters/leadStore.js';
 import { runNotifyCommand } from './effects.js';
 import type { Engine } from './engine.js';
-import { safeTimeout } from './timers.js';
+import { isoNow, type ClockTimer } from './clock.js';
 
 export type Finish = (outcome: { code: 0 | 1; why: string }) => void;
 
 export class PlanEnding {
-  private timer: NodeJS.Timeout | null = null;
+  private timer: ClockTimer | null = null;
   private over = false;
 
   constructor(private readonly engine: Engine, private readonly untilDone: boolean, private readonly finish: Finish) {}
@@ -46,7 +46,7 @@ export class PlanEnding {
 
   stop(): void {
     this.over = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = null;
   }
 
@@ -56,7 +56,7 @@ export class PlanEnding {
     const current: PlanEnd = { allDoneTold: s.allDoneTold, releaseAt: s.releaseAt ?? null, planDone: s.planDone };
     const { state, effects } = reducePlanEnd(current, event, { now: this.engine.now(), releaseMs: this.engine.config.timeouts.release });
     if (state.allDoneTold !== current.allDoneTold || state.releaseAt !== current.releaseAt || state.planDone !== current.planDone) {
-      Object.assign(s, state);
+      this.engine.commit(state);
       this.engine.save();
     }
     for (const effect of effects) this.carryOut(effect);
@@ -72,11 +72,11 @@ export class PlanEnding {
         engine.journal({ type: effect.kind, event: effect.event, lane: null, ...effect.data });
         return;
       case 'arm_release':
-        if (this.timer) clearTimeout(this.timer);
-        this.timer = safeTimeout(() => void engine.enqueue(() => this.feed({ type: 'release_due', progress: this.progress() })), effect.at - engine.now());
+        this.timer?.cancel();
+        this.timer = engine.clock.after(effect.at - engine.now(), () => void engine.enqueue(() => this.feed({ type: 'release_due', progress: this.progress() })));
         return;
       case 'disarm_release':
-        if (this.timer) clearTimeout(this.timer);
+        this.timer?.cancel();
         this.timer = null;
         return;
       case 'release_plan':
@@ -102,7 +102,7 @@ export class PlanEnding {
     const record = engine.leadRecord();
     if (!record || record.released || !record.lead) return;
     const caller = record.lead;
-    updateLeadRecord(engine.config.plan, (current) => release(current, { caller, epoch: record.epoch, now: new Date(engine.now()).toISOString() }));
+    updateLeadRecord(engine.config.plan, (current) => release(current, { caller, epoch: record.epoch, now: isoNow(engine.clock) }));
     engine.journal({ type: 'observation', event: 'lead_released', lane: caller, by: 'swarm', why });
   }
 

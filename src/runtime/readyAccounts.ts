@@ -6,10 +6,18 @@
 import type { Account } from '../core/configTypes.js';
 import { skippedNotReady, type PickInput } from '../core/leases.js';
 import { accountReadiness } from '../adapters/profiles.js';
-import type { Engine } from './engine.js';
+import type { JournalInput } from '../adapters/journal.js';
+import type { EngineState } from './engineState.js';
+
+/** What the readiness checks need of the engine (not the engine: no import cycle). */
+export interface ReadyAccountsEngine {
+  readonly state: Pick<EngineState, 'notReady'>;
+  readonly env: NodeJS.ProcessEnv;
+  journal(input: JournalInput): unknown;
+}
 
 /** account → why it is not ready, for the accounts of `pool` on `checkout`. */
-export function notReadyAccounts(engine: Engine, pool: readonly Account[], checkout: string): Map<string, string> {
+export function notReadyAccounts(engine: ReadyAccountsEngine, pool: readonly Account[], checkout: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const account of pool) {
     const marked = engine.state.notReady?.[account.id];
@@ -24,7 +32,7 @@ export function notReadyAccounts(engine: Engine, pool: readonly Account[], check
 }
 
 /** Journal each account the pick skips as not ready. */
-export function journalSkips(engine: Engine, lane: string, generation: number, input: PickInput): void {
+export function journalSkips(engine: ReadyAccountsEngine, lane: string, generation: number, input: PickInput): void {
   for (const { account, why } of skippedNotReady(input)) {
     engine.journal({ type: 'observation', event: 'account_skipped', lane, generation, account, why });
   }

@@ -6,11 +6,19 @@
  */
 import { isLive } from '../machine/laneState.js';
 import type { LaneState } from '../machine/types.js';
-import type { Engine } from './engine.js';
+import { reduceHostLost } from '../core/swarm/hostLost.js';
+import type { JournalInput } from '../adapters/journal.js';
+import { isoNow, type Clock } from './clock.js';
 import type { EngineState } from './engineState.js';
 
-export const HOST_LOST_WHAT =
-  'every agent ran in that server and is gone; `swarm up` again resumes the plan: each lane gets a degraded packet and a successor';
+/** What stopping on a lost host needs of the engine. */
+interface HostLostEngine {
+  readonly state: Pick<EngineState, 'hostLost'>;
+  readonly clock: Clock;
+  commit(patch: Pick<EngineState, 'hostLost'>): void;
+  save(): void;
+  journal(input: JournalInput): unknown;
+}
 
 /** The saved state to resume, or null for a fresh run (none saved, the plan done, or ended by `swarm down`). */
 export function toResume(saved: EngineState | null): EngineState | null {
@@ -35,12 +43,15 @@ export function lanesAsSeen(state: EngineState): LaneState[] {
 /**
  * The tmux server is gone (died, or was killed): its panes went with it, and no pane can be
  * started or watched. The run stops short rather than rebuild a server behind the user's back
- * (killing it is how a user stops everything at once): recorded in the state, journaled with what
- * to do, and `finish` settles the run (exit 1, the lock released as the run detaches).
+ * (killing it is how a user stops everything at once). core/swarm/hostLost.ts decides; this carries
+ * out its effects (`finish` settles the run: exit 1, the lock released as the run detaches).
  */
-export function stopOnHostLost(engine: Engine, reason: string, finish: (outcome: { code: 1; why: string }) => void): void {
-  engine.state.hostLost = { at: new Date().toISOString(), reason };
-  engine.save();
-  engine.journal({ type: 'observation', event: 'host_lost', lane: null, reason, what: HOST_LOST_WHAT });
-  finish({ code: 1, why: `the tmux server is gone (${reason}): ${HOST_LOST_WHAT}` });
+export function stopOnHostLost(engine: HostLostEngine, reason: string, finish: (outcome: { code: 1; why: string }) => void): void {
+  const step = reduceHostLost(engine.state.hostLost, { reason }, { now: isoNow(engine.clock) });
+  if (step.hostLost) engine.commit({ hostLost: step.hostLost });
+  for (const effect of step.effects) {
+    if (effect.type === 'save') engine.save();
+    else if (effect.type === 'journal') engine.journal({ type: effect.kind, event: effect.event, lane: null, ...effect.data });
+    else finish({ code: effect.code, why: effect.why });
+  }
 }

@@ -4,12 +4,18 @@
  * for it — neither for its first generation nor for a successor. loadConfig has refused a lane
  * that names such an account, or that no other account could start.
  */
-import type { Account, CommandSpec } from '../core/config.js';
+import type { Account, CommandSpec, SwarmConfig } from '../core/config.js';
 import { loadKind } from '../adapters/kinds.js';
-import type { Engine } from './engine.js';
+import type { EngineState } from './engineState.js';
+
+/** What the pool needs of the engine (not the engine: no import cycle). */
+export interface RunnableEngine {
+  readonly config: Pick<SwarmConfig, 'lead' | 'lanes' | 'accounts' | 'dir'>;
+  readonly state: Pick<EngineState, 'leadName' | 'added'>;
+}
 
 /** The `command:` of the lead or of a lane (from swarm.yaml or `lane add`); null: the kind's own launch. */
-export function commandOf(engine: Engine, name: string): CommandSpec {
+export function commandOf(engine: RunnableEngine, name: string): CommandSpec {
   const { config, state } = engine;
   if (name === state.leadName) return config.lead.command;
   return config.lanes.find((l) => l.name === name)?.command ?? state.added.find((l) => l.name === name)?.command ?? null;
@@ -19,7 +25,7 @@ export function commandOf(engine: Engine, name: string): CommandSpec {
  * The pool accounts that can start the lead or lane `name`: without a `command:`, never one of a
  * kind with `launch: null` (it would fail to start and leave its lease behind).
  */
-export function runnablePool(engine: Engine, name: string): Account[] {
+export function runnablePool(engine: RunnableEngine, name: string): Account[] {
   const { accounts, dir } = engine.config;
   return commandOf(engine, name) !== null ? accounts : accounts.filter((a) => loadKind(a.kind, dir).launch !== null);
 }

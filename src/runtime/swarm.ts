@@ -27,8 +27,8 @@ import { keepCorrupt, readState, saveState, type EngineState } from './engineSta
 import { hostFor, sessionName } from './hostFor.js';
 import { route } from './inboxRouter.js';
 import { stopOnHostLost, toResume } from './runEnd.js';
-import { leadAfterStep, leadSuccession } from './leadSuccession.js';
-import { safeTimeout } from './timers.js';
+import { leadAfterStep, leadClaimed, leadSuccession } from './leadSuccession.js';
+import { systemClock, isoNow, type Clock, type ClockTimer } from './clock.js';
 import { PaneWatch } from './watch.js';
 
 export interface Outcome {
@@ -52,6 +52,8 @@ export interface SwarmOptions {
   host?: PaneHost;
   /** The view's store exists (before any pane starts): a dashboard can draw from now on. */
   onStore?: (store: SwarmStore) => void;
+  /** The one clock of the run (default: the system's). */
+  clock?: Clock;
 }
 
 export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Promise<RunningSwarm> {
@@ -65,18 +67,19 @@ export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Pr
     });
   }
   try {
+    const clock = options.clock ?? systemClock;
     const host = options.host ?? (await hostFor(config, options.env));
-    const { state, corrupt } = freshOrSaved(config, host);
+    const { state, corrupt } = freshOrSaved(config, host, clock);
     const store = createSwarmStore({
       name: config.name,
       plan: config.plan,
       session: sessionName(config),
       backend: host.kind,
-      startedAt: Date.now(),
+      startedAt: clock.now(),
       lead: { name: state.leadAgent, epoch: state.epoch, account: config.lead.account, state: 'starting' },
       lanes: [],
     });
-    const engine = new Engine({ config, host, store, state, env: options.env });
+    const engine = new Engine({ config, host, store, state, env: options.env, clock });
     probePlanFiles(engine);
     options.onStore?.(store);
     return await run(engine, options, () => lock.release(), corrupt);
@@ -105,13 +108,13 @@ function probePlanFiles(engine: Engine): void {
  * one. A corrupt file is kept aside (never silently replaced); the fresh run then reads the inbox from
  * its end, not records of the run whose state was lost.
  */
-function freshOrSaved(config: SwarmConfig, host: PaneHost): { state: EngineState; corrupt: Corrupt | null } {
+function freshOrSaved(config: SwarmConfig, host: PaneHost, clock: Clock): { state: EngineState; corrupt: Corrupt | null } {
   const path = planPaths(config.plan).state;
   const read = readState(path);
   const saved = read.kind === 'ok' ? read.state : null;
   const resumed = toResume(saved);
   if (resumed) return { state: resumed, corrupt: null };
-  const corrupt = read.kind === 'corrupt' ? { kept: keepCorrupt(path, new Date()), why: read.why } : null;
+  const corrupt = read.kind === 'corrupt' ? { kept: keepCorrupt(path, new Date(clock.now())), why: read.why } : null;
   return { state: fresh(config, host, corrupt ? inboxSize(config.plan) : (saved?.inboxOffset ?? 0)), corrupt };
 }
 
@@ -131,7 +134,6 @@ function fresh(config: SwarmConfig, host: PaneHost, inboxOffset: number): Engine
     readings: {},
     timers: [],
     pending: [],
-    unread: {},
     allDoneTold: false,
     releaseAt: null,
     planDone: false,
@@ -160,7 +162,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   const watchPanes = new PaneWatch(engine);
   engine.onPaneAssigned = (paneId) => watchPanes.poke(paneId);
   let inboxWatcher: FSWatcher | null = null;
-  let timeout: NodeJS.Timeout | null = null;
+  let timeout: ClockTimer | null = null;
   let done = false;
 
   // The store's events are the journal itself, whoever wrote the line (the engine, `swarm lead`, a
@@ -191,7 +193,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   engine.onLaneAdded = (record) => {
     const ctx = { lanes: config.lanes, leadName: config.lead.name, maxLanes: config.maxLanes, epoch: state.epoch };
     const step = reduceLaneAdd(state.added, record, ctx);
-    state.added = step.added;
+    engine.commit({ added: step.added });
     for (const effect of step.effects) {
       if (effect.type === 'journal') engine.journal({ type: effect.kind, event: effect.event, lane: effect.lane, ...effect.data });
       else {
@@ -249,7 +251,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
       readTo = chunk.offset;
       for (const record of chunk.records) route(engine, record);
       void engine.enqueue(() => {
-        state.inboxOffset = chunk.offset;
+        engine.commit({ inboxOffset: chunk.offset });
         engine.save();
         inboxFaults(engine, chunk.records);
       });
@@ -260,7 +262,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   drainInbox();
   engine.publish();
   planEnd.resume();
-  if (options.timeoutMs !== null) timeout = safeTimeout(() => finish({ code: 1, why: `--timeout passed (${options.timeoutMs} ms)` }), options.timeoutMs);
+  if (options.timeoutMs !== null) timeout = engine.clock.after(options.timeoutMs, () => finish({ code: 1, why: `--timeout passed (${options.timeoutMs} ms)` }));
   engine.onSettled();
 
   engine.asks.arm();
@@ -270,7 +272,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
     engine.closed = true;
     engine.writes.stop();
     engine.asks.stop();
-    if (timeout) clearTimeout(timeout);
+    timeout?.cancel();
     planEnd.stop();
     inboxWatcher?.close();
     watchPanes.stop();
@@ -290,13 +292,12 @@ function inboxFaults(engine: Engine, records: InboxRecord[]): void {
 }
 
 function claimLead(engine: Engine): void {
-  const { config, state } = engine;
-  const now = new Date().toISOString();
+  const { config } = engine;
+  const now = isoNow(engine.clock);
   const outcome = updateLeadRecord(config.plan, (current) => {
     // A released record from an earlier run is claimed anew (epoch + 1).
     return claim(current, { plan: basename(config.plan), lead: config.lead.name, account: config.lead.account, succession: config.lead.succession, now });
   });
   if (!outcome.ok) throw new MismatchError(`cannot claim the lead of plan ${basename(config.plan)}: ${outcome.message}`, [outcome.message]);
-  state.epoch = outcome.record.epoch;
-  engine.journal({ type: 'observation', event: 'lead_claimed', lane: config.lead.name, epoch: state.epoch, account: config.lead.account });
+  leadClaimed(engine, outcome.record.epoch);
 }

@@ -7,13 +7,14 @@ import { chmodSync } from 'node:fs';
 import type { HostEvent, PaneHost, PaneInfo, PaneSpec } from '../../src/adapters/host.js';
 import type { CommandIO } from '../../src/commands/io.js';
 import { accept } from '../../src/commands/accept.js';
+import { hook } from '../../src/commands/hook.js';
 import { laneAdd } from '../../src/commands/laneAdd.js';
 import { lead } from '../../src/commands/lead.js';
 import { notify } from '../../src/commands/notify.js';
 import { packetWrite } from '../../src/commands/packetWrite.js';
 
 /** One step of an agent: a report, a packet, an exit, or anything a test wants done from the pane. */
-export type Action = 'ready' | 'done' | 'handoff' | 'badpacket' | 'exit' | 'ask' | `handover ${string}` | `blocked ${string}` | `lane add ${string}` | ((pane: FakePane) => Promise<void>);
+export type Action = 'noaccept' | 'ready' | 'done' | 'usage limit' | 'handoff' | 'badpacket' | 'exit' | 'ask' | `handover ${string}` | `blocked ${string}` | `lane add ${string}` | ((pane: FakePane) => Promise<void>);
 
 export interface FakePane {
   info: PaneInfo;
@@ -23,12 +24,18 @@ export interface FakePane {
   out: string[];
   /** Actions of its script carried out (a pane carried into a new host goes on from there). */
   step: number;
+  /** Which spawn of its lane and generation it is (1: the first). */
+  nth: number;
 }
 
 /** A host's panes at one moment (a crash test starts a new engine on them). */
-export type PaneSnapshot = { info: PaneInfo; spec: PaneSpec; step: number }[];
+export type PaneSnapshot = { info: PaneInfo; spec: PaneSpec; step: number; nth: number }[];
 
-/** The script of `<lane> g<generation>`: a lead's successor (`lead-b`) is its own name. */
+/**
+ * The script of `<lane> g<generation>`, or of its n-th spawn `<lane> g<generation> #<n>` (a retry on
+ * another account): a lead's successor (`lead-b`) is its own name. A script starting `noaccept` is a
+ * successor that never runs `swarm accept` and does nothing.
+ */
 export type Scripts = Record<string, Action[]>;
 
 const CAP = (state: string, pct: number) => `capacity=${state} ${pct}%`;
@@ -38,13 +45,14 @@ export class FakeHost implements PaneHost {
   readonly panes = new Map<string, FakePane>();
   private readonly listeners = new Set<(event: HostEvent) => void>();
   private next = 1;
+  private readonly spawns = new Map<string, number>();
   /** Scripts still running (a test waits for them before it removes the folder). */
   readonly running = new Set<Promise<void>>();
 
   constructor(private readonly scripts: Scripts, carried: PaneSnapshot = []) {
     // Panes that outlived the engine (tmux keeps them): their agents go on with their scripts.
     for (const c of carried) {
-      const pane: FakePane = { info: { ...c.info }, spec: c.spec, screen: '', out: [], step: c.step };
+      const pane: FakePane = { info: { ...c.info }, spec: c.spec, screen: '', out: [], step: c.step, nth: c.nth };
       this.panes.set(c.info.paneId, pane);
       this.next = Math.max(this.next, Number(c.info.paneId.slice(1)) + 1);
       if (!pane.info.dead) this.track(pane);
@@ -52,7 +60,7 @@ export class FakeHost implements PaneHost {
   }
 
   snapshot(): PaneSnapshot {
-    return [...this.panes.values()].map((p) => ({ info: { ...p.info }, spec: p.spec, step: p.step }));
+    return [...this.panes.values()].map((p) => ({ info: { ...p.info }, spec: p.spec, step: p.step, nth: p.nth }));
   }
 
   private track(pane: FakePane): void {
@@ -65,7 +73,9 @@ export class FakeHost implements PaneHost {
 
   async spawn(spec: PaneSpec): Promise<PaneInfo> {
     const info: PaneInfo = { paneId: `%${this.next++}`, lane: spec.lane, generation: spec.generation, account: spec.account, dead: false, deadStatus: null, pid: null };
-    const pane: FakePane = { info, spec, screen: '', out: [], step: 0 };
+    const key = `${spec.lane} g${spec.generation}`;
+    this.spawns.set(key, (this.spawns.get(key) ?? 0) + 1);
+    const pane: FakePane = { info, spec, screen: '', out: [], step: 0, nth: this.spawns.get(key)! };
     this.panes.set(info.paneId, pane);
     this.track(pane);
     return { ...info };
@@ -118,14 +128,16 @@ export class FakeHost implements PaneHost {
 
   private async run(pane: FakePane): Promise<void> {
     const { spec } = pane;
-    const swarm = async (command: (io: CommandIO) => Promise<number>, args: string[]): Promise<string> => {
+    const swarm = async (command: (io: CommandIO) => Promise<number>, args: string[], stdin = ''): Promise<string> => {
       const printed: string[] = [];
-      const io: CommandIO = { args, cwd: spec.cwd, env: spec.env, stdout: (t) => printed.push(t), stderr: (t) => pane.out.push(t) };
+      const io: CommandIO = { args, cwd: spec.cwd, env: spec.env, stdout: (t) => printed.push(t), stderr: (t) => pane.out.push(t), stdin: async () => stdin };
       await command(io);
       return printed.join('').trim();
     };
     await Promise.resolve();
-    const script = this.scripts[`${spec.lane} g${spec.generation}`] ?? (spec.role === 'lead' ? ['ready'] : ['ready', 'done']);
+    const key = `${spec.lane} g${spec.generation}`;
+    const script = this.scripts[`${key} #${pane.nth}`] ?? this.scripts[key] ?? (spec.role === 'lead' ? ['ready'] : ['ready', 'done']);
+    if (script[0] === 'noaccept') return;
     // Step 0 is the successor's `swarm accept`; an action counts as done once it finished.
     if (pane.step === 0 && spec.env.SWARM_PACKET) await swarm(accept, [spec.env.SWARM_PACKET]);
     if (pane.step === 0) pane.step = 1;
@@ -135,6 +147,8 @@ export class FakeHost implements PaneHost {
       else if (action === 'ready') await swarm(notify, ['lead', `plan ready\n${CAP('ok', 80)}`]);
       else if (action === 'done') await swarm(notify, ['lead', `done\n${CAP('ok', 70)}`]);
       else if (action === 'exit') this.exit(pane.info.paneId, 0);
+      // Claude's own report of a hard usage limit (a StopFailure hook), as its pane's hook would send it.
+      else if (action === 'usage limit') await swarm(hook, ['StopFailure'], JSON.stringify({ hook_event_name: 'StopFailure', error: 'rate_limit', error_details: 'usage limit reached' }));
       else if (action === 'ask') await swarm(notify, ['lead', 'ask may I push to main?']);
       else if (action.startsWith('blocked ')) await swarm(notify, ['lead', action]);
       else if (action.startsWith('handover ')) {

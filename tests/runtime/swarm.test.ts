@@ -1,6 +1,8 @@
 /**
  * The whole engine in-process (issue 11 §3): startSwarm with a fake pane host (tests/helpers/fakeHost.ts)
- * whose agents run swarm's own commands; the plan folder, git, leases and journal are real files.
+ * whose agents run swarm's own commands; the plan folder, git, leases and journal are real files. Time
+ * is a hand clock (tests/helpers/handClock.ts): the timeouts are minutes long, and pass when a
+ * script advances the clock, never by waiting.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -8,24 +10,49 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/adapters/configFile.js';
 import { startSwarm, type Outcome } from '../../src/runtime/swarm.js';
 import { FakeHost, type Action, type Scripts } from '../helpers/fakeHost.js';
+import { HandClock } from '../helpers/handClock.js';
 import { waitFor } from '../helpers/waitFor.js';
 import { makeSwarm, type LaneOptions, type TestSwarm } from '../helpers/swarmUp.js';
 
 let t: TestSwarm | null = null;
+let clock = new HandClock();
 afterEach(async () => {
   await t?.cleanup();
   t = null;
 });
 
-const TIMEOUTS = '{ accept: 5s, packet: 2s, stall: 10m, ask: 300ms, release: 100ms }';
+const MIN = 60_000;
+/** Each a different length, so a pending deadline tells which it is. */
+const TIMEOUTS = '{ accept: 4m, packet: 3m, stall: 20m, ask: 5m, release: 7m }';
+const ACCEPT = 4 * MIN;
+const ASK = 5 * MIN;
+const RELEASE = 7 * MIN;
+
+/** Once `ready()` holds and a deadline `ms` from now is set, move the clock past it. */
+const advanceWhen = (what: string, ready: () => boolean, ms: number): Action => async () => {
+  await waitFor(() => ready() && clock.pending().includes(ms), { what });
+  clock.advance(ms);
+};
+/** Whoever leads, once every lane is done: the release deadline passes (until `over()`). */
+async function releaseWhenDue(over: () => boolean): Promise<void> {
+  while (!over()) {
+    if (clock.pending().includes(RELEASE) && t!.events('all_lanes_done').length > 0) return clock.advance(RELEASE);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 async function run(lanes: LaneOptions[], scripts: Scripts, extra: { succession?: string[]; timeouts?: string; extra?: string } = {}) {
   const s = (t = makeSwarm({ lanes, timeouts: extra.timeouts ?? TIMEOUTS, ...(extra.succession ? { succession: extra.succession } : {}), ...(extra.extra ? { extra: extra.extra } : {}) }));
   const host = new FakeHost(scripts);
+  clock = new HandClock();
   const config = loadConfig(s.file, { env: s.env, cwd: dirname(s.file) });
   const started = Date.now();
-  const swarm = await startSwarm(config, { env: s.env, untilDone: true, timeoutMs: 15_000, host });
+  const swarm = await startSwarm(config, { env: s.env, untilDone: true, timeoutMs: null, host, clock });
+  let over = false;
+  const releaser = releaseWhenDue(() => over);
   const outcome: Outcome = await swarm.finished;
+  over = true;
+  await releaser;
   await swarm.detach();
   await Promise.all([...host.running]);
   // Every agent's script ran to its end (a command it ran that failed is in its pane's output).
@@ -53,6 +80,19 @@ describe('the engine in-process, with a fake pane host', () => {
     expect(s.events('all_lanes_done')).toHaveLength(1);
     expect(s.events('lead_released')).toMatchObject([{ by: 'swarm', why: 'timeouts.release passed' }]);
     expect(s.events('plan_done')).toHaveLength(1);
+    expect(Date.parse(String(s.events('plan_done')[0]!.ts)) - Date.parse(String(s.events('all_lanes_done')[0]!.ts))).toBe(RELEASE);
+  });
+
+  it('accept timeout: a successor that never accepts is ended after timeouts.accept; the next account\'s accepts', async () => {
+    const { s, outcome } = await run([{ name: 'lane-a' }], {
+      'lane-a g1': ['ready', 'handoff', advanceWhen('the first successor', () => t!.events('successor_spawned').length > 0, ACCEPT)],
+      'lane-a g2 #1': ['noaccept'],
+      'lane-a g2': ['done'],
+    });
+    expect(outcome.code).toBe(0);
+    expect(s.events('successor_spawned')).toHaveLength(2);
+    expect(JSON.stringify(s.journal())).toContain('no acceptance within 4 min');
+    expect(s.events('packet_accepted')).toHaveLength(1);
   });
   it('succession: a handoff packet, a successor on another account accepts, the spent pane closes, one live agent per lane', async () => {
     const { s, host, outcome } = await run([{ name: 'lane-a' }], { 'lane-a g1': ['ready', 'handoff'], 'lane-a g2': ['done'] });
@@ -105,13 +145,42 @@ describe('the engine in-process, with a fake pane host', () => {
   it('takeover after two ask timeouts: the lead is taken over at epoch + 1 by the succession entry', async () => {
     const { s, host, outcome } = await run([{ name: 'lane-a' }], {
       'lead g1': ['ready'],
-      'lane-a g1': ['ready', 'ask', 'ask', async () => { await waitFor(() => t!.events('lead_unreachable').length > 0, { what: 'lead_unreachable' }); }, 'done'],
+      'lane-a g1': [
+        'ready',
+        'ask', advanceWhen('the first ask', () => true, ASK),
+        'ask', advanceWhen('the second ask', () => t!.events('ask_timeout').length === 1, ASK),
+        async () => { await waitFor(() => t!.events('lead_unreachable').length > 0, { what: 'lead_unreachable' }); }, 'done',
+      ],
     }, { succession: ['lead-b'] });
     expect(outcome.code).toBe(0);
     expect(s.events('ask_timeout')).toHaveLength(2);
     expect(s.events('lead_unreachable')).toHaveLength(1);
     expect(JSON.parse(readFileSync(join(s.plan, 'lead.json'), 'utf8'))).toMatchObject({ lead: 'lead-b', epoch: 2 });
     expect(host.live().some((p) => p.startsWith('lead-b g2'))).toBe(true);
+  });
+
+  it('usage limit: the agent reports a hard limit → a degraded packet, a successor on another account, the spent account limited', async () => {
+    const { s, host, outcome } = await run([{ name: 'lane-a' }], { 'lane-a g1': ['ready', 'usage limit'] });
+    expect(outcome.code).toBe(0);
+    const accepted = s.events('packet_accepted');
+    expect(accepted).toHaveLength(1);
+    expect(String(accepted[0]!.packet)).toMatch(/-degraded\.yaml$/);
+    const spent = s.events('lane_started').find((e) => e.lane === 'lane-a')!.account as string;
+    expect(accepted[0]!.account).not.toBe(spent);
+    const state = JSON.parse(readFileSync(join(s.plan, '.swarm', 'state.json'), 'utf8')) as { limited: Record<string, string | null> };
+    expect(Object.keys(state.limited)).toEqual([spent]);
+    expect(host.live().filter((p) => p.startsWith('lane-a'))).toEqual([`lane-a g2 @${String(accepted[0]!.account)}`]);
+  });
+
+  it('the lead\'s pane dies: taken over at epoch + 1 by the succession entry, which leads to the end', async () => {
+    const { s, host, outcome } = await run([{ name: 'lane-a' }], {
+      'lead g1': ['ready', 'exit'],
+      'lane-a g1': ['ready', async () => { await waitFor(() => t!.events('lead_accepted').length > 0, { what: 'lead_accepted' }); }, 'done'],
+    }, { succession: ['lead-b'] });
+    expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
+    expect(s.events('lead_accepted')).toMatchObject([{ takeover: true }]);
+    expect(JSON.parse(readFileSync(join(s.plan, 'lead.json'), 'utf8'))).toMatchObject({ lead: 'lead-b', epoch: 2, released: true });
+    expect(host.live().filter((p) => p.startsWith('lead'))).toEqual([expect.stringMatching(/^lead-b g2 @/)]);
   });
 
   it('lead handover: epoch + 1, the successor lead accepts, every lane told once', async () => {

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LeadAsks } from '../../src/runtime/asks.js';
 import type { Engine } from '../../src/runtime/engine.js';
-import { MAX_TIMER_MS, safeTimeout } from '../../src/runtime/timers.js';
+import { MAX_TIMER_MS, safeTimeout, systemClock } from '../../src/runtime/clock.js';
+import type { TimerEntry } from '../../src/runtime/engineState.js';
+import { Deadlines } from '../../src/runtime/timers.js';
+import type { Effect } from '../../src/machine/types.js';
 
 const HOUR = 3_600_000;
 
@@ -55,6 +58,8 @@ describe('the ask timer with a delay past 24.8 days', () => {
     const engine = {
       state,
       config: { timeouts: { ask: 600 * HOUR } },
+      clock: systemClock,
+      commit: (patch: object) => Object.assign(state, patch),
       now: () => Date.now(),
       enqueue: () => {
         expiries += 1;
@@ -66,5 +71,19 @@ describe('the ask timer with a delay past 24.8 days', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     asks.stop();
     expect(expiries).toBe(0);
+  });
+});
+
+describe('Deadlines.apply: a transition\'s deadlines are state', () => {
+  const journal = { type: 'journal', id: 'j', kind: 'observation', event: 'x', data: {} } as const;
+  it.each<[string, TimerEntry[], Effect[], TimerEntry[], Effect[]]>([
+    ['none: nothing changes', [], [], [], []],
+    ['a set, beside another lane\'s', [{ lane: 'b', timer: 'stall', at: 1 }], [{ type: 'set_timer', id: 's', timer: 'stall', at: 9 }], [{ lane: 'b', timer: 'stall', at: 1 }, { lane: 'a', timer: 'stall', at: 9 }], []],
+    ['a set replaces the same timer', [{ lane: 'a', timer: 'accept', at: 1 }], [{ type: 'set_timer', id: 's', timer: 'accept', at: 7 }], [{ lane: 'a', timer: 'accept', at: 7 }], []],
+    ['clear then set, in order; other effects left to carry out', [{ lane: 'a', timer: 'packet', at: 1 }],
+      [{ type: 'clear_timer', id: 'c', timer: 'packet' }, journal, { type: 'set_timer', id: 's', timer: 'stall', at: 4 }], [{ lane: 'a', timer: 'stall', at: 4 }], [journal]],
+    ['a clear of a timer not set: nothing', [], [{ type: 'clear_timer', id: 'c', timer: 'reset' }], [], []],
+  ])('%s', (_what, entries, effects, timers, rest) => {
+    expect(Deadlines.apply(entries, 'a', effects)).toEqual({ timers, rest });
   });
 });

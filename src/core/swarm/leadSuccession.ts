@@ -26,7 +26,9 @@ export type SuccessionEvent =
   /** A successor of the lead is about to start. */
   | { type: 'successor_starting' }
   /** swarm raised the epoch in the lead record (a takeover of a lost lead). */
-  | { type: 'epoch_raised'; epoch: number };
+  | { type: 'epoch_raised'; epoch: number }
+  /** swarm claimed the lead record at the run's start (`epoch`: the record's, after the claim). */
+  | { type: 'claimed'; epoch: number; lead: string; account: string };
 
 export type SuccessionEffect =
   /** Feed the lead lane's machine. */
@@ -34,7 +36,9 @@ export type SuccessionEffect =
   /** One lead notice to every lane, journaled once as lead_notice. */
   | { type: 'tell_lanes'; text: string; agent: string; epoch: number }
   /** Point the new lead at its mailbox. */
-  | { type: 'poke'; agent: string };
+  | { type: 'poke'; agent: string }
+  /** The claim, journaled as lead_claimed. */
+  | { type: 'journal_claim'; lead: string; epoch: number; account: string };
 
 export interface SuccessionContext {
   /** The lead lane's generation (null: no lead lane yet). */
@@ -87,5 +91,7 @@ export function reduceSuccession(state: Succession, event: SuccessionEvent, ctx:
       return state.leadNext !== null ? { state, effects: [] } : { state: { ...state, leadNext: takeoverName(state.leadAgent, ctx) }, effects: [] };
     case 'epoch_raised':
       return { state: { ...state, epoch: event.epoch }, effects: [] };
+    case 'claimed':
+      return { state: { ...state, epoch: event.epoch }, effects: [{ type: 'journal_claim', lead: event.lead, epoch: event.epoch, account: event.account }] };
   }
 }
