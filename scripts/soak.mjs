@@ -41,7 +41,9 @@ const quotaFor = (steps) => CRITICAL + COST * steps;
 
 /** The pacing and the first accounts' quotas for a run of `minutes`. */
 export function soakPlan(minutes) {
-  const stepMs = Math.max(300, Math.round((minutes * 60_000 * 0.85) / STEPS));
+  // Measured: a step takes its SIM_STEP_MS plus ~0.5 s (the step, the capacity check at the boundary),
+  // and the start and the ~4 handoffs of a lane ~30 s in all.
+  const stepMs = Math.max(300, Math.round((minutes * 60_000 - 30_000) / STEPS - 500));
   // Lane i's first account is drained after SPARE_STEPS·(i+1)/8 steps: the first handoffs are spread.
   const firstQuota = Object.fromEntries(LANES.map((lane, i) => [lane, quotaFor(Math.max(2, Math.round((SPARE_STEPS * (i + 1)) / LANES.length)))]));
   return { minutes, stepMs, firstQuota };
