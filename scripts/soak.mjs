@@ -165,6 +165,8 @@ async function main() {
     } catch {
       // no server left
     }
+    // tmux leaves the socket file behind a killed server
+    rmSync(join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
     for (const [pid, start] of seen) {
       const stat = readProc(pid, 'stat');
       if (stat !== null && ticksOf(stat).start === start) {

@@ -60,6 +60,7 @@ describe('npm run soak', () => {
     expect(await exited).toBe(130);
     expect(out).toContain('SIGINT: stopping swarm up');
     expect(tmux(own, 'list-sessions')).toBeNull();
+    expect(existsSync(join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid?.() ?? 0}`, own))).toBe(false);
     for (const pid of [...children, ...panes]) expect({ pid, alive: alive(pid) }).toEqual({ pid, alive: false });
     expect(existsSync(dir)).toBe(false);
   });
