@@ -63,8 +63,8 @@ export function skippedNotReady(input: PickInput): { account: string; why: strin
 function rank(reading: Reading | undefined): [number, number] {
   const left = reading?.remainingPct ?? -1;
   if (reading?.state === 'ok') return [0, -left];
-  if (reading?.state === 'low') return [1, -left];
-  return [2, 0];
+  if (reading?.state === 'low') return [2, -left];
+  return [1, 0];
 }
 
 function describe(reading: Reading | undefined): string {
@@ -74,8 +74,9 @@ function describe(reading: Reading | undefined): string {
 
 /**
  * SPEC 5 + seeds: never the lead's account; never an excluded, leased, not ready (issue 9 §5),
- * spent (limited until its reset) or critical one; prefer another vendor than `preferOtherThan` when any qualifies; then known
- * ok by most remaining %, then low by most remaining, then unknown; ties by pool order. A spent
+ * spent (limited until its reset) or critical one; a low one only when every eligible account is low;
+ * prefer another vendor than `preferOtherThan` when any qualifies; then known ok by most remaining %,
+ * then unknown, then low by most remaining; ties by pool order. A spent
  * account whose reset is past (≤ now) is eligible again. None eligible → the earliest future reset
  * among the spent or critical accounts that waiting would free (null when none is known).
  */
@@ -100,14 +101,20 @@ export function pick(input: PickInput): PickResult {
     const list = refused.length === 0 ? 'the pool is empty' : refused.join(', ');
     return { ok: false, resetsAt, why: `no account has headroom (${list})` };
   }
+  // A `low` account is a last resort: its agent would be told to hand off again at its first check,
+  // and a lane could swap between low accounts until max_generations. Another vendor is preferred
+  // among the accounts that are not low.
+  const roomy = eligible.filter((account) => input.readings.get(account.id)?.state !== 'low');
+  const candidates = roomy.length > 0 ? roomy : eligible;
   const avoid = input.preferOtherThan ?? null;
-  const other = avoid === null ? eligible : eligible.filter((account) => account.vendor !== avoid);
-  const field = other.length > 0 ? other : eligible;
+  const other = avoid === null ? candidates : candidates.filter((account) => account.vendor !== avoid);
+  const field = other.length > 0 ? other : candidates;
   const ranked = field
     .map((account, order) => ({ account, order, key: rank(input.readings.get(account.id)) }))
     .sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.order - b.order);
   const best = ranked[0]!.account;
   let why = `${best.id}: ${describe(input.readings.get(best.id))}`;
+  if (roomy.length === 0) why += ' (every eligible account is low)';
   if (avoid !== null) why += other.length > 0 ? `, another vendor than ${avoid}` : `, same vendor ${avoid} (no other qualifies)`;
   return { ok: true, account: best.id, why };
 }

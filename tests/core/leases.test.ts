@@ -31,8 +31,9 @@ describe('pick: ranking', () => {
     ['ok before low even with less left', input({ r: { a1: low(60), a2: ok(30), o1: low(20), o2: low(5) } }), 'a2', 'a2: ok, 30% left'],
     ['ok with a % before ok without', input({ r: { a1: ok(null), a2: ok(1), o1: low(20), o2: low(5) } }), 'a2', 'a2: ok, 1% left'],
     ['ok without a % before low', input({ r: { a1: low(24), a2: ok(null), o1: low(20), o2: low(5) } }), 'a2', 'a2: ok'],
-    ['low by most remaining', input({ r: { a1: low(12), a2: low(24), o1: low(20), o2: low(5) } }), 'a2', 'a2: low, 24% left'],
-    ['low before unknown', input({ r: { a1: unknown, a2: low(15) } }), 'a2', 'a2: low, 15% left'],
+    ['every account low: by most remaining, and said so', input({ r: { a1: low(12), a2: low(24), o1: low(20), o2: low(5) } }), 'a2', 'a2: low, 24% left (every eligible account is low)'],
+    ['unknown before low (a low account would hand off again at once)', input({ r: { a1: unknown, a2: low(15) } }), 'a1', 'a1: capacity unknown'],
+    ['ok before low', input({ r: { a1: low(24), a2: ok(30), o1: low(22), o2: low(23) } }), 'a2', 'a2: ok, 30% left'],
     ['unknown after ok: no reading at all', input({ r: { o2: ok(5) } }), 'o2', 'o2: ok, 5% left'],
     ['unknown when nothing is known: pool order', input(), 'a1', 'a1: capacity unknown'],
     ['unknown state same as no reading: pool order', input({ r: { a1: unknown } }), 'a1', 'a1: capacity unknown'],
@@ -66,9 +67,14 @@ describe('pick: exclusions', () => {
 });
 
 describe('pick: vendor preference', () => {
-  it('prefers another vendor over a better account of the same vendor', () => {
+  it('prefers another vendor over a better account of the same vendor, but not a low one', () => {
     expect(pick(input({ preferOtherThan: 'anthropic', r: { a1: ok(90), a2: ok(80), o1: low(20), o2: unknown } }))).toEqual({
-      ok: true, account: 'o1', why: 'o1: low, 20% left, another vendor than anthropic',
+      ok: true, account: 'o2', why: 'o2: capacity unknown, another vendor than anthropic',
+    });
+  });
+  it('a low account of another vendor loses to an ok one of the same vendor (no swapping between low accounts)', () => {
+    expect(pick(input({ preferOtherThan: 'anthropic', r: { a1: ok(90), a2: ok(80), o1: low(20), o2: low(22) } }))).toEqual({
+      ok: true, account: 'a1', why: 'a1: ok, 90% left, same vendor anthropic (no other qualifies)',
     });
   });
   it('prefers an unknown account of another vendor', () => {
