@@ -1,7 +1,8 @@
 /**
  * The agents' fast path stays light (issue 9 §9): each of `swarm notify`, `capacity`, `statusline` and
  * `hook` runs from its own bundle, dist/hot/<command>.cjs, loading nothing but Node's built-ins —
- * no package (React, Ink, node-pty, execa, yaml), no other command's bundle, no ES module entry.
+ * no package (React, Ink, node-pty, execa, yaml), no other command's bundle, no ES module entry, and
+ * not node:child_process unless it starts a process.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -35,6 +36,8 @@ describe('the fast path', () => {
       expect(files.filter((f) => f !== PROBE).sort()).toEqual([CLI, join(ROOT, 'dist', 'hot', `${name}.cjs`)].sort());
       const loaded = ids.filter((id) => !id.startsWith('node:') && id !== CLI && !id.endsWith(`${name}.cjs`));
       expect(loaded).toEqual([]);
+      // node:child_process alone costs ~6 ms of a ~36 ms start: loaded only when a process is started (`--then`, `ak`).
+      expect(ids).not.toContain('node:child_process');
     } finally {
       t.cleanup();
     }

@@ -2,7 +2,7 @@
  * coding-agents-kit's `ak capacity --self --json`, when `ak` is on PATH (SPEC 5: first source).
  * Optional: without it, or when it fails, the caller moves on to the next source.
  */
-import { execFileSync } from 'node:child_process';
+import { childProcess } from './childProcess.js';
 import type { RawReading } from '../core/capacity.js';
 import { findOnPath } from './which.js';
 
@@ -11,7 +11,7 @@ export function akReading(env: NodeJS.ProcessEnv, timeoutMs = 5000): RawReading 
   const ak = findOnPath('ak', env);
   if (!ak) return null;
   try {
-    const out = execFileSync(ak, ['capacity', '--self', '--json'], { env, encoding: 'utf8', timeout: timeoutMs, stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = childProcess().execFileSync(ak, ['capacity', '--self', '--json'], { env, encoding: 'utf8', timeout: timeoutMs, stdio: ['ignore', 'pipe', 'ignore'] });
     return parseAkOutput(out);
   } catch {
     return null;

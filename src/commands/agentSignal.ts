@@ -5,13 +5,13 @@
  * when it changed since the lane's last one, not at every message; the user's own command chained
  * with `--then` runs after swarm's part, with the same input.
  */
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { AgentContext } from '../core/agentContext.js';
 import { assess, type RawReading, type Verdict } from '../core/capacity.js';
 import { planPaths } from '../core/paths.js';
 import { parseCaps, resolveWindow } from '../core/thresholds.js';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
+import { childProcess } from '../adapters/childProcess.js';
 import { appendInbox } from '../adapters/inbox.js';
 import { appendJournal } from '../adapters/journal.js';
 import { readSettings } from '../adapters/settings.js';
@@ -74,6 +74,6 @@ export function takeThen(args: string[]): { then: string | null; rest: string[] 
 export function runThen(argv: string[], input: string, env: NodeJS.ProcessEnv): string {
   const [file, ...args] = argv;
   if (!file) return '';
-  const result = spawnSync(file, args, { input, env, encoding: 'utf8', timeout: 10_000, stdio: ['pipe', 'pipe', 'ignore'] });
+  const result = childProcess().spawnSync(file, args, { input, env, encoding: 'utf8', timeout: 10_000, stdio: ['pipe', 'pipe', 'ignore'] });
   return typeof result.stdout === 'string' ? result.stdout : '';
 }
