@@ -94,7 +94,9 @@ export class Deliveries {
       if (count === 0) return;
       const landed = await engine.host.typeLine(lane.paneId, pointerLine(count, mailboxPath(plan, agent)));
       if (!landed) return;
-      writeEngineCounts(plan, agent, { ...counts, typed: counts.delivered, typedTurns: counts.turns });
+      // The line covers what was waiting when it was typed; what came meanwhile (a message, a turn end)
+      // is read again, not overwritten with the counts from before the line.
+      writeEngineCounts(plan, agent, { ...readPointed(plan, agent), typed: counts.delivered, typedTurns: counts.turns });
     } catch {
       // the pane went away; the next pane of this agent is pointed instead
     } finally {

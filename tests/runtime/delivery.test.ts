@@ -1,0 +1,60 @@
+/**
+ * Pointer lines (runtime/delivery.ts) in-process, with a fake host: what a line covers is what was
+ * waiting when it was typed; a message that lands while the line is being typed stays waiting.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freshCount } from '../../src/core/pointed.js';
+import { readPointed } from '../../src/adapters/pointed.js';
+import { initialLane } from '../../src/machine/laneState.js';
+import { Deliveries, type DeliveriesEngine } from '../../src/runtime/delivery.js';
+import { ROOT } from '../helpers/swarm.js';
+import { waitFor } from '../helpers/waitFor.js';
+
+let dir: string | null = null;
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = null;
+});
+
+const IDLE = readFileSync(join(ROOT, 'tests', 'fixtures', 'screens', 'claude', 'idle.txt'), 'utf8');
+
+function setup() {
+  dir = mkdtempSync(join(tmpdir(), 'swarm-delivery-'));
+  const plan = join(dir, 'plan');
+  const lane = { ...initialLane({ name: 'lane-a', role: 'lane', account: 'c1', now: 0 }), state: 'working' as const, paneId: '%1' };
+  const typed: string[] = [];
+  let release: (landed: boolean) => void = () => undefined;
+  const engine: DeliveriesEngine = {
+    config: { plan, dir, accounts: [{ id: 'c1', kind: 'claude', vendor: 'anthropic', env: {} }] as unknown as DeliveriesEngine['config']['accounts'] },
+    state: { sessions: {} },
+    env: {},
+    host: {
+      capture: () => Promise.resolve(IDLE),
+      typeLine: (_pane: string, line: string) => {
+        typed.push(line);
+        return new Promise<boolean>((resolve) => { release = resolve; });
+      },
+    },
+    laneOfAgent: (agent) => (agent === 'lane-a' ? 'lane-a' : null),
+    lane: (name) => (name === 'lane-a' ? lane : undefined),
+    agentName: (l) => l.name,
+  };
+  return { plan, typed, deliveries: new Deliveries(engine), land: () => release(true) };
+}
+
+describe('Deliveries', () => {
+  it('a message that lands while the pointer line is being typed is still waiting after it', async () => {
+    const t = setup();
+    t.deliveries.queue('lane-a');
+    await waitFor(() => t.typed.length === 1, { what: 'the first pointer line typed' });
+    t.deliveries.queue('lane-a'); // arrives mid-typing
+    t.land();
+    await waitFor(() => readPointed(t.plan, 'lane-a').typed === 1, { what: 'the first line recorded' });
+    const counts = readPointed(t.plan, 'lane-a');
+    expect(counts.delivered).toBe(2);
+    expect(freshCount(counts)).toBe(1);
+  });
+});
