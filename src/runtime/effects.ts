@@ -16,7 +16,7 @@ import { planContract } from '../core/plan.js';
 import { planPaths } from '../core/paths.js';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
 import { gitState } from '../adapters/git.js';
-import { runGate } from '../adapters/gate.js';
+import { endGate, startGate } from '../adapters/gate.js';
 import { acquireLease, readLeases, releaseLease } from '../adapters/leaseFiles.js';
 import { packetFileName, readPacketFile, writePacketFile } from '../adapters/packetFile.js';
 import { parsePacket } from '../core/packet.js';
@@ -124,8 +124,14 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
       engine.deliver(engine.leadMailbox(), 'swarm', `escalation: ${lane.name} blocked ${effect.class}: ${effect.what}`, lane.name);
       return;
     case 'run_gate': {
-      const checkout = engine.checkoutOf(lane.name);
-      void runGate(effect.command, checkout, process.env).then((result) => engine.dispatch(laneName, { type: 'gate', ...result }));
+      // An earlier run a killed swarm left running is ended first (only if still that very process).
+      if (effect.ends) {
+        const found = await endGate(effect.ends);
+        engine.journal({ type: 'observation', event: 'gate_ended', lane: lane.name, generation: lane.generation, pid: effect.ends.pid, found });
+      }
+      const gate = startGate(effect.command, engine.checkoutOf(lane.name), process.env);
+      if (gate.process) engine.dispatch(laneName, { type: 'gate_process', id: effect.id, ...gate.process });
+      void gate.result.then((result) => engine.dispatch(laneName, { type: 'gate', id: effect.id, ...result }));
       return;
     }
     case 'set_timer':
