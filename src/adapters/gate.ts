@@ -1,10 +1,12 @@
 /**
  * Run a lane's `done_when` gate in its checkout: pass or fail, with the output kept. A gate runs in a
  * process group of its own (`sh -c` and all it starts), known by its pid and start time, so a later
- * swarm can end that very group, never a process that reused the pid (endGate). Groups still running
- * when this process exits are ended with it; a SIGKILLed swarm leaves them to its restart.
+ * swarm can end that very group, never a process that reused the pid (endGate); its environment
+ * names its run (SWARM_GATE), so a run killed before its process was recorded is found too (findGate).
+ * Groups still running when this process exits are ended with it; a SIGKILLed swarm leaves them to
+ * its restart.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spokenDuration } from '../core/duration.js';
 import { ended, parseProcStat, sameProcess, type ProcessId, type ProcStat } from '../core/procStat.js';
@@ -36,10 +38,38 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-export function startGate(command: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 10 * 60_000): RunningGate {
+/** The variable naming a gate's run in its environment (and its children's). */
+export const GATE_VARIABLE = 'SWARM_GATE';
+
+/**
+ * The leader of the gate group whose environment names `run` (`SWARM_GATE=<run>`), started by an
+ * earlier swarm; null when none runs (or /proc is missing). Only this user's processes are readable.
+ */
+export function findGate(run: string): ProcessId | null {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  } catch {
+    return null;
+  }
+  const entry = `${GATE_VARIABLE}=${run}`;
+  for (const name of pids) {
+    try {
+      if (!readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(entry)) continue;
+    } catch {
+      continue; // gone, or another user's
+    }
+    const stat = readStat(Number(name));
+    if (stat !== null && stat.pgrp === stat.pid && stat.state !== 'Z') return { pid: stat.pid, startTicks: stat.startTicks };
+  }
+  return null;
+}
+
+/** Start `command` in `cwd` as the leader of a process group of its own; `run` names it in its environment. */
+export function startGate(command: string, cwd: string, env: NodeJS.ProcessEnv, run: string, timeoutMs = 10 * 60_000): RunningGate {
   if (!endOnExit) process.once('exit', () => { for (const pid of running) signalGroup(pid, 'SIGTERM'); });
   endOnExit = true;
-  const child = childProcess().spawn('sh', ['-c', command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = childProcess().spawn('sh', ['-c', command], { cwd, env: { ...env, [GATE_VARIABLE]: run }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const pid = child.pid;
   const stat = pid === undefined ? null : readStat(pid); // not reaped before this turn ends: still the gate's
   if (pid !== undefined) running.add(pid);

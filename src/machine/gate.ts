@@ -17,11 +17,12 @@ import type { Effect, GateRun, LaneState, MachineContext, Step } from './types.j
 export function startGate(lane: LaneState, ctx: MachineContext, rerun = false): Step {
   if (ctx.doneWhen === null) return finishDone(lane, ctx);
   const command = ctx.doneWhen;
-  const earlier = lane.gate?.process;
+  const earlier = lane.gate;
   const gate: GateRun = { id: effectId(lane, lane.generation, 'gate', ctx.now), command, since: ctx.now };
   const next: LaneState = { ...lane, gate };
-  const data = rerun ? { command, id: gate.id, rerun, ...(earlier ? { ends: earlier.pid } : {}) } : { command, id: gate.id };
-  const run: Effect = { type: 'run_gate', id: gate.id, command, ...(earlier ? { ends: earlier } : {}) };
+  const ends = earlier === null ? null : { id: earlier.id, ...(earlier.process ? { process: earlier.process } : {}) };
+  const data = rerun ? { command, id: gate.id, rerun, ...(ends ? { ends: ends.process?.pid ?? ends.id } : {}) } : { command, id: gate.id };
+  const run: Effect = { type: 'run_gate', id: gate.id, command, ...(ends ? { ends } : {}) };
   return { lane: next, effects: [journal(next, 'gate_started', 'observation', data, ctx.now), run] };
 }
 

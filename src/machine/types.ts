@@ -151,8 +151,11 @@ export type Effect =
   | { type: 'mark_not_ready'; id: string; account: string; why: string }
   | { type: 'write_degraded'; id: string; reason: PacketReason; generation: number }
   | { type: 'escalate'; id: string; class: BlockClass; what: string }
-  /** Run the gate; `ends`: first end this earlier run's process group, if it is still that very process. */
-  | { type: 'run_gate'; id: string; command: string; ends?: GateProcess }
+  /**
+   * Run the gate. `ends`: an earlier run cut off by a restart: first end its process group, if it is
+   * still that very process (found by its recorded process, else by its run id in the environment).
+   */
+  | { type: 'run_gate'; id: string; command: string; ends?: { id: string; process?: GateProcess } }
   | { type: 'set_timer'; id: string; timer: TimerName; at: number }
   | { type: 'clear_timer'; id: string; timer: TimerName };
 

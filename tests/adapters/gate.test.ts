@@ -6,14 +6,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { endGate, readStat, startGate, type RunningGate } from '../../src/adapters/gate.js';
+import { endGate, findGate, readStat, startGate, type RunningGate } from '../../src/adapters/gate.js';
 import { waitFor } from '../helpers/waitFor.js';
 
 const linux = existsSync('/proc/self/stat');
 let dir = '';
 const started: RunningGate[] = [];
-const run = (command: string, timeoutMs?: number) => {
-  const gate = startGate(command, dir, process.env, timeoutMs);
+let runs = 0;
+const run = (command: string, timeoutMs?: number, id = `${dir}#gate-${(runs += 1)}`) => {
+  const gate = startGate(command, dir, process.env, id, timeoutMs);
   started.push(gate);
   return gate;
 };
@@ -32,7 +33,7 @@ describe('startGate', () => {
   });
 
   it('a checkout that does not exist: failed, saying so', async () => {
-    const gate = startGate('true', join(dir, 'missing'), process.env);
+    const gate = startGate('true', join(dir, 'missing'), process.env, `${dir}#missing`);
     expect(await gate.result).toMatchObject({ passed: false, output: expect.stringMatching(/did not start/) });
   });
 
@@ -72,5 +73,15 @@ describe.runIf(linux)('endGate', () => {
     const gate = run('true');
     await gate.result;
     expect(await endGate(gate.process!)).toBe('gone');
+  });
+
+  it('a run whose process was not recorded is found by its run in the environment (its leader only), and then ended', async () => {
+    const id = `${dir}#unrecorded`;
+    const gate = run('sleep 30 & sleep 30', undefined, id);
+    expect(findGate(id)).toEqual(gate.process);
+    expect(findGate(`${id}-other`)).toBeNull();
+    expect(await endGate(findGate(id)!)).toBe('ended');
+    await gate.result;
+    expect(findGate(id)).toBeNull();
   });
 });

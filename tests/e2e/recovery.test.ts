@@ -137,6 +137,24 @@ describe('recovery after kill -9 of swarm up (tmux)', () => {
     expect(s.events('lane_result')).toMatchObject([{ lane: 'lane-a', result: 'done', passed: true }]);
   });
 
+  // Issue 11: the moment between the gate's start and the record of its process: found by its run id.
+  it('killed just after a gate started, before its process was recorded: the restart finds it by its run and ends it; only the rerun finishes', async () => {
+    const gate = 'echo start >> gate.log; sleep 3; echo finish >> gate.log';
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,done' }, doneWhen: gate }] }));
+    const log = join(s.root, 'wt-lane-a', 'gate.log');
+    const lines = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
+    const first = await s.up([], { SWARM_FAULT: 'after:run_gate' });
+    expect(first.signal).toBe('SIGKILL');
+    const run = await s.up(['--timeout', '45s']);
+    expect(run.all).toContain('plan done');
+    expect(run.exitCode).toBe(0);
+    // (The intent is carried out again at the restart, then the resume reruns it: each ended before the next.)
+    expect(lines().filter((l) => l === 'finish')).toEqual(['finish']);
+    expect(lines().at(-1)).toBe('finish');
+    const firstRun = s.events('gate_started')[0]!.id;
+    expect(s.events('gate_ended')).toContainEqual(expect.objectContaining({ lane: 'lane-a', run: firstRun, found: 'ended' }));
+  });
+
   // Issue 11 §1, as reported: a gate of `sleep 6; true`, SIGKILL about 3 s after the `done` report.
   it('killed 3 s into a 6 s done_when gate: after swarm up again the lane ends done and the plan finishes', async () => {
     const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,done' }, doneWhen: 'sleep 6; true' }] }));

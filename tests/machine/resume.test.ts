@@ -141,8 +141,9 @@ describe('resume', () => {
   it('a gate in flight with no result: the gate runs again', () => {
     const step = resume(gating(), [live(1, '%1')], 'npm test');
     expect(step.lane).toMatchObject({ state: 'working', gate: { id: `lane-a/g1/gate/${LATER}`, command: 'npm test', since: LATER } });
-    expect(only(step.effects, 'run_gate')).toEqual([{ type: 'run_gate', id: `lane-a/g1/gate/${LATER}`, command: 'npm test' }]);
-    expect(only(step.effects, 'journal').map((j) => [j.event, j.data])).toEqual([['gate_started', { command: 'npm test', id: `lane-a/g1/gate/${LATER}`, rerun: true }]]);
+    // Its process not recorded (killed before gate_process was saved): the run is found by its id.
+    expect(only(step.effects, 'run_gate')).toEqual([{ type: 'run_gate', id: `lane-a/g1/gate/${LATER}`, command: 'npm test', ends: { id: GATE_ID } }]);
+    expect(only(step.effects, 'journal').map((j) => [j.event, j.data])).toEqual([['gate_started', { command: 'npm test', id: `lane-a/g1/gate/${LATER}`, rerun: true, ends: GATE_ID }]]);
   });
 
   it('a gate in flight whose agent left meanwhile: the gate runs again for the lost lane', () => {
@@ -165,7 +166,7 @@ describe('resume', () => {
     const step = resume(started, [live(1, '%1')], 'npm test');
     const id = `lane-a/g1/gate/${LATER}`;
     expect(step.lane.gate).toEqual({ id, command: 'npm test', since: LATER });
-    expect(only(step.effects, 'run_gate')).toEqual([{ type: 'run_gate', id, command: 'npm test', ends: { pid: 4242, startTicks: 777 } }]);
+    expect(only(step.effects, 'run_gate')).toEqual([{ type: 'run_gate', id, command: 'npm test', ends: { id: GATE_ID, process: { pid: 4242, startTicks: 777 } } }]);
     expect(only(step.effects, 'journal').map((j) => [j.event, j.data])).toEqual([['gate_started', { command: 'npm test', id, rerun: true, ends: 4242 }]]);
     // The cut-off run's result, should it still come, is stale.
     expect(reduceLane(step.lane, gateResult(true, 'ok'), ctx(LATER + MIN, { doneWhen: 'npm test' })).lane).toEqual(step.lane);
@@ -181,10 +182,10 @@ describe('resume', () => {
     expect(only(step.effects, 'run_gate')).toEqual([]);
   });
 
-  it('an older state file\'s gatePending: true: the gate runs again, nothing to end', () => {
+  it('an older state file\'s gatePending: true: the gate runs again, no process known', () => {
     const { gate: _gate, ...rest } = gating();
     const step = resume(savedLane({ ...rest, gatePending: true }), [live(1, '%1')], 'npm test');
-    expect(only(step.effects, 'run_gate')).toEqual([{ type: 'run_gate', id: `lane-a/g1/gate/${LATER}`, command: 'npm test' }]);
+    expect(only(step.effects, 'run_gate')).toEqual([{ type: 'run_gate', id: `lane-a/g1/gate/${LATER}`, command: 'npm test', ends: { id: 'lane-a/g1/gate/saved' } }]);
     expect(step.lane.gate).toEqual({ id: `lane-a/g1/gate/${LATER}`, command: 'npm test', since: LATER });
   });
 
