@@ -12,8 +12,8 @@ import type { AskEvent } from './asks.js';
 export type SwarmEvent =
   /** One lane's (or the lead's) own event, for its machine. */
   | { type: 'lane'; lane: string; event: LaneEvent }
-  /** A lane's state is made (first start, or a lane added): no agent yet. */
-  | { type: 'lane_created'; name: string; role: 'lead' | 'lane'; account: string | null }
+  /** Lanes' states are made, all in one step (first start, or a lane added): no agent yet; those known stay. */
+  | { type: 'lanes_created'; lanes: { name: string; role: 'lead' | 'lane'; account: string | null }[] }
   /** A lane's deadline passed (ignored unless that very deadline is still set). */
   | { type: 'timer'; lane: string; timer: TimerName; at: number }
   | { type: 'ask'; event: AskEvent }

@@ -65,10 +65,10 @@ function apply(b: Build, event: SwarmEvent, ctx: SwarmContext): void {
   switch (event.type) {
     case 'lane':
       return lane(b, event.lane, event.event, ctx);
-    case 'lane_created': {
-      if (s.lanes[event.name]) return;
-      const next = withLane(s.lanes, s.order, { name: event.name, role: event.role, account: event.account, now: ctx.now });
-      b.state = { ...s, lanes: next.lanes, order: next.order };
+    case 'lanes_created': {
+      let { lanes, order } = s;
+      for (const want of event.lanes.filter((l) => !s.lanes[l.name])) ({ lanes, order } = withLane(lanes, order, { ...want, now: ctx.now }));
+      if (lanes !== s.lanes) b.state = { ...s, lanes, order };
       return;
     }
     case 'timer': {

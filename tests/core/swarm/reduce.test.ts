@@ -142,11 +142,12 @@ describe('reduceSwarm: one step for the whole swarm', () => {
   it('the inbox offset, a session and a lane\'s state are plain state changes', () => {
     let s = reduceSwarm(state(), { type: 'inbox_read', offset: 42 }, ctx()).state;
     s = reduceSwarm(s, { type: 'session', lane: 'lane-a', generation: 1, sessionId: 'abc', transcriptPath: null }, ctx()).state;
-    s = reduceSwarm(s, { type: 'lane_created', name: 'lane-b', role: 'lane', account: null }, ctx()).state;
+    s = reduceSwarm(s, { type: 'lanes_created', lanes: [{ name: 'lead', role: 'lead', account: 'a9' }, { name: 'lane-b', role: 'lane', account: null }, { name: 'lane-c', role: 'lane', account: 'a3' }] }, ctx()).state;
     expect(s.inboxOffset).toBe(42);
     expect(s.sessions).toEqual({ 'lane-a': { generation: 1, sessionId: 'abc', transcriptPath: null } });
-    expect(s.order).toEqual(['lead', 'lane-a', 'lane-b']);
-    const same = reduceSwarm(s, { type: 'lane_created', name: 'lane-b', role: 'lane', account: null }, ctx());
+    expect(s.order).toEqual(['lead', 'lane-a', 'lane-b', 'lane-c']);
+    expect(s.lanes.lead!.account).toBe('a0'); // a known lane stays as it is
+    const same = reduceSwarm(s, { type: 'lanes_created', lanes: [{ name: 'lane-b', role: 'lane', account: null }] }, ctx());
     expect(same.state).toBe(s);
   });
 
