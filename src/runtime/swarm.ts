@@ -12,7 +12,7 @@ import { planPaths } from '../core/paths.js';
 import { MismatchError, planFilesFault, PlanFilesError } from '../errors.js';
 import type { PaneHost } from '../adapters/host.js';
 import { appendLine, ensureDir } from '../adapters/files.js';
-import { inboxSize, readInbox } from '../adapters/inbox.js';
+import { readInbox } from '../adapters/inbox.js';
 import { followJournal, journalSize } from '../adapters/journal.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
 import { tryLock } from '../adapters/lock.js';
@@ -21,10 +21,11 @@ import { createSwarmStore, pushEvent, type SwarmStore } from '../ui/store.js';
 import { reconcileLeases, spawn, startMissing } from './agentStarts.js';
 import { faultPoint } from './effects.js';
 import { Engine } from './engine.js';
-import { keepCorrupt, readState, saveState, type EngineState } from './engineState.js';
+import { saveState } from './engineState.js';
+import { freshOrSaved, type Corrupt } from './initialState.js';
 import { hostFor, sessionName } from './hostFor.js';
 import { route } from './inboxRouter.js';
-import { stopOnHostLost, toResume } from './runEnd.js';
+import { stopOnHostLost } from './runEnd.js';
 import { leadClaimed } from './leadSuccession.js';
 import { runSwarmEffect } from './swarmEffects.js';
 import { systemClock, isoNow, type Clock, type ClockTimer } from './clock.js';
@@ -90,57 +91,10 @@ export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Pr
   }
 }
 
-/** A corrupt state file, moved aside: where it went and why it was unreadable. */
-interface Corrupt {
-  kept: string;
-  why: string;
-}
-
 /** Before anything starts: the state file and the journal take a write (else exit 5, nothing started). */
 function probePlanFiles(engine: Engine): void {
   saveState(planPaths(engine.config.plan).state, engine.state);
   appendLine(planPaths(engine.config.plan).journal, '');
-}
-
-/**
- * The saved state of a run to resume (runEnd.ts: not done, not ended by `swarm down`), else a fresh
- * one. A corrupt file is kept aside (never silently replaced); the fresh run then reads the inbox from
- * its end, not records of the run whose state was lost.
- */
-function freshOrSaved(config: SwarmConfig, host: PaneHost, clock: Clock): { state: EngineState; corrupt: Corrupt | null } {
-  const path = planPaths(config.plan).state;
-  const read = readState(path);
-  const saved = read.kind === 'ok' ? read.state : null;
-  const resumed = toResume(saved);
-  if (resumed) return { state: resumed, corrupt: null };
-  const corrupt = read.kind === 'corrupt' ? { kept: keepCorrupt(path, new Date(clock.now())), why: read.why } : null;
-  return { state: fresh(config, host, corrupt ? inboxSize(config.plan) : (saved?.inboxOffset ?? 0)), corrupt };
-}
-
-function fresh(config: SwarmConfig, host: PaneHost, inboxOffset: number): EngineState {
-  return {
-    version: 1,
-    name: config.name,
-    session: sessionName(config),
-    backend: host.kind,
-    inboxOffset,
-    lanes: {},
-    order: [],
-    leadName: config.lead.name,
-    leadAgent: config.lead.name,
-    epoch: 0,
-    limited: {},
-    readings: {},
-    timers: [],
-    pending: [],
-    allDoneTold: false,
-    releaseAt: null,
-    planDone: false,
-    added: [],
-    leadNext: null,
-    asks: [],
-    askTimeouts: 0,
-  };
 }
 
 async function run(engine: Engine, options: SwarmOptions, unlock: () => void, corrupt: Corrupt | null): Promise<RunningSwarm> {
