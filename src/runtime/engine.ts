@@ -161,15 +161,26 @@ export class Engine {
     }
   }
 
-  /** Run pending intents in order; each is removed (and the state saved) once done. */
+  /**
+   * Run pending intents in order; each is removed (and the state saved) once done, so a kill in
+   * between runs it again. The swarm's own journal lines are removed first instead: a line about a
+   * decision already saved is written at most once, never twice (as before the swarm's effects were
+   * intents).
+   */
   async drainPending(): Promise<void> {
     while (this.state.pending.length > 0) {
       const item = this.state.pending[0]!;
+      const atMostOnce = item.lane === null && item.effect.type === 'journal';
+      if (atMostOnce) this.done(item);
       await this.writes.persistently(() => this.carryOut(item));
-      this.state = { ...this.state, pending: this.state.pending.filter((p) => p !== item) };
-      this.save();
+      if (!atMostOnce) this.done(item);
       await this.writes.settled();
     }
+  }
+
+  private done(item: PendingEffect): void {
+    this.state = { ...this.state, pending: this.state.pending.filter((p) => p !== item) };
+    this.save();
   }
 
   private async carryOut(item: PendingEffect): Promise<void> {
