@@ -9,9 +9,8 @@ import { agentContext } from '../core/agentContext.js';
 import { MAX_PACKET_BYTES, PACKET_REASONS, PACKET_SCHEMA, serializePacket, type Packet, type PacketReason } from '../core/packet.js';
 import { findSecrets } from '../core/secrets.js';
 import { planContract } from '../core/plan.js';
-import { planPaths } from '../core/paths.js';
 import { UsageError } from '../errors.js';
-import { readTextIfExists } from '../adapters/files.js';
+import { readPlanText } from '../adapters/planFile.js';
 import { gitState } from '../adapters/git.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { packetFileName, writePacketFile } from '../adapters/packetFile.js';
@@ -34,7 +33,7 @@ export async function packetWrite(io: CommandIO): Promise<number> {
   const packet: Packet = {
     schema: PACKET_SCHEMA,
     plan: basename(plan),
-    contract: planContract(readTextIfExists(planPaths(plan).planFile) ?? ''),
+    contract: planContract(readPlanText(plan) ?? ''),
     task: flags.task ?? (await laneTask(ctx.config, ctx.lane, io.env)),
     step: flags.step,
     reason: flags.reason,

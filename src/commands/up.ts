@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { parseDuration } from '../core/duration.js';
 import { frontMatterProblem } from '../core/plan.js';
-import { readTextIfExists } from '../adapters/files.js';
+import { readPlanText } from '../adapters/planFile.js';
 import { formatEntry, type JournalEntry } from '../core/journal.js';
 import { UsageError } from '../errors.js';
 import { loadConfig } from '../adapters/configFile.js';
@@ -102,7 +102,7 @@ export async function up(io: CommandIO): Promise<number> {
 /** PLAN.md is what every agent reads first: `swarm up` refuses a plan without one, or with broken front matter. */
 function requirePlanFile(plan: string): void {
   const file = join(plan, 'PLAN.md');
-  const text = readTextIfExists(file);
+  const text = readPlanText(plan);
   if (text === null) throw new UsageError(`no PLAN.md in the plan folder ${plan}`, { hint: 'write the plan (goal, approvals, gates, steps) there, or fix "plan" in swarm.yaml' });
   const problem = frontMatterProblem(text);
   if (problem !== null) throw new UsageError(`${file}:${problem}`);
