@@ -16,6 +16,7 @@ import { readLeadRecord } from '../adapters/leadStore.js';
 import { packetFileName, writePacketFile } from '../adapters/packetFile.js';
 import { requirePlanFolder } from '../adapters/planFolder.js';
 import type { CommandIO } from './io.js';
+import { argsProblem } from './argsProblem.js';
 
 const USAGE =
   'usage: swarm packet write --reason R --doing TEXT --next STEP [--next STEP…] [--done X…] [--deadend X…] [--decision X…] [--verified WHAT=EVIDENCE…] [--unverified WHAT=GATE…] [--ask X…] [--task T] [--step S]';
@@ -105,7 +106,7 @@ function parseFlags(args: string[]): Flags {
       },
     }));
   } catch (error) {
-    throw new UsageError(`swarm packet write: ${(error as Error).message}`, { hint: USAGE });
+    throw new UsageError(`swarm packet write: ${argsProblem(error)}`, { hint: USAGE });
   }
   const reason = values.reason;
   if (!reason || !(PACKET_REASONS as readonly string[]).includes(reason)) {

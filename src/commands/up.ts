@@ -18,6 +18,7 @@ import { startSwarm } from '../runtime/swarm.js';
 import { backendFor, sessionName, tmuxSocket } from '../runtime/hostFor.js';
 import type { SwarmStore } from '../ui/store.js';
 import type { CommandIO } from './io.js';
+import { argsProblem } from './argsProblem.js';
 
 const USAGE = 'usage: swarm up [file] [--headless] [--until-done] [--timeout D]';
 
@@ -31,7 +32,7 @@ export async function up(io: CommandIO): Promise<number> {
       options: { headless: { type: 'boolean' }, 'until-done': { type: 'boolean' }, timeout: { type: 'string' }, dashboard: { type: 'boolean' } },
     });
   } catch (error) {
-    throw new UsageError(`swarm up: ${(error as Error).message}`, { hint: USAGE });
+    throw new UsageError(`swarm up: ${argsProblem(error)}`, { hint: USAGE });
   }
   const { values, positionals } = parsed;
   if (positionals.length > 1) throw new UsageError('swarm up takes one swarm file', { hint: USAGE });
