@@ -12,9 +12,9 @@ import { degradedPacket, serializePacket } from '../core/packet.js';
 import { validatePacket } from '../core/packetCheck.js';
 import { resumeBrief } from '../core/brief.js';
 import { pick, type PickInput } from '../core/leases.js';
-import { planContract } from '../core/plan.js';
 import { planPaths } from '../core/paths.js';
-import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
+import { writeFileAtomic } from '../adapters/files.js';
+import { planContractOf } from '../adapters/planFile.js';
 import { gitState } from '../adapters/git.js';
 import { runGate } from '../adapters/gate.js';
 import { acquireLease, readLeases, releaseLease } from '../adapters/leaseFiles.js';
@@ -128,11 +128,10 @@ function checkPacket(engine: EffectsEngine, lane: LaneState, packet: string): st
   const plan = engine.config.plan;
   const { facts, text } = readPacketFile(plan, packet);
   const git = gitState(engine.checkoutOf(lane.name), plan);
-  const planText = readTextIfExists(planPaths(plan).planFile) ?? '';
   return validatePacket(text, facts, {
     plan: basename(plan),
     lane: engine.agentName(lane),
-    contract: planContract(planText),
+    contract: planContractOf(plan),
     branch: git.branch,
     head: git.head,
     uncommitted: git.uncommitted,
@@ -183,7 +182,7 @@ function writeDegradedPacket(engine: EffectsEngine, lane: LaneState, effect: Ext
   const lead = engine.leadRecord();
   const packet = degradedPacket({
     plan: basename(plan),
-    contract: planContract(readTextIfExists(planPaths(plan).planFile) ?? ''),
+    contract: planContractOf(plan),
     task: engine.taskOf(lane.name),
     reason: effect.reason,
     where: { repo: git.repo, checkout, branch: git.branch, head: git.head, pushed: git.pushed, uncommitted: git.uncommitted },
@@ -201,7 +200,7 @@ export function briefFor(engine: EffectsEngine, packetPath: string): string | nu
   const { text } = readPacketFile(plan, packetPath);
   const parsed = parsePacket(text);
   if (!parsed.ok) return null;
-  const contract = planContract(readTextIfExists(planPaths(plan).planFile) ?? '');
+  const contract = planContractOf(plan);
   return resumeBrief(parsed.packet, { name: basename(plan), planFile: planPaths(plan).planFile, contract });
 }
 
