@@ -1,6 +1,6 @@
 /**
  * Carries out the lane machine's effects with the adapters, and turns their results back into
- * events. It decides nothing: every choice was made by the reducer. Each consequential effect is
+ * events (deadlines and account marks never get here: the reducer made them state). It decides nothing: every choice was made by the reducer. Each consequential effect is
  * idempotent by the lane and generation it serves, so running an intent twice after a crash does
  * the work once.
  */
@@ -23,8 +23,7 @@ import { parsePacket } from '../core/packet.js';
 import { isoNow } from './clock.js';
 import type { SwarmConfig } from '../core/config.js';
 import type { LeadRecord } from '../core/epochs.js';
-import type { AccountEvent } from '../core/swarm/accounts.js';
-import type { TimerName } from '../machine/types.js';
+import type { SwarmEvent } from '../core/swarm/events.js';
 import type { PaneHost } from '../adapters/host.js';
 import type { JournalInput } from '../adapters/journal.js';
 import type { Clock } from './clock.js';
@@ -49,10 +48,8 @@ export interface EffectsEngine {
   leadAccount(): string;
   accountsInUse(): string[];
   dispatch(lane: string, event: LaneEvent): void;
+  dispatch(event: SwarmEvent): void;
   spawnSuccessor(lane: LaneState, generation: number, account: string, packet: string): Promise<LaneEvent>;
-  account(event: AccountEvent): void;
-  setTimer(lane: string, timer: TimerName, at: number): void;
-  clearTimer(lane: string, timer: TimerName): void;
 }
 import { runnablePool } from './runnable.js';
 import { journalSkips, notReadyAccounts } from './readyAccounts.js';
@@ -108,13 +105,7 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
     case 'release_lease':
       releaseLease(plan, effect.account);
       // Every lane hears of it; one `waiting` for an account picks again now (the reducer decides).
-      for (const name of engine.state.order) engine.dispatch(name, { type: 'account_freed', account: effect.account });
-      return;
-    case 'mark_limited':
-      engine.account({ type: 'limited', account: effect.account, resetsAt: effect.resetsAt });
-      return;
-    case 'mark_not_ready':
-      engine.account({ type: 'not_ready', account: effect.account, why: effect.why });
+      engine.dispatch({ type: 'account_freed', account: effect.account });
       return;
     case 'write_degraded':
       engine.dispatch(laneName, { type: 'degraded_written', packet: writeDegradedPacket(engine, lane, effect) });
@@ -128,12 +119,8 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
       void runGate(effect.command, checkout, process.env).then((result) => engine.dispatch(laneName, { type: 'gate', ...result }));
       return;
     }
-    case 'set_timer':
-      engine.setTimer(laneName, effect.timer, effect.at);
-      return;
-    case 'clear_timer':
-      engine.clearTimer(laneName, effect.timer);
-      return;
+    default:
+      return; // set_timer, clear_timer, mark_limited, mark_not_ready: state in the step itself (core/swarm/reduce.ts)
   }
 }
 
