@@ -15,6 +15,7 @@ import { planContract } from '../core/plan.js';
 import { planPaths } from '../core/paths.js';
 import { MismatchError, UsageError } from '../errors.js';
 import { readTextIfExists } from '../adapters/files.js';
+import { readPlanText } from '../adapters/planFile.js';
 import { gitState } from '../adapters/git.js';
 import { appendInbox } from '../adapters/inbox.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
@@ -34,8 +35,7 @@ export async function accept(io: CommandIO): Promise<number> {
   // The engine's checks (location, plain file, mode, size, schema, plan, contract, where, secrets),
   // with the author's lane as the lane; then: is the caller that packet's successor?
   const parsed = facts.size <= MAX_PACKET_BYTES ? parsePacket(text) : null;
-  const planText = readTextIfExists(planPaths(plan).planFile) ?? '';
-  const contract = planContract(planText);
+  const contract = planContract(readPlanText(plan) ?? '');
   const git = gitState(io.cwd, plan);
   const author = parsed?.ok ? parsed.packet.author.lane : ctx.lane;
   const reasons = validatePacket(text, facts, { plan: basename(plan), lane: author, contract, branch: git.branch, head: git.head, uncommitted: git.uncommitted }, io.env);

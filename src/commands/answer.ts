@@ -14,6 +14,7 @@ import { loadState } from '../runtime/engineState.js';
 import { swarmPaneVerdict } from './paneGuard.js';
 import { loadSwarmConfig } from './planDir.js';
 import type { CommandIO } from './io.js';
+import { argsProblem } from './argsProblem.js';
 
 const USAGE = 'usage: swarm answer <lane> <text> [--file swarm.yaml]';
 
@@ -27,7 +28,7 @@ export async function answer(io: CommandIO): Promise<number> {
   try {
     parsed = parseArgs({ args: io.args, allowPositionals: true, strict: true, options: { file: { type: 'string', short: 'f' } } });
   } catch (error) {
-    throw new UsageError(`swarm answer: ${(error as Error).message}`, { hint: USAGE });
+    throw new UsageError(`swarm answer: ${argsProblem(error)}`, { hint: USAGE });
   }
   const [lane, ...words] = parsed.positionals;
   const text = words.join(' ');

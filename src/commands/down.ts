@@ -22,8 +22,12 @@ import { hostFor } from '../runtime/hostFor.js';
 import { endRun } from '../runtime/runEnd.js';
 import type { CommandIO } from './io.js';
 
+const USAGE = 'usage: swarm down [file]';
+
 export async function down(io: CommandIO): Promise<number> {
-  if (io.args.length > 1 || io.args.some((a) => a.startsWith('-'))) throw new UsageError('usage: swarm down [file]');
+  const option = io.args.find((a) => a.startsWith('-'));
+  if (option !== undefined) throw new UsageError(`swarm down: unknown option "${option}"`, { hint: USAGE });
+  if (io.args.length > 1) throw new UsageError(`swarm down takes one file, got ${io.args.length}`, { hint: USAGE });
   const config = loadConfig(io.args[0] ?? 'swarm.yaml', { cwd: io.cwd, env: io.env, checkKinds: false });
   const paths = planPaths(config.plan);
 

@@ -8,13 +8,14 @@ import { UsageError } from '../errors.js';
 import { followJournal, readJournal } from '../adapters/journal.js';
 import { resolvePlanDir, shownFrom } from './planDir.js';
 import type { CommandIO } from './io.js';
+import { argsProblem } from './argsProblem.js';
 
 export async function journal(io: CommandIO): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: io.args, allowPositionals: true, strict: true, options: { follow: { type: 'boolean', short: 'f' }, json: { type: 'boolean' } } });
   } catch (error) {
-    throw new UsageError(`swarm journal: ${(error as Error).message}`, { hint: 'usage: swarm journal [file] [--follow] [--json]' });
+    throw new UsageError(`swarm journal: ${argsProblem(error)}`, { hint: 'usage: swarm journal [file] [--follow] [--json]' });
   }
   const { values, positionals } = parsed;
   const plan = await resolvePlanDir(io, positionals[0]);

@@ -18,6 +18,7 @@ import { loadKind } from '../adapters/kinds.js';
 import { requirePlanFolder } from '../adapters/planFolder.js';
 import { loadState } from '../runtime/engineState.js';
 import type { CommandIO } from './io.js';
+import { argsProblem } from './argsProblem.js';
 
 const USAGE = 'usage: swarm lane add <name> --task T [--checkout D] [--kind K] [--command C] [--epoch N]';
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -34,7 +35,7 @@ export async function laneAdd(io: CommandIO): Promise<number> {
       options: { task: { type: 'string' }, checkout: { type: 'string' }, kind: { type: 'string' }, command: { type: 'string' }, epoch: { type: 'string' } },
     });
   } catch (error) {
-    throw new UsageError(`swarm lane add: ${(error as Error).message}`, { hint: USAGE });
+    throw new UsageError(`swarm lane add: ${argsProblem(error)}`, { hint: USAGE });
   }
   const { values, positionals } = parsed;
   const name = positionals[0];

@@ -15,6 +15,7 @@ import { readLeadRecord, updateLeadRecord } from '../adapters/leadStore.js';
 import { requirePlanFolder } from '../adapters/planFolder.js';
 import { loadState } from '../runtime/engineState.js';
 import type { CommandIO } from './io.js';
+import { argsProblem } from './argsProblem.js';
 
 const USAGE = [
   'usage: swarm lead claim [--succession a,b]',
@@ -137,6 +138,6 @@ function parse(args: string[]) {
       options: { succession: { type: 'string' }, packet: { type: 'string' }, epoch: { type: 'string' } },
     });
   } catch (error) {
-    throw new UsageError(`swarm lead: ${(error as Error).message}`, { hint: USAGE });
+    throw new UsageError(`swarm lead: ${argsProblem(error)}`, { hint: USAGE });
   }
 }

@@ -8,6 +8,7 @@ import { loadConfig } from '../adapters/configFile.js';
 import { hostFor } from '../runtime/hostFor.js';
 import { loadState } from '../runtime/engineState.js';
 import type { CommandIO } from './io.js';
+import { argsProblem } from './argsProblem.js';
 
 const USAGE = 'usage: swarm logs <lane> [--generation N] [file]';
 
@@ -16,7 +17,7 @@ export async function logs(io: CommandIO): Promise<number> {
   try {
     parsed = parseArgs({ args: io.args, allowPositionals: true, strict: true, options: { generation: { type: 'string', short: 'g' } } });
   } catch (error) {
-    throw new UsageError(`swarm logs: ${(error as Error).message}`, { hint: USAGE });
+    throw new UsageError(`swarm logs: ${argsProblem(error)}`, { hint: USAGE });
   }
   const [lane, file] = parsed.positionals;
   if (!lane) throw new UsageError('swarm logs needs a lane', { hint: USAGE });

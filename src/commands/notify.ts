@@ -26,7 +26,7 @@ export async function notify(io: CommandIO): Promise<number> {
   const epoch = epochFlag ?? ctx.epoch;
   const now = new Date();
 
-  if (to === 'all' || ctx.role === 'lead') fenceLeadCommand(ctx.plan, ctx.lane, epoch, to, to === 'all');
+  if (to === 'all' || ctx.role === 'lead') fenceLeadCommand(ctx.plan, ctx.lane, ctx.role, epoch, to, to === 'all');
 
   let body = text;
   if (ctx.role === 'lane' && to === 'lead') {
@@ -97,14 +97,17 @@ function parseNotifyArgs(args: string[]): { to: string; text: string; epochFlag:
 }
 
 /** Lead notices and `notify all` act only for the current lead at the current epoch (SPEC 6). */
-function fenceLeadCommand(plan: string, caller: string, epoch: number | null, to: string, mustHaveRecord: boolean): void {
+function fenceLeadCommand(plan: string, caller: string, role: 'lane' | 'lead', epoch: number | null, to: string, mustHaveRecord: boolean): void {
   const record = readLeadRecord(plan);
   if (record === null && !mustHaveRecord) return;
-  const verdict = fence(record, { caller, epoch: epoch ?? 0 });
+  // A lane is never the lead, record or not: say that, not "claim the lead first".
+  const verdict = role === 'lane'
+    ? { ok: false as const, message: `${caller} is a lane: only the current lead may notify all` }
+    : fence(record, { caller, epoch: epoch ?? 0 });
   if (verdict.ok) return;
   appendJournal(plan, { type: 'intervention', event: 'fenced', lane: caller, epoch, command: `notify ${to}`, reason: verdict.message });
   throw new MismatchError(`fenced: ${verdict.message}`, [verdict.message], {
-    hint: 'nothing was queued; a lead that sees a higher epoch stands down',
+    hint: role === 'lane' ? 'nothing was queued; a lane reports to the lead (swarm notify lead <text>) and the lead tells the others' : 'nothing was queued; a lead that sees a higher epoch stands down',
   });
 }
 

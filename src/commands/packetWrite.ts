@@ -9,14 +9,14 @@ import { agentContext } from '../core/agentContext.js';
 import { MAX_PACKET_BYTES, PACKET_REASONS, PACKET_SCHEMA, serializePacket, type Packet, type PacketReason } from '../core/packet.js';
 import { findSecrets } from '../core/secrets.js';
 import { planContract } from '../core/plan.js';
-import { planPaths } from '../core/paths.js';
 import { UsageError } from '../errors.js';
-import { readTextIfExists } from '../adapters/files.js';
+import { readPlanText } from '../adapters/planFile.js';
 import { gitState } from '../adapters/git.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { packetFileName, writePacketFile } from '../adapters/packetFile.js';
 import { requirePlanFolder } from '../adapters/planFolder.js';
 import type { CommandIO } from './io.js';
+import { argsProblem } from './argsProblem.js';
 
 const USAGE =
   'usage: swarm packet write --reason R --doing TEXT --next STEP [--next STEP…] [--done X…] [--deadend X…] [--decision X…] [--verified WHAT=EVIDENCE…] [--unverified WHAT=GATE…] [--ask X…] [--task T] [--step S]';
@@ -34,7 +34,7 @@ export async function packetWrite(io: CommandIO): Promise<number> {
   const packet: Packet = {
     schema: PACKET_SCHEMA,
     plan: basename(plan),
-    contract: planContract(readTextIfExists(planPaths(plan).planFile) ?? ''),
+    contract: planContract(readPlanText(plan) ?? ''),
     task: flags.task ?? (await laneTask(ctx.config, ctx.lane, io.env)),
     step: flags.step,
     reason: flags.reason,
@@ -106,7 +106,7 @@ function parseFlags(args: string[]): Flags {
       },
     }));
   } catch (error) {
-    throw new UsageError(`swarm packet write: ${(error as Error).message}`, { hint: USAGE });
+    throw new UsageError(`swarm packet write: ${argsProblem(error)}`, { hint: USAGE });
   }
   const reason = values.reason;
   if (!reason || !(PACKET_REASONS as readonly string[]).includes(reason)) {

@@ -8,13 +8,14 @@ import { loadState } from '../runtime/engineState.js';
 import { lanesAsSeen } from '../runtime/runEnd.js';
 import { resolvePlanDir } from './planDir.js';
 import type { CommandIO } from './io.js';
+import { argsProblem } from './argsProblem.js';
 
 export async function status(io: CommandIO): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: io.args, allowPositionals: true, strict: true, options: { json: { type: 'boolean' } } });
   } catch (error) {
-    throw new UsageError(`swarm status: ${(error as Error).message}`, { hint: 'usage: swarm status [file] [--json]' });
+    throw new UsageError(`swarm status: ${argsProblem(error)}`, { hint: 'usage: swarm status [file] [--json]' });
   }
   const plan = await resolvePlanDir(io, parsed.positionals[0]);
   const state = loadState(planPaths(plan).state);

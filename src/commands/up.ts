@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { parseDuration } from '../core/duration.js';
 import { frontMatterProblem } from '../core/plan.js';
-import { readTextIfExists } from '../adapters/files.js';
+import { readPlanText } from '../adapters/planFile.js';
 import { formatEntry, type JournalEntry } from '../core/journal.js';
 import { UsageError } from '../errors.js';
 import { loadConfig } from '../adapters/configFile.js';
@@ -18,6 +18,7 @@ import { startSwarm } from '../runtime/swarm.js';
 import { backendFor, sessionName, tmuxSocket } from '../runtime/hostFor.js';
 import type { SwarmStore } from '../ui/store.js';
 import type { CommandIO } from './io.js';
+import { argsProblem } from './argsProblem.js';
 
 const USAGE = 'usage: swarm up [file] [--headless] [--until-done] [--timeout D]';
 
@@ -31,7 +32,7 @@ export async function up(io: CommandIO): Promise<number> {
       options: { headless: { type: 'boolean' }, 'until-done': { type: 'boolean' }, timeout: { type: 'string' }, dashboard: { type: 'boolean' } },
     });
   } catch (error) {
-    throw new UsageError(`swarm up: ${(error as Error).message}`, { hint: USAGE });
+    throw new UsageError(`swarm up: ${argsProblem(error)}`, { hint: USAGE });
   }
   const { values, positionals } = parsed;
   if (positionals.length > 1) throw new UsageError('swarm up takes one swarm file', { hint: USAGE });
@@ -102,7 +103,7 @@ export async function up(io: CommandIO): Promise<number> {
 /** PLAN.md is what every agent reads first: `swarm up` refuses a plan without one, or with broken front matter. */
 function requirePlanFile(plan: string): void {
   const file = join(plan, 'PLAN.md');
-  const text = readTextIfExists(file);
+  const text = readPlanText(plan);
   if (text === null) throw new UsageError(`no PLAN.md in the plan folder ${plan}`, { hint: 'write the plan (goal, approvals, gates, steps) there, or fix "plan" in swarm.yaml' });
   const problem = frontMatterProblem(text);
   if (problem !== null) throw new UsageError(`${file}:${problem}`);

@@ -8,7 +8,7 @@ import { loadConfig } from '../adapters/configFile.js';
 import type { SwarmConfig } from '../core/config.js';
 import { parseApprovals } from '../core/approvals.js';
 import { planPaths } from '../core/paths.js';
-import { readTextIfExists } from '../adapters/files.js';
+import { readPlanText } from '../adapters/planFile.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { Command } from './io.js';
 
@@ -54,7 +54,12 @@ function akLines(config: SwarmConfig): string {
 /** PLAN.md's `approvals:` (issue 9 §4), each problem as PLAN.md:LINE:COL. A plan without PLAN.md has none. */
 function checkApprovals(config: SwarmConfig, cwd: string): string[] {
   const file = planPaths(config.plan).planFile;
-  const text = readTextIfExists(file);
+  let text: string | null;
+  try {
+    text = readPlanText(config.plan);
+  } catch (error) {
+    return [(error as Error).message];
+  }
   if (text === null) return [];
   const result = parseApprovals(text);
   if (result.ok) return [];

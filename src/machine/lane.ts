@@ -22,6 +22,7 @@ import {
   onSuccessorScreen,
 } from './handoff.js';
 import { onGate, onGateProcess, startGate } from './gate.js';
+import { doneAgentLeft } from './doneExit.js';
 import { onResume } from './resume.js';
 
 export { handoffInFlight, initialLane } from './laneState.js';
@@ -238,7 +239,7 @@ function hardLimit(lane: LaneState, screen: 'usage_limit' | 'overflow', resetsAt
 }
 
 function onExited(lane: LaneState, event: Ev<'exited'>, ctx: MachineContext): Step {
-  if (!isLive(lane)) return { lane, effects: [] }; // a done lane's agent may leave
+  if (!isLive(lane)) return doneAgentLeft(lane, event, ctx);
   const h = lane.handoff;
   const s = h?.successor ?? null;
   if (lane.phase === 'spawning' && h !== null && s !== null && s.paneId === event.paneId) return successorExited(lane, event, ctx);

@@ -20,7 +20,7 @@ export type SavedLane = Omit<LaneState, 'gate'> & { gate?: LaneState['gate']; ga
 
 /**
  * A saved lane as the machine knows lanes now. An older file's `gatePending: true` is a gate in
- * flight whose run and process are unknown: after a restart it runs again (and nothing is ended).
+ * flight whose run and process are unknown: after a restart it runs again (no process to end is known).
  */
 export function savedLane(saved: SavedLane): LaneState {
   const { gatePending, gate, ...lane } = saved;

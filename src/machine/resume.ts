@@ -17,7 +17,11 @@ export type OnExited = (lane: LaneState, event: Ev<'exited'>, ctx: MachineContex
  * (found by their `@swarm_generation`), and re-arm the deadlines.
  */
 export function onResume(lane: LaneState, event: Ev<'resume'>, ctx: MachineContext, onExited: OnExited): Step {
-  if (!isLive(lane)) return { lane, effects: [] };
+  if (!isLive(lane)) {
+    // A done lane whose agent left while swarm was down: its lease goes (onExited, as for a live exit).
+    const left = lane.state === 'done' && lane.paneId !== null && !event.panes.some((p) => p.paneId === lane.paneId && !p.dead);
+    return left ? onExited(lane, { type: 'exited', paneId: lane.paneId!, status: null }, ctx) : { lane, effects: [] };
+  }
   const pane = (generation: number) => event.panes.find((p) => p.generation === generation);
   const h = lane.handoff;
   let step: Step = { lane, effects: [] };

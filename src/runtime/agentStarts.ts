@@ -44,14 +44,16 @@ export function reconcileLeases(engine: Engine): void {
 
 /** Start the lead, then each lane, that has no agent yet (first start, or a lane added at run time). */
 export async function startMissing(engine: Engine, panes: Awaited<ReturnType<PaneHost['list']>>): Promise<void> {
-  const { config, state } = engine;
+  const { config } = engine;
   const wanted: { name: string; role: 'lead' | 'lane'; account: string | null; kind?: string | null }[] = [
     { name: config.lead.name, role: 'lead', account: config.lead.account },
     ...config.lanes.map((l) => ({ name: l.name, role: 'lane' as const, account: l.account })),
-    ...state.added.map((l) => ({ name: l.name, role: 'lane' as const, account: null, kind: l.kind })),
+    ...engine.state.added.map((l) => ({ name: l.name, role: 'lane' as const, account: null, kind: l.kind })),
   ];
+  // Every lane's state at once: a state saved with only some of them would look, to a restart, like a plan done.
+  engine.apply({ type: 'lanes_created', lanes: wanted.map(({ name, role, account }) => ({ name, role, account })) });
   for (const want of wanted) {
-    const lane = state.lanes[want.name] ?? engine.addLane(want.name, want.role, want.account);
+    const lane = engine.state.lanes[want.name]!;
     if (lane.paneId !== null || lane.generation !== 1 || lane.state !== 'starting') continue;
     const adopted = panes.find((p) => p.lane === want.name && p.generation === 1 && !p.dead);
     const picked = adopted?.account ?? want.account ?? firstAccount(engine, want.name, want.kind ?? null);
@@ -94,7 +96,7 @@ function firstAccount(engine: Engine, lane: string, kind: string | null): string
 
 /** Start an agent (first generation or successor); adopt a pane that already carries its identity. */
 export async function spawn(engine: Engine, lane: LaneState, generation: number, accountId: string, packet: string): Promise<LaneEvent> {
-  const { config, state } = engine;
+  const { config } = engine;
   const account = config.accounts.find((a) => a.id === accountId);
   if (!account) return { type: 'spawn_failed', generation, account: accountId, error: `account ${accountId} is not in the pool` };
   const name = lane.role === 'lead' && generation > 1 ? leadSuccessorName(engine) : lane.name;
@@ -109,7 +111,7 @@ export async function spawn(engine: Engine, lane: LaneState, generation: number,
       role: lane.role,
       generation,
       account,
-      epoch: state.epoch,
+      epoch: engine.state.epoch,
       checkout: engine.checkoutOf(lane.name),
       task: engine.taskOf(lane.name),
       command: commandOf(engine, lane.name),

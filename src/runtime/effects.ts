@@ -1,6 +1,6 @@
 /**
  * Carries out the lane machine's effects with the adapters, and turns their results back into
- * events. It decides nothing: every choice was made by the reducer. Each consequential effect is
+ * events (deadlines and account marks never get here: the reducer made them state). It decides nothing: every choice was made by the reducer. Each consequential effect is
  * idempotent by the lane and generation it serves, so running an intent twice after a crash does
  * the work once.
  */
@@ -12,9 +12,9 @@ import { degradedPacket, serializePacket } from '../core/packet.js';
 import { validatePacket } from '../core/packetCheck.js';
 import { resumeBrief } from '../core/brief.js';
 import { pick, type PickInput } from '../core/leases.js';
-import { planContract } from '../core/plan.js';
 import { planPaths } from '../core/paths.js';
-import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
+import { writeFileAtomic } from '../adapters/files.js';
+import { planContractOf } from '../adapters/planFile.js';
 import { gitState } from '../adapters/git.js';
 import { endGate, findGate, startGate } from '../adapters/gate.js';
 import { acquireLease, readLeases, releaseLease } from '../adapters/leaseFiles.js';
@@ -23,8 +23,7 @@ import { parsePacket } from '../core/packet.js';
 import { isoNow } from './clock.js';
 import type { SwarmConfig } from '../core/config.js';
 import type { LeadRecord } from '../core/epochs.js';
-import type { AccountEvent } from '../core/swarm/accounts.js';
-import type { TimerName } from '../machine/types.js';
+import type { SwarmEvent } from '../core/swarm/events.js';
 import type { PaneHost } from '../adapters/host.js';
 import type { JournalInput } from '../adapters/journal.js';
 import type { Clock } from './clock.js';
@@ -49,10 +48,8 @@ export interface EffectsEngine {
   leadAccount(): string;
   accountsInUse(): string[];
   dispatch(lane: string, event: LaneEvent): void;
+  dispatch(event: SwarmEvent): void;
   spawnSuccessor(lane: LaneState, generation: number, account: string, packet: string): Promise<LaneEvent>;
-  account(event: AccountEvent): void;
-  setTimer(lane: string, timer: TimerName, at: number): void;
-  clearTimer(lane: string, timer: TimerName): void;
 }
 import { runnablePool } from './runnable.js';
 import { journalSkips, notReadyAccounts } from './readyAccounts.js';
@@ -108,13 +105,7 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
     case 'release_lease':
       releaseLease(plan, effect.account);
       // Every lane hears of it; one `waiting` for an account picks again now (the reducer decides).
-      for (const name of engine.state.order) engine.dispatch(name, { type: 'account_freed', account: effect.account });
-      return;
-    case 'mark_limited':
-      engine.account({ type: 'limited', account: effect.account, resetsAt: effect.resetsAt });
-      return;
-    case 'mark_not_ready':
-      engine.account({ type: 'not_ready', account: effect.account, why: effect.why });
+      engine.dispatch({ type: 'account_freed', account: effect.account });
       return;
     case 'write_degraded':
       engine.dispatch(laneName, { type: 'degraded_written', packet: writeDegradedPacket(engine, lane, effect) });
@@ -139,12 +130,8 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
       void gate.result.then((result) => engine.dispatch(laneName, { type: 'gate', id: effect.id, ...result }));
       return;
     }
-    case 'set_timer':
-      engine.setTimer(laneName, effect.timer, effect.at);
-      return;
-    case 'clear_timer':
-      engine.clearTimer(laneName, effect.timer);
-      return;
+    default:
+      return; // set_timer, clear_timer, mark_limited, mark_not_ready: state in the step itself (core/swarm/reduce.ts)
   }
 }
 
@@ -152,11 +139,10 @@ function checkPacket(engine: EffectsEngine, lane: LaneState, packet: string): st
   const plan = engine.config.plan;
   const { facts, text } = readPacketFile(plan, packet);
   const git = gitState(engine.checkoutOf(lane.name), plan);
-  const planText = readTextIfExists(planPaths(plan).planFile) ?? '';
   return validatePacket(text, facts, {
     plan: basename(plan),
     lane: engine.agentName(lane),
-    contract: planContract(planText),
+    contract: planContractOf(plan),
     branch: git.branch,
     head: git.head,
     uncommitted: git.uncommitted,
@@ -207,7 +193,7 @@ function writeDegradedPacket(engine: EffectsEngine, lane: LaneState, effect: Ext
   const lead = engine.leadRecord();
   const packet = degradedPacket({
     plan: basename(plan),
-    contract: planContract(readTextIfExists(planPaths(plan).planFile) ?? ''),
+    contract: planContractOf(plan),
     task: engine.taskOf(lane.name),
     reason: effect.reason,
     where: { repo: git.repo, checkout, branch: git.branch, head: git.head, pushed: git.pushed, uncommitted: git.uncommitted },
@@ -225,7 +211,7 @@ export function briefFor(engine: EffectsEngine, packetPath: string): string | nu
   const { text } = readPacketFile(plan, packetPath);
   const parsed = parsePacket(text);
   if (!parsed.ok) return null;
-  const contract = planContract(readTextIfExists(planPaths(plan).planFile) ?? '');
+  const contract = planContractOf(plan);
   return resumeBrief(parsed.packet, { name: basename(plan), planFile: planPaths(plan).planFile, contract });
 }
 

@@ -1,16 +1,19 @@
 /**
- * The engine: events in, the lane machine decides, effects out. One serial queue, so every
- * transition sees the state the previous one left; the state is saved (with its pending effects,
- * the intent records) before any effect runs.
+ * The engine: a loop. Events in (input adapters, deadlines, the results of effects), the one reducer
+ * decides (core/swarm/reduce.ts), effects out. One serial queue, so every step sees the state the
+ * previous one left; `this.state = next` in apply() is the only write of the swarm's state in the
+ * runtime (scripts/check-state-writes.mjs), and the state is saved (with its pending effects, the
+ * intent records) before any effect runs.
  */
 import type { SwarmConfig } from '../core/config.js';
-import { reduceLane, type LaneEvent, type LaneState, type TimerName } from '../machine/lane.js';
-import { withLane } from '../machine/laneState.js';
+import type { LaneEvent, LaneState } from '../machine/types.js';
 import { planPaths } from '../core/paths.js';
-import { reduceAccounts, type AccountEvent } from '../core/swarm/accounts.js';
+import { deadlines } from '../core/swarm/deadlines.js';
+import type { SwarmEffect, SwarmEvent } from '../core/swarm/events.js';
+import { reduceSwarm, type SwarmContext } from '../core/swarm/reduce.js';
+import type { PendingEffect } from '../core/swarm/state.js';
 import type { LeadRecord } from '../core/epochs.js';
 import type { JournalEntry } from '../core/journal.js';
-import type { InboxRecord } from '../core/inbox.js';
 import type { PaneHost } from '../adapters/host.js';
 import { appendJournal, journalEntry, type JournalInput } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
@@ -23,7 +26,6 @@ import { runEffect } from './effects.js';
 import { Deadlines } from './timers.js';
 import { systemClock, type Clock } from './clock.js';
 import { Deliveries } from './delivery.js';
-import { LeadAsks } from './asks.js';
 import { laneViews } from './views.js';
 import { PlanWrites } from './planWrites.js';
 
@@ -35,6 +37,8 @@ export interface EngineDeps {
   env: NodeJS.ProcessEnv;
   /** The one clock of the run (tests: a hand clock). */
   clock?: Clock;
+  /** `--until-done`: a plan no lane can move stops short. */
+  untilDone?: boolean;
 }
 
 export class Engine {
@@ -47,19 +51,18 @@ export class Engine {
   readonly now: () => number;
   readonly deadlines: Deadlines;
   readonly deliveries: Deliveries;
-  readonly asks: LeadAsks;
+  readonly untilDone: boolean;
   /** Journal, mailbox and state writes, kept in memory and tried again while the file system refuses them. */
   readonly writes: PlanWrites;
   private queue: Promise<void> = Promise.resolve();
   private failed: unknown = null;
   /** Set once the swarm detaches: no new events are taken; the state stays as saved. */
   closed = false;
-  /** Hooks the lifecycle (start, spawn, lead, completion) installs. */
-  onSettled: (() => void) | null = null;
-  onLeadRecord: ((record: Extract<InboxRecord, { kind: 'lead' }>) => void) | null = null;
-  onPlanReleased: (() => void) | null = null;
+  /** Set once the run has settled (a finish carried out): the plan's end is decided no more. */
+  finished = false;
+  /** Hooks the lifecycle installs (swarm.ts): a pane newly a lane's, the swarm's own effects, successor starts. */
   onPaneAssigned: ((paneId: string) => void) | null = null;
-  onLaneAdded: ((record: Extract<InboxRecord, { kind: 'lane' }>) => void) | null = null;
+  swarmEffect: ((effect: SwarmEffect) => Promise<void> | void) | null = null;
   spawner: ((lane: LaneState, generation: number, account: string, packet: string) => Promise<LaneEvent>) | null = null;
 
   constructor(deps: EngineDeps) {
@@ -70,9 +73,11 @@ export class Engine {
     this.env = deps.env;
     this.clock = deps.clock ?? systemClock;
     this.now = () => this.clock.now();
-    this.deadlines = new Deadlines(() => this.state.timers, (due) => this.fireTimers(due), this.clock);
+    this.untilDone = deps.untilDone ?? false;
+    this.deadlines = new Deadlines(() => deadlines(this.state, this.config.timeouts.ask), (due) => {
+      for (const event of due) this.dispatch(event);
+    }, this.clock);
     this.deliveries = new Deliveries(this);
-    this.asks = new LeadAsks(this);
     this.writes = new PlanWrites({
       saveState: () => saveState(planPaths(this.config.plan).state, this.state),
       onFault: (fault) => this.toldFault(fault),
@@ -92,14 +97,6 @@ export class Engine {
     }));
   }
 
-  /**
-   * The one way a helper changes the swarm's state: the new state a reducer returned (core/swarm/),
-   * committed here; saved by the caller's next save, with its effects.
-   */
-  commit(patch: Partial<EngineState>): void {
-    Object.assign(this.state, patch);
-  }
-
   lane(name: string): LaneState | undefined {
     return this.state.lanes[name];
   }
@@ -113,52 +110,82 @@ export class Engine {
     return this.queue;
   }
 
-  /** Feed one event to one lane: reduce, save with the effects as intents, then carry them out. */
-  dispatch(laneName: string, event: LaneEvent): void {
+  /** Queue one event (a lane's: `dispatch(lane, event)`): reduced, saved with its effects as intents, then carried out. */
+  dispatch(event: SwarmEvent): void;
+  dispatch(lane: string, event: LaneEvent): void;
+  dispatch(first: SwarmEvent | string, laneEvent?: LaneEvent): void {
     if (this.closed) return;
-    void this.enqueue(() => this.step(laneName, event));
+    const event: SwarmEvent = typeof first === 'string' ? { type: 'lane', lane: first, event: laneEvent! } : first;
+    void this.enqueue(() => this.step(event));
   }
 
-  private async step(laneName: string, event: LaneEvent): Promise<void> {
-    const lane = this.state.lanes[laneName];
-    if (!lane) return;
-    const { lane: next, effects } = reduceLane(lane, event, this.context(laneName));
-    this.state.lanes[laneName] = next;
-    // A pane's first output can arrive before the pane is known to belong to this lane: look at the
-    // screen of every newly assigned pane once, so a dialog shown at start is not missed.
-    for (const paneId of [next.paneId, next.handoff?.successor?.paneId ?? null]) {
-      if (paneId && paneId !== lane.paneId && paneId !== (lane.handoff?.successor?.paneId ?? null)) this.onPaneAssigned?.(paneId);
-    }
-    const { timers, rest } = Deadlines.apply(this.state.timers, laneName, effects);
-    this.state.timers = timers;
-    this.state.pending.push(...rest.map((effect) => ({ lane: laneName, effect })));
+  /**
+   * Reduce one event now, from a job already on the queue (a start, the inbox offset, a successor's
+   * name): the new state replaces the old — the only write of it in the runtime —, the step's effects
+   * join the pending intents, and it is saved. They run at the next drain. False when nothing changed.
+   */
+  apply(event: SwarmEvent): boolean {
+    const before = this.state;
+    const { state, effects } = reduceSwarm(before, event, this.context());
+    if (state === before && effects.length === 0) return false;
+    this.state = { ...state, pending: [...state.pending, ...effects] };
+    this.panesAssigned(before.lanes);
     this.save();
+    return true;
+  }
+
+  private async step(event: SwarmEvent): Promise<void> {
+    const changed = this.apply(event);
     await this.writes.settled(); // the intents (and the deadlines) are on disk before any of them runs
     this.deadlines.arm();
+    if (!changed) return;
     await this.drainPending();
     this.publish();
-    this.onSettled?.();
   }
 
-  /** Run pending intents in order; each is removed (and the state saved) once done. */
+  private context(): SwarmContext {
+    return { now: this.now(), config: this.config, untilDone: this.untilDone, leadRecord: this.leadRecord(), finished: this.finished };
+  }
+
+  /**
+   * A pane's first output can arrive before the pane is known to belong to its lane: the screen of
+   * every pane a step newly assigned is looked at once, so a dialog shown at start is not missed.
+   */
+  private panesAssigned(before: Record<string, LaneState>): void {
+    for (const [name, lane] of Object.entries(this.state.lanes)) {
+      const was = before[name];
+      const known = [was?.paneId ?? null, was?.handoff?.successor?.paneId ?? null];
+      for (const paneId of [lane.paneId, lane.handoff?.successor?.paneId ?? null]) {
+        if (paneId && !known.includes(paneId)) this.onPaneAssigned?.(paneId);
+      }
+    }
+  }
+
+  /**
+   * Run pending intents in order; each is removed (and the state saved) once done, so a kill in
+   * between runs it again. The swarm's own journal lines are removed first instead: a line about a
+   * decision already saved is written at most once, never twice (as before the swarm's effects were
+   * intents).
+   */
   async drainPending(): Promise<void> {
     while (this.state.pending.length > 0) {
-      const { lane, effect } = this.state.pending[0]!;
-      await this.writes.persistently(() => runEffect(this, lane, effect));
-      this.state.pending.shift();
-      this.save();
+      const item = this.state.pending[0]!;
+      const atMostOnce = item.lane === null && item.effect.type === 'journal';
+      if (atMostOnce) this.done(item);
+      await this.writes.persistently(() => this.carryOut(item));
+      if (!atMostOnce) this.done(item);
       await this.writes.settled();
     }
   }
 
-  context(laneName: string) {
-    const t = this.config.timeouts;
-    return {
-      now: this.now(),
-      maxGenerations: this.config.thresholds.maxGenerations,
-      timeouts: { accept: t.accept, packet: t.packet, stall: t.stall },
-      doneWhen: this.config.lanes.find((l) => l.name === laneName)?.doneWhen ?? null,
-    };
+  private done(item: PendingEffect): void {
+    this.state = { ...this.state, pending: this.state.pending.filter((p) => p !== item) };
+    this.save();
+  }
+
+  private async carryOut(item: PendingEffect): Promise<void> {
+    if (item.lane === null) await this.swarmEffect?.(item.effect);
+    else await runEffect(this, item.lane, item.effect);
   }
 
   /** Save the state (now, or once the file system lets us: see PlanWrites). */
@@ -237,41 +264,6 @@ export class Engine {
   async spawnSuccessor(lane: LaneState, generation: number, account: string, packet: string): Promise<LaneEvent> {
     if (!this.spawner) return { type: 'spawn_failed', generation, account, error: 'no spawner installed' };
     return this.spawner(lane, generation, account, packet);
-  }
-
-  setTimer(lane: string, timer: TimerName, at: number): void {
-    this.state.timers = Deadlines.set(this.state.timers, lane, timer, at);
-    this.deadlines.arm();
-  }
-
-  clearTimer(lane: string, timer: TimerName): void {
-    this.state.timers = Deadlines.clear(this.state.timers, lane, timer);
-    this.deadlines.arm();
-  }
-
-  private fireTimers(due: { lane: string; timer: TimerName; at: number }[]): void {
-    for (const entry of due) {
-      this.state.timers = Deadlines.clear(this.state.timers, entry.lane, entry.timer);
-      this.dispatch(entry.lane, { type: 'timer', timer: entry.timer });
-    }
-    void this.enqueue(() => this.deadlines.arm());
-  }
-
-  /** What the swarm knows of an account changed (core/swarm/accounts.ts). */
-  account(event: AccountEvent): void {
-    const s = this.state;
-    const facts = reduceAccounts({ limited: s.limited, notReady: s.notReady ?? {}, readings: s.readings }, event);
-    s.limited = facts.limited;
-    s.notReady = facts.notReady;
-    s.readings = facts.readings;
-  }
-
-  /** Add a lane's state (first start, or `lane add`). */
-  addLane(name: string, role: 'lead' | 'lane', account: string | null): LaneState {
-    const next = withLane(this.state.lanes, this.state.order, { name, role, account, now: this.now() });
-    this.state.lanes = next.lanes;
-    this.state.order = next.order;
-    return next.lane;
   }
 
   publish(): void {

@@ -1,65 +1,16 @@
 /**
- * The engine's memory (`.swarm/state.json`), written after every transition (temp + rename) and
- * before its effects run: pending effects are the intent records a restart finishes.
+ * The engine's memory (`.swarm/state.json`, its type core/swarm/state.ts), written after every step
+ * (temp + rename) and before its effects run: pending effects are the intent records a restart finishes.
  */
-import type { Effect, LaneState, TimerName } from '../machine/types.js';
+import type { SwarmState } from '../core/swarm/state.js';
 import { savedLane, type SavedLane } from '../machine/laneState.js';
-import type { Reading } from '../core/leases.js';
-import type { Sessions } from '../core/swarm/sessions.js';
 import { renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
 
-export interface PendingEffect {
-  lane: string;
-  effect: Effect;
-}
-
-export interface TimerEntry {
-  lane: string;
-  timer: TimerName;
-  at: number;
-}
-
-export interface EngineState {
-  version: 1;
-  name: string;
-  session: string;
-  backend: 'tmux' | 'pty';
-  inboxOffset: number;
-  /** The lead first, then lanes in start order. */
-  lanes: Record<string, LaneState>;
-  order: string[];
-  leadName: string;
-  /** The agent name the current lead goes by (a successor lead may be `lead-b`). */
-  leadAgent: string;
-  epoch: number;
-  limited: Record<string, string | null>;
-  /** Accounts a successor showed a blocking screen on (login, consent, payment, offline) → the screen's text. */
-  notReady?: Record<string, string>;
-  readings: Record<string, Reading>;
-  timers: TimerEntry[];
-  pending: PendingEffect[];
-  allDoneTold: boolean;
-  /** The release deadline running since every lane was done (epoch ms; core/swarm/planEnd.ts); absent in older files. */
-  releaseAt?: number | null;
-  planDone: boolean;
-  /** Lanes added at run time by the lead (`swarm lane add`). */
-  added: { name: string; task: string; checkout: string; kind: string | null; command: string | null }[];
-  /** The agent name a lead successor in flight will go by. */
-  leadNext: string | null;
-  /** Asks to the lead not yet answered, and how many timed out in a row. */
-  asks: { from: string; at: number }[];
-  askTimeouts: number;
-  /** The lead lane's generation last seen (a change means a successor lead accepted). */
-  leadGeneration: number;
-  /** The agent session each lane's current generation runs (Claude Code's SessionStart hook). */
-  sessions?: Sessions;
-  /** When `swarm down` ended this run (runEnd.ts): the next `swarm up` starts afresh. */
-  ended?: string;
-  /** The tmux server died under this run (runEnd.ts): the next `swarm up` resumes. */
-  hostLost?: { at: string; reason: string };
-}
+export type { PendingEffect, TimerEntry } from '../core/swarm/state.js';
+/** The swarm's state (core/swarm/state.ts), as the runtime holds and saves it. */
+export type EngineState = SwarmState;
 
 /** What a saved state file holds: nothing, a state, or something that is not one (and why). */
 export type SavedState = { kind: 'none' } | { kind: 'ok'; state: EngineState } | { kind: 'corrupt'; why: string };

@@ -6,8 +6,8 @@
  */
 import type { InboxRecord } from '../core/inbox.js';
 import { isAnswer, isAsk, parseReport } from '../core/protocol.js';
-import { reduceSession } from '../core/swarm/sessions.js';
 import type { Engine } from './engine.js';
+import { leadRecordEvent } from './leadSuccession.js';
 
 export function route(engine: Engine, record: InboxRecord): void {
   switch (record.kind) {
@@ -22,7 +22,7 @@ export function route(engine: Engine, record: InboxRecord): void {
       const lane = engine.laneOfAgent(record.from);
       if (record.account) {
         const reading = { state: record.state as 'ok' | 'low' | 'critical' | 'unknown', remainingPct: record.remaining_pct, resetsAt: record.resets_at };
-        engine.account({ type: 'reading', account: record.account, reading });
+        engine.dispatch({ type: 'account', event: { type: 'reading', account: record.account, reading } });
       }
       if (lane) {
         engine.dispatch(lane, {
@@ -39,9 +39,9 @@ export function route(engine: Engine, record: InboxRecord): void {
     case 'hook':
       return hookSignal(engine, record);
     case 'lead':
-      return engine.onLeadRecord?.(record);
+      return leadRecordEvent(engine, record);
     case 'lane':
-      return engine.onLaneAdded?.(record);
+      return engine.dispatch({ type: 'lane_add', record });
     case 'answer':
       engine.journal({ type: 'intervention', event: 'developer_answer', lane: record.to, text: record.text });
       engine.deliver(record.to, 'the developer', record.text);
@@ -53,10 +53,10 @@ function message(engine: Engine, record: Extract<InboxRecord, { kind: 'message' 
   const leadMailbox = engine.leadMailbox();
   const ask = isAsk(record.text);
   const fromLead = engine.laneOfAgent(record.from) === engine.state.leadName && record.role === 'lead';
-  if (fromLead) engine.asks.leadSpoke(record.to);
+  if (fromLead) engine.dispatch({ type: 'ask', event: { type: 'lead_spoke', to: record.to } });
   // When it was asked, by the record, but never later than the swarm's clock: an agent's clock (or a
   // test's hand clock) ahead of it must not push the deadline out.
-  else if (record.to === 'lead' && ask) engine.asks.asked(record.from, Math.min(Date.parse(record.ts) || Infinity, engine.now()));
+  else if (record.to === 'lead' && ask) engine.dispatch({ type: 'ask', event: { type: 'asked', from: record.from, at: Math.min(Date.parse(record.ts) || Infinity, engine.now()) } });
   if (ask || isAnswer(record.text)) {
     engine.journal({ type: 'observation', event: ask ? 'ask' : 'answer', lane: record.from, generation: record.generation, to: record.to, text: record.text });
   }
@@ -84,9 +84,7 @@ function hookSignal(engine: Engine, record: Extract<InboxRecord, { kind: 'hook' 
   if (!lane || !state) return;
   const generation = record.generation ?? 0;
   if (record.meaning === 'session') {
-    const step = reduceSession(engine.state.sessions, { lane, generation, sessionId: record.session_id, transcriptPath: record.transcript_path }, { currentGeneration: state.generation });
-    if (step.sessions) engine.commit({ sessions: step.sessions });
-    for (const effect of step.effects) if (effect.type === 'save') engine.save();
+    engine.dispatch({ type: 'session', lane, generation, sessionId: record.session_id, transcriptPath: record.transcript_path });
     return;
   }
   const resetsAt = record.resets_at ?? (record.account ? engine.state.readings[record.account]?.resetsAt ?? null : null);

@@ -13,6 +13,7 @@ import { planPaths } from '../core/paths.js';
 import { userNotify } from '../core/toml.js';
 import { UsageError } from '../errors.js';
 import { readTextIfExists } from '../adapters/files.js';
+import { readPlanText } from '../adapters/planFile.js';
 
 /** The profile folder a kind reads when the account names none. */
 const DEFAULT_PROFILE: Record<string, string> = { claude: '.claude', codex: '.codex' };
@@ -41,7 +42,7 @@ export function checkProfile(kind: KindSpec, account: Pick<Account, 'id' | 'env'
 /** The plan's approvals as flags for this kind; throws UsageError (PLAN.md:line:col) when they are not valid. */
 export function planApprovalFlags(kindName: string, plan: string): ApprovalFlags {
   const file = planPaths(plan).planFile;
-  const result = parseApprovals(readTextIfExists(file) ?? '');
+  const result = parseApprovals(readPlanText(plan) ?? '');
   if (!result.ok) {
     throw new UsageError(`the approvals in ${file} are not valid: ${result.problems.map((p) => `${file}:${p.line}:${p.col}: ${p.message}`).join('; ')}`, {
       hint: 'fix approvals: in the front matter of PLAN.md (swarm validate lists every problem), or remove it to keep the agents\' defaults',

@@ -6,18 +6,12 @@
  */
 import { isLive } from '../machine/laneState.js';
 import type { LaneState } from '../machine/types.js';
-import { reduceHostLost } from '../core/swarm/hostLost.js';
-import type { JournalInput } from '../adapters/journal.js';
-import { isoNow, type Clock } from './clock.js';
+import type { SwarmEvent } from '../core/swarm/events.js';
 import type { EngineState } from './engineState.js';
 
 /** What stopping on a lost host needs of the engine. */
 interface HostLostEngine {
-  readonly state: Pick<EngineState, 'hostLost'>;
-  readonly clock: Clock;
-  commit(patch: Pick<EngineState, 'hostLost'>): void;
-  save(): void;
-  journal(input: JournalInput): unknown;
+  dispatch(event: SwarmEvent): void;
 }
 
 /** The saved state to resume, or null for a fresh run (none saved, the plan done, or ended by `swarm down`). */
@@ -43,15 +37,9 @@ export function lanesAsSeen(state: EngineState): LaneState[] {
 /**
  * The tmux server is gone (died, or was killed): its panes went with it, and no pane can be
  * started or watched. The run stops short rather than rebuild a server behind the user's back
- * (killing it is how a user stops everything at once). core/swarm/hostLost.ts decides; this carries
- * out its effects (`finish` settles the run: exit 1, the lock released as the run detaches).
+ * (killing it is how a user stops everything at once). core/swarm/hostLost.ts decides, through the
+ * swarm's reducer; its `finish` settles the run (exit 1, the lock released as the run detaches).
  */
-export function stopOnHostLost(engine: HostLostEngine, reason: string, finish: (outcome: { code: 1; why: string }) => void): void {
-  const step = reduceHostLost(engine.state.hostLost, { reason }, { now: isoNow(engine.clock) });
-  if (step.hostLost) engine.commit({ hostLost: step.hostLost });
-  for (const effect of step.effects) {
-    if (effect.type === 'save') engine.save();
-    else if (effect.type === 'journal') engine.journal({ type: effect.kind, event: effect.event, lane: null, ...effect.data });
-    else finish({ code: effect.code, why: effect.why });
-  }
+export function stopOnHostLost(engine: HostLostEngine, reason: string): void {
+  engine.dispatch({ type: 'host_lost', reason });
 }

@@ -9,11 +9,10 @@ import type { SwarmConfig } from '../core/config.js';
 import { claim } from '../core/epochs.js';
 import type { InboxRecord } from '../core/inbox.js';
 import { planPaths } from '../core/paths.js';
-import { reduceLaneAdd } from '../core/swarm/laneAdd.js';
 import { MismatchError, planFilesFault, PlanFilesError } from '../errors.js';
 import type { PaneHost } from '../adapters/host.js';
 import { appendLine, ensureDir } from '../adapters/files.js';
-import { inboxSize, readInbox } from '../adapters/inbox.js';
+import { readInbox } from '../adapters/inbox.js';
 import { followJournal, journalSize } from '../adapters/journal.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
 import { tryLock } from '../adapters/lock.js';
@@ -21,13 +20,14 @@ import { writeSettings } from '../adapters/settings.js';
 import { createSwarmStore, pushEvent, type SwarmStore } from '../ui/store.js';
 import { reconcileLeases, spawn, startMissing } from './agentStarts.js';
 import { faultPoint } from './effects.js';
-import { PlanEnding } from './planEnd.js';
 import { Engine } from './engine.js';
-import { keepCorrupt, readState, saveState, type EngineState } from './engineState.js';
+import { saveState } from './engineState.js';
+import { freshOrSaved, type Corrupt } from './initialState.js';
 import { hostFor, sessionName } from './hostFor.js';
 import { route } from './inboxRouter.js';
-import { stopOnHostLost, toResume } from './runEnd.js';
-import { leadAfterStep, leadClaimed, leadSuccession } from './leadSuccession.js';
+import { stopOnHostLost } from './runEnd.js';
+import { leadClaimed } from './leadSuccession.js';
+import { runSwarmEffect } from './swarmEffects.js';
 import { systemClock, isoNow, type Clock, type ClockTimer } from './clock.js';
 import { PaneWatch } from './watch.js';
 
@@ -79,7 +79,7 @@ export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Pr
       lead: { name: state.leadAgent, epoch: state.epoch, account: config.lead.account, state: 'starting' },
       lanes: [],
     });
-    const engine = new Engine({ config, host, store, state, env: options.env, clock });
+    const engine = new Engine({ config, host, store, state, env: options.env, clock, untilDone: options.untilDone });
     probePlanFiles(engine);
     options.onStore?.(store);
     return await run(engine, options, () => lock.release(), corrupt);
@@ -91,62 +91,14 @@ export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Pr
   }
 }
 
-/** A corrupt state file, moved aside: where it went and why it was unreadable. */
-interface Corrupt {
-  kept: string;
-  why: string;
-}
-
 /** Before anything starts: the state file and the journal take a write (else exit 5, nothing started). */
 function probePlanFiles(engine: Engine): void {
   saveState(planPaths(engine.config.plan).state, engine.state);
   appendLine(planPaths(engine.config.plan).journal, '');
 }
 
-/**
- * The saved state of a run to resume (runEnd.ts: not done, not ended by `swarm down`), else a fresh
- * one. A corrupt file is kept aside (never silently replaced); the fresh run then reads the inbox from
- * its end, not records of the run whose state was lost.
- */
-function freshOrSaved(config: SwarmConfig, host: PaneHost, clock: Clock): { state: EngineState; corrupt: Corrupt | null } {
-  const path = planPaths(config.plan).state;
-  const read = readState(path);
-  const saved = read.kind === 'ok' ? read.state : null;
-  const resumed = toResume(saved);
-  if (resumed) return { state: resumed, corrupt: null };
-  const corrupt = read.kind === 'corrupt' ? { kept: keepCorrupt(path, new Date(clock.now())), why: read.why } : null;
-  return { state: fresh(config, host, corrupt ? inboxSize(config.plan) : (saved?.inboxOffset ?? 0)), corrupt };
-}
-
-function fresh(config: SwarmConfig, host: PaneHost, inboxOffset: number): EngineState {
-  return {
-    version: 1,
-    name: config.name,
-    session: sessionName(config),
-    backend: host.kind,
-    inboxOffset,
-    lanes: {},
-    order: [],
-    leadName: config.lead.name,
-    leadAgent: config.lead.name,
-    epoch: 0,
-    limited: {},
-    readings: {},
-    timers: [],
-    pending: [],
-    allDoneTold: false,
-    releaseAt: null,
-    planDone: false,
-    added: [],
-    leadNext: null,
-    leadGeneration: 1,
-    asks: [],
-    askTimeouts: 0,
-  };
-}
-
 async function run(engine: Engine, options: SwarmOptions, unlock: () => void, corrupt: Corrupt | null): Promise<RunningSwarm> {
-  const { config, state } = engine;
+  const { config } = engine;
   const paths = planPaths(config.plan);
   writeSettings(config.plan, {
     capacity: { low: config.thresholds.capacityLow, critical: config.thresholds.capacityCritical },
@@ -178,6 +130,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   const finish = (outcome: Outcome) => {
     if (done) return;
     done = true;
+    engine.finished = true;
     const fault = engine.writes.fault;
     if (fault) outcome = { code: 5, why: `the plan's files still refuse writes: ${fault.error.message}`, fault: fault.error };
     journalFollower.drain();
@@ -185,38 +138,17 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   };
 
   engine.spawner = (lane, generation, account, packet) => spawn(engine, lane, generation, account, packet);
-  leadSuccession(engine);
-
-  const planEnd = new PlanEnding(engine, options.untilDone, finish);
-  engine.onPlanReleased = () => planEnd.leadReleased();
-
-  engine.onLaneAdded = (record) => {
-    const ctx = { lanes: config.lanes, leadName: config.lead.name, maxLanes: config.maxLanes, epoch: state.epoch };
-    const step = reduceLaneAdd(state.added, record, ctx);
-    engine.commit({ added: step.added });
-    for (const effect of step.effects) {
-      if (effect.type === 'journal') engine.journal({ type: effect.kind, event: effect.event, lane: effect.lane, ...effect.data });
-      else {
-        planEnd.laneAdded();
-        void engine.enqueue(async () => engine.writes.persistently(async () => startMissing(engine, await engine.host.list())));
-      }
-    }
-  };
-
-  engine.onSettled = () => {
-    const newLead = leadAfterStep(engine);
-    if (!done) {
-      if (newLead) planEnd.leadChanged();
-      planEnd.settled();
-    }
-  };
+  engine.swarmEffect = (effect) => runSwarmEffect(engine, effect, {
+    finish,
+    startAdded: () => engine.writes.persistently(async () => startMissing(engine, await engine.host.list())),
+  });
 
   await engine.host.start();
-  const unsubscribe = engine.host.onEvent((event) => (event.type === 'lost' ? stopOnHostLost(engine, event.reason, finish) : watchPanes.handle(event)));
+  const unsubscribe = engine.host.onEvent((event) => (event.type === 'lost' ? stopOnHostLost(engine, event.reason) : watchPanes.handle(event)));
 
   // A fresh run (no state, or the last run's plan was done) adopts nothing: agent panes an earlier run
   // left in this swarm's session are closed first, so a leftover idle agent is not taken for a new one.
-  if (state.order.length === 0) {
+  if (engine.state.order.length === 0) {
     const leftover = await engine.host.list();
     for (const pane of leftover) await engine.host.kill(pane.paneId).catch(() => undefined);
     if (leftover.length > 0) engine.journal({ type: 'observation', event: 'stale_panes_closed', lane: null, panes: leftover.length });
@@ -229,21 +161,25 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   await engine.enqueue(() => engine.drainPending());
   await engine.idle();
   const panes = await engine.host.list();
-  for (const name of state.order) {
+  for (const name of engine.state.order) {
     const mine = panes.filter((p) => engine.laneOfAgent(p.lane) === name);
     engine.dispatch(name, { type: 'resume', panes: mine.map((p) => ({ generation: p.generation, paneId: p.paneId, dead: p.dead })) });
   }
-  if (state.order.length > 0) engine.journal({ type: 'observation', event: 'readopted', lane: null, panes: panes.length });
+  if (engine.state.order.length > 0) engine.journal({ type: 'observation', event: 'readopted', lane: null, panes: panes.length });
   engine.deadlines.arm();
 
   // Claim before any lane starts, then start whatever has no agent yet.
-  if (state.epoch === 0) claimLead(engine);
-  await engine.enqueue(() => engine.writes.persistently(() => startMissing(engine, panes)));
+  if (engine.state.epoch === 0) claimLead(engine);
+  await engine.enqueue(async () => {
+    await engine.drainPending(); // the claim's journal line, before any lane starts
+    await engine.writes.persistently(() => startMissing(engine, panes));
+    await engine.drainPending();
+  });
   await engine.idle();
 
   // Read from where this run has read to; save the offset only once the events the records became
   // were handled (their steps queued before this save), so a kill in between reads them again.
-  let readTo = state.inboxOffset;
+  let readTo = engine.state.inboxOffset;
   const drainInbox = () =>
     void engine.enqueue(() => {
       const chunk = readInbox(config.plan, readTo);
@@ -251,8 +187,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
       readTo = chunk.offset;
       for (const record of chunk.records) route(engine, record);
       void engine.enqueue(() => {
-        engine.commit({ inboxOffset: chunk.offset });
-        engine.save();
+        engine.apply({ type: 'inbox_read', offset: chunk.offset });
         inboxFaults(engine, chunk.records);
       });
     });
@@ -261,19 +196,16 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   });
   drainInbox();
   engine.publish();
-  planEnd.resume();
+  engine.dispatch({ type: 'plan', event: 'resume' });
   if (options.timeoutMs !== null) timeout = engine.clock.after(options.timeoutMs, () => finish({ code: 1, why: `--timeout passed (${options.timeoutMs} ms)` }));
-  engine.onSettled();
+  engine.dispatch({ type: 'settle' });
 
-  engine.asks.arm();
   const detach = async () => {
     journalFollower.drain();
     journalFollower.close();
     engine.closed = true;
     engine.writes.stop();
-    engine.asks.stop();
     timeout?.cancel();
-    planEnd.stop();
     inboxWatcher?.close();
     watchPanes.stop();
     engine.deadlines.stop();

@@ -101,7 +101,7 @@ describe('swarm lead', () => {
     [['lead', 'crown'], 'unknown action "crown"'],
     [['lead', 'handover'], 'needs one successor'],
     [['lead', 'handover', 'lead-b'], 'needs --packet'],
-    [['lead', 'claim', '--bogus'], "Unknown option '--bogus'"],
+    [['lead', 'claim', '--bogus'], 'unknown option "--bogus"'],
   ])('refuses %j with exit 2', async (args, message) => {
     await swarm(['lead', 'claim'], { env: t.agentEnv('lead') });
     const run = await swarm(args, { env: t.agentEnv('lead') });

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { swarm, tempDir, testPlan, type TestPlan } from '../helpers/swarm.js';
@@ -87,6 +87,16 @@ describe('swarm notify', () => {
     expect(stale.code).toBe(3);
     const fresh = await swarm(['notify', 'all', 'carry on'], { env: t.agentEnv('lead') });
     expect(fresh.code).toBe(0);
+  });
+
+  it('a lane\'s `notify all` with no lead record is refused as a lane\'s, not with "claim the lead first"', async () => {
+    const run = await swarm(['notify', 'all', 'stop everything'], { env: t.agentEnv('lane-a') });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('fenced: lane-a is a lane: only the current lead may notify all');
+    expect(run.stderr).toContain('a lane reports to the lead (swarm notify lead <text>)');
+    expect(run.stderr).not.toContain('claim the lead first');
+    expect(readFileSync(join(t.plan, 'journal.jsonl'), 'utf8')).toContain('"event":"fenced"');
+    expect(existsSync(join(t.plan, '.swarm', 'inbox.jsonl'))).toBe(false);
   });
 
   it('`notify all` with no lead record is refused (it is the current lead’s alone)', async () => {

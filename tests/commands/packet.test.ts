@@ -40,7 +40,7 @@ describe('swarm packet write', () => {
     [['--reason', 'capacity_low', '--doing', 'x'], 'at least one --next is required'],
     [['--reason', 'capacity_low', '--doing', 'x', '--next', '  '], 'at least one --next is required'],
     [['--reason', 'capacity_low', '--doing', 'x', '--next', 'y', '--verified', 'no-equals'], '--verified takes WHAT=EVIDENCE, got "no-equals"'],
-    [['--reason', 'capacity_low', '--doing', 'x', '--next', 'y', '--colour'], "Unknown option '--colour'"],
+    [['--reason', 'capacity_low', '--doing', 'x', '--next', 'y', '--colour'], 'unknown option "--colour"'],
   ])('refuses %j with exit 2', async (args, message) => {
     const run = await swarm(['packet', 'write', ...args], { cwd: t.root, env: t.agentEnv('lane-a') });
     expect(run.code).toBe(2);

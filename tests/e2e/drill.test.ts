@@ -84,7 +84,7 @@ describe('swarm drill', () => {
   });
 
   it.each([
-    [['--kep'], "swarm drill: Unknown option '--kep'"],
+    [['--kep'], 'swarm drill: unknown option "--kep"'],
     [['now'], 'swarm drill: unexpected argument "now"'],
   ])('%j is a usage error (exit 2)', async (args, message) => {
     const result = await drill(args);

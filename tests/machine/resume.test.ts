@@ -26,6 +26,14 @@ describe('resume', () => {
     expect(step.lane.state).toBe('starting');
   });
 
+  it('a done lane whose pane went while swarm was down: its lease released; with the pane alive: nothing', () => {
+    const gone = resume(doneLane(), []);
+    expect(gone.lane.paneId).toBeNull();
+    expect(gone.effects).toContainEqual({ type: 'release_lease', id: 'lane-a/g1/release-done/work2', account: 'work2' });
+    expect(resume(doneLane(), [dead(1, '%1')]).effects.map((e) => e.type)).toEqual(['journal', 'release_lease', 'journal']);
+    expect(resume(doneLane(), [live(1, '%1')]).effects).toEqual([]);
+  });
+
   it('spawning without a pane: spawn again, with the same id', () => {
     const first = original(() => drive(picking(), [[{ type: 'lease', account: 'work3', resetsAt: null, why: 'ok' }, T0 + 5 * MIN]]), 'spawn');
     const step = resume(leased(), [live(1, '%1')]);
@@ -126,10 +134,10 @@ describe('resume', () => {
   });
 
   it.each([
-    ['done', doneLane], ['stopped', stoppedLane],
-  ])('%s: nothing', (_name, build) => {
+    ['done, its pane alive', doneLane, [live(1, '%1')]], ['stopped', stoppedLane, []],
+  ] as [string, () => LaneState, Pane[]][])('%s: nothing', (_name, build, panes) => {
     const lane = build();
-    expect(resume(lane, [])).toEqual({ lane, effects: [] });
+    expect(resume(lane, panes)).toEqual({ lane, effects: [] });
   });
 
   it('attention: nothing is retried', () => {

@@ -170,11 +170,22 @@ describe('terminal and finished lanes', () => {
     expect(reduceLane(lane, event, ctx(AT))).toEqual({ lane, effects: [] });
   });
   it.each([
-    ['a critical verdict', verdict('handoff_now')], ['its exit', { type: 'exited', paneId: '%1', status: 0 }],
+    ['a critical verdict', verdict('handoff_now')], ['another pane\'s exit', { type: 'exited', paneId: '%9', status: 0 }],
     ['a usage screen', { type: 'screen', screen: 'usage_limit' }], ['output', { type: 'output' }], ['a stall timer', { type: 'timer', timer: 'stall' }],
   ] as [string, LaneEvent][])('a done lane ignores %s', (_what, event) => {
     const lane = doneLane();
     expect(reduceLane(lane, event, ctx(AT))).toEqual({ lane, effects: [] });
+  });
+  it('a done lane whose agent exits: no successor, its lease released once, the pane forgotten', () => {
+    const lane = doneLane();
+    const step = reduceLane(lane, { type: 'exited', paneId: '%1', status: 0 }, ctx(AT));
+    expect(step.lane).toEqual({ ...lane, paneId: null });
+    expect(step.effects).toEqual([
+      expect.objectContaining({ type: 'journal', event: 'agent_exited', data: { paneId: '%1', status: 0, after: 'done' } }),
+      { type: 'release_lease', id: 'lane-a/g1/release-done/work2', account: 'work2' },
+      expect.objectContaining({ type: 'journal', event: 'lease_released', data: { account: 'work2', why: 'its agent left after done' } }),
+    ]);
+    expect(reduceLane(step.lane, { type: 'exited', paneId: '%1', status: 0 }, ctx(AT)).effects).toEqual([]);
   });
   it('attention holds the lane: capacity and reports of a new handoff change nothing', () => {
     const lane = attentionLane();

@@ -79,6 +79,8 @@ function sameEnd(s: TestSwarm, host: FakeHost, outcome: { code: number; why: str
   expect(live.filter((p) => p.startsWith('lane-a ')), label).toHaveLength(1);
   expect(live.filter((p) => p.startsWith('lead')), label).toEqual([expect.stringMatching(new RegExp(`^${lead} `))]);
   expect(s.events('lead_accepted'), label).toHaveLength(lead === 'lead' ? 0 : 1);
+  // A new lead's notice is an intent like any other: a cut between its step's save and the notice still tells the lanes.
+  if (lead !== 'lead') expect(s.events('lead_notice').filter((e) => e.lane === lead).length, label).toBeGreaterThanOrEqual(1);
   const leases = readLeases(s.plan).map((l) => `${l.lane} g${l.generation} @${l.account}`).sort();
   // A lease is the lead lane's whatever name its agent goes by (`lead-b`).
   expect(leases, label).toEqual(live.map((p) => p.replace(/^lead-b /, 'lead ')).sort());

@@ -12,7 +12,7 @@ function saved(over: Partial<EngineState> = {}): EngineState {
     version: 1, name: 'demo', session: 'swarm-demo', backend: 'tmux', inboxOffset: 100, lanes, order: ['lead', 'lane-a', 'lane-b', 'lane-c'],
     leadName: 'lead', leadAgent: 'lead', epoch: 2, limited: {}, readings: {}, timers: [{ lane: 'lane-a', timer: 'stall', at: 5 }],
     pending: [{ lane: 'lane-a', effect: { type: 'close_pane', id: 'x', paneId: '%3/1.2' } }], allDoneTold: false, planDone: false,
-    added: [], leadNext: null, leadGeneration: 1, asks: [], askTimeouts: 0, ...over,
+    added: [], leadNext: null, asks: [], askTimeouts: 0, ...over,
   };
 }
 const states = (lanes: LaneState[]): string[] => lanes.map((l) => `${l.name}:${l.state}`);

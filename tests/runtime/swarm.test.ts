@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/adapters/configFile.js';
+import { readLeases } from '../../src/adapters/leaseFiles.js';
 import { startSwarm, type Outcome } from '../../src/runtime/swarm.js';
 import { FakeHost, type Action, type Scripts } from '../helpers/fakeHost.js';
 import { HandClock } from '../helpers/handClock.js';
@@ -119,6 +120,22 @@ describe('the engine in-process, with a fake pane host', () => {
     expect(outcome.code).toBe(0);
     expect(s.events('packet_accepted')).toHaveLength(1);
     expect(s.events('lane_result')).toMatchObject([{ lane: 'lane-a', result: 'done' }]);
+  });
+
+  it('a done lane whose agent then exits: no successor, its lease released (never a lease held by nobody)', async () => {
+    let leasedAfterExit: string[] | null = null;
+    const { s, outcome } = await run([{ name: 'lane-a' }, { name: 'lane-b' }], {
+      'lane-a g1': ['ready', 'done', async () => { await waitFor(() => t!.events('lane_result').some((e) => e.lane === 'lane-a'), { what: 'lane-a done' }); }, 'exit'],
+      'lane-b g1': ['ready', async () => {
+        await waitFor(() => t!.events('lease_released').some((e) => e.lane === 'lane-a'), { what: 'lane-a\'s lease released' });
+        leasedAfterExit = readLeases(t!.plan).map((l) => l.lane);
+      }, 'done'],
+    });
+    expect(outcome.code).toBe(0);
+    expect(s.events('agent_exited')).toMatchObject([{ lane: 'lane-a', after: 'done' }]);
+    expect(leasedAfterExit).not.toContain('lane-a');
+    expect(leasedAfterExit).toContain('lane-b');
+    expect(s.events('successor_spawned')).toHaveLength(0);
   });
 
   it('stopped short: a lane blocked on a decision and nothing else can move → exit 1 with why', async () => {

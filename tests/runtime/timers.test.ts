@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LeadAsks } from '../../src/runtime/asks.js';
-import type { Engine } from '../../src/runtime/engine.js';
 import { MAX_TIMER_MS, safeTimeout, systemClock } from '../../src/runtime/clock.js';
 import type { TimerEntry } from '../../src/runtime/engineState.js';
 import { Deadlines } from '../../src/runtime/timers.js';
-import type { Effect } from '../../src/machine/types.js';
+import { deadlines } from '../../src/core/swarm/deadlines.js';
+import type { SwarmEvent } from '../../src/core/swarm/events.js';
+import { HandClock } from '../helpers/handClock.js';
 
 const HOUR = 3_600_000;
 
@@ -51,39 +51,35 @@ describe('safeTimeout', () => {
   });
 });
 
-describe('the ask timer with a delay past 24.8 days', () => {
+describe('the ask deadline with a delay past 24.8 days', () => {
   it('does not re-fire every millisecond (real timers)', async () => {
-    let expiries = 0;
-    const state = { asks: [] as { from: string; at: number }[], askTimeouts: 0, leadName: 'lead', leadAgent: 'lead' };
-    const engine = {
-      state,
-      config: { timeouts: { ask: 600 * HOUR } },
-      clock: systemClock,
-      commit: (patch: object) => Object.assign(state, patch),
-      now: () => Date.now(),
-      enqueue: () => {
-        expiries += 1;
-        return Promise.resolve();
-      },
-    } as unknown as Engine;
-    const asks = new LeadAsks(engine);
-    asks.asked('lane-a', Date.now());
+    let fired = 0;
+    const state = { timers: [] as TimerEntry[], releaseAt: null, planDone: false, asks: [{ from: 'lane-a', at: Date.now() }], askTimeouts: 0 };
+    const timers = new Deadlines(() => deadlines(state, 600 * HOUR), () => { fired += 1; }, systemClock);
+    timers.arm();
     await new Promise((resolve) => setTimeout(resolve, 100));
-    asks.stop();
-    expect(expiries).toBe(0);
+    timers.stop();
+    expect(fired).toBe(0);
   });
 });
 
-describe('Deadlines.apply: a transition\'s deadlines are state', () => {
-  const journal = { type: 'journal', id: 'j', kind: 'observation', event: 'x', data: {} } as const;
-  it.each<[string, TimerEntry[], Effect[], TimerEntry[], Effect[]]>([
-    ['none: nothing changes', [], [], [], []],
-    ['a set, beside another lane\'s', [{ lane: 'b', timer: 'stall', at: 1 }], [{ type: 'set_timer', id: 's', timer: 'stall', at: 9 }], [{ lane: 'b', timer: 'stall', at: 1 }, { lane: 'a', timer: 'stall', at: 9 }], []],
-    ['a set replaces the same timer', [{ lane: 'a', timer: 'accept', at: 1 }], [{ type: 'set_timer', id: 's', timer: 'accept', at: 7 }], [{ lane: 'a', timer: 'accept', at: 7 }], []],
-    ['clear then set, in order; other effects left to carry out', [{ lane: 'a', timer: 'packet', at: 1 }],
-      [{ type: 'clear_timer', id: 'c', timer: 'packet' }, journal, { type: 'set_timer', id: 's', timer: 'stall', at: 4 }], [{ lane: 'a', timer: 'stall', at: 4 }], [journal]],
-    ['a clear of a timer not set: nothing', [], [{ type: 'clear_timer', id: 'c', timer: 'reset' }], [], []],
-  ])('%s', (_what, entries, effects, timers, rest) => {
-    expect(Deadlines.apply(entries, 'a', effects)).toEqual({ timers, rest });
+describe('Deadlines: one clock timer per group, each deadline fed once', () => {
+  const lanes = (...ats: number[]): TimerEntry[] => ats.map((at, i) => ({ lane: `l${i}`, timer: 'stall', at }));
+  it('arms the earliest lane timer, the release and the ask deadline; feeds each once, and follows the state', () => {
+    const clock = new HandClock(0);
+    const state = { timers: lanes(50, 20), releaseAt: 70 as number | null, planDone: false, asks: [{ from: 'a', at: 0 }], askTimeouts: 0 };
+    const fed: SwarmEvent[] = [];
+    const timers = new Deadlines(() => deadlines(state, 30), (due) => { fed.push(...due); }, clock);
+    timers.arm();
+    expect(clock.pending()).toEqual([20, 30, 70]);
+    clock.advance(25);
+    expect(fed).toEqual([{ type: 'timer', lane: 'l1', timer: 'stall', at: 20 }]);
+    timers.arm(); // a step before the lane's timer event ran: not fed again
+    expect(clock.pending()).toEqual([5, 45]);
+    state.timers = lanes(50);
+    timers.arm();
+    expect(clock.pending()).toEqual([5, 25, 45]);
+    timers.stop();
+    expect(clock.pending()).toEqual([]);
   });
 });

@@ -1,0 +1,22 @@
+/**
+ * What was wrong with a command's arguments, said the same way by every command: node's parseArgs
+ * errors ("Unknown option '--x'. To specify a positional argument starting with a '-', place it at
+ * the end of the command after '--', as in '-- \"--x\"") become one short sentence. Pure.
+ */
+export function argsProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: string }).code;
+  const quoted = /'([^']*)'/.exec(message)?.[1] ?? '';
+  switch (code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option "${quoted}"`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `unexpected argument "${quoted}"`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
+      const option = quoted.split(' ')[0]!;
+      return /does not take an argument/.test(message) ? `${option} takes no value` : `${option} needs a value`;
+    }
+    default:
+      return message;
+  }
+}

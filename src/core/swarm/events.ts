@@ -1,0 +1,54 @@
+/**
+ * What goes into the swarm's reducer (core/swarm/reduce.ts) and what comes out of it besides the
+ * lane machines' own effects. Events come from the runtime's input adapters (inbox, panes, hooks,
+ * deadlines, `swarm answer`) and from the results of effects; effects are plain data, carried out
+ * by runtime/swarmEffects.ts. Types only.
+ */
+import type { LaneEvent, TimerName } from '../../machine/types.js';
+import type { InboxRecord } from '../inbox.js';
+import type { AccountEvent } from './accounts.js';
+import type { AskEvent } from './asks.js';
+
+export type SwarmEvent =
+  /** One lane's (or the lead's) own event, for its machine. */
+  | { type: 'lane'; lane: string; event: LaneEvent }
+  /** Lanes' states are made, all in one step (first start, or a lane added): no agent yet; those known stay. */
+  | { type: 'lanes_created'; lanes: { name: string; role: 'lead' | 'lane'; account: string | null }[] }
+  /** A lane's deadline passed (ignored unless that very deadline is still set). */
+  | { type: 'timer'; lane: string; timer: TimerName; at: number }
+  | { type: 'ask'; event: AskEvent }
+  /** Lead record changes read from the inbox, or made by swarm (`claimed`, `epoch_raised`), and a lead successor starting. */
+  | { type: 'lead_handover'; to: string; packet: string; newEpoch: number }
+  | { type: 'lead_takeover'; from: string; newEpoch: number }
+  | { type: 'lead_claimed'; epoch: number; lead: string; account: string }
+  | { type: 'lead_epoch_raised'; epoch: number }
+  | { type: 'lead_successor_starting' }
+  /** The plan's end: the lead released it, the release deadline passed, the record is released, or a restart re-arms. */
+  | { type: 'plan'; event: 'lead_released' | 'release_due' | 'record_released' | 'resume' }
+  | { type: 'lane_add'; record: Extract<InboxRecord, { kind: 'lane' }> }
+  | { type: 'account'; event: AccountEvent }
+  /** A lease was released: every lane hears of it (one waiting for an account picks again). */
+  | { type: 'account_freed'; account: string }
+  | { type: 'session'; lane: string; generation: number; sessionId: string | null; transcriptPath: string | null }
+  | { type: 'host_lost'; reason: string }
+  /** The inbox was read (and its records handled) up to `offset`. */
+  | { type: 'inbox_read'; offset: number }
+  /** Look at the plan's end now (the run's start). */
+  | { type: 'settle' };
+
+export type SwarmEffect =
+  | { type: 'journal'; kind: 'observation' | 'delegation' | 'intervention'; event: string; lane: string | null; data: Record<string, unknown> }
+  /** A message to the lead's mailbox (its successor's once a handover is under way). */
+  | { type: 'tell_lead'; text: string }
+  /** One lead notice to every lane, journaled once as lead_notice. */
+  | { type: 'tell_lanes'; text: string; agent: string; epoch: number }
+  /** Point the new lead at its mailbox. */
+  | { type: 'poke'; agent: string }
+  /** Kill a pane (a lead taken over after unanswered asks). */
+  | { type: 'kill'; paneId: string }
+  /** Release the lead record if it is still held (journal lead_released), then feed `record_released`. */
+  | { type: 'release_plan'; why: string }
+  /** Start the lanes that have no agent yet (a lane added). */
+  | { type: 'start_added' }
+  /** The run is over: `notify_command` hears of plan_done (code 0), then the run settles. */
+  | { type: 'finish'; code: 0 | 1; why: string };

@@ -1,0 +1,281 @@
+/**
+ * The one reducer of the whole swarm (issue 11 §1): `(state, event, ctx) → { state, effects }`.
+ * It composes the lane machine (machine/lane.ts) and the swarm's own reducers beside it (asks,
+ * leadSuccession, planEnd, laneAdd, accounts, sessions, hostLost), applies every deadline to the
+ * state in the same step (core/swarm/deadlines.ts), and returns the intents left to carry out: a
+ * lane's effects tagged with the lane, the swarm's own with lane null. A sub-reducer's effect that is
+ * really another event (succession's `lead_lane`, asks' `take_over`, a lane's `mark_limited`, a lease
+ * freed for every lane) is reduced in the same call, never bounced through the runtime. After a step
+ * that moved a lane, the plan's end is looked at once: a lead successor that accepted takes office,
+ * and planEnd hears `settled`. Pure: time and the lead record come in `ctx`.
+ */
+import type { SwarmConfig } from '../config.js';
+import type { LeadRecord } from '../epochs.js';
+import { progress, type Progress } from '../progress.js';
+import { reduceLane } from '../../machine/lane.js';
+import { withLane } from '../../machine/laneState.js';
+import type { LaneEvent, LaneState, MachineContext } from '../../machine/types.js';
+import { reduceAccounts, type AccountEvent } from './accounts.js';
+import { reduceAsks, type AskEvent } from './asks.js';
+import { applyTimers, clearTimer } from './deadlines.js';
+import type { SwarmEffect, SwarmEvent } from './events.js';
+import { reduceHostLost } from './hostLost.js';
+import { reduceLaneAdd } from './laneAdd.js';
+import { reduceSuccession, type Succession, type SuccessionEvent } from './leadSuccession.js';
+import { reducePlanEnd, type PlanEnd, type PlanEndEvent } from './planEnd.js';
+import { reduceSession } from './sessions.js';
+import type { PendingEffect, SwarmState } from './state.js';
+
+export interface SwarmContext {
+  now: number;
+  config: Pick<SwarmConfig, 'thresholds' | 'timeouts' | 'lanes' | 'lead' | 'maxLanes'>;
+  /** `--until-done`: a plan no lane can move stops short. */
+  untilDone: boolean;
+  /** `lead.json` as read for this step (null: none, or unreadable). */
+  leadRecord: LeadRecord | null;
+  /** The run has settled (its `finish` was carried out): the plan's end is decided no more. */
+  finished: boolean;
+}
+
+export interface SwarmStep {
+  state: SwarmState;
+  effects: PendingEffect[];
+}
+
+/** The step being built: the state so far, the intents so far, and whether a lane's machine ran. */
+interface Build {
+  state: SwarmState;
+  effects: PendingEffect[];
+  laneMoved: boolean;
+}
+
+export function reduceSwarm(state: SwarmState, event: SwarmEvent, ctx: SwarmContext): SwarmStep {
+  const b: Build = { state, effects: [], laneMoved: false };
+  apply(b, event, ctx);
+  if (b.laneMoved || event.type === 'settle') settle(state, b, ctx);
+  return { state: b.state, effects: b.effects };
+}
+
+const swarm = (b: Build, effect: SwarmEffect): void => {
+  b.effects.push({ lane: null, effect });
+};
+
+function apply(b: Build, event: SwarmEvent, ctx: SwarmContext): void {
+  const s = b.state;
+  switch (event.type) {
+    case 'lane':
+      return lane(b, event.lane, event.event, ctx);
+    case 'lanes_created': {
+      let { lanes, order } = s;
+      for (const want of event.lanes.filter((l) => !s.lanes[l.name])) ({ lanes, order } = withLane(lanes, order, { ...want, now: ctx.now }));
+      if (lanes !== s.lanes) b.state = { ...s, lanes, order };
+      return;
+    }
+    case 'timer': {
+      if (!s.timers.some((t) => t.lane === event.lane && t.timer === event.timer && t.at === event.at)) return; // cleared or moved since
+      b.state = { ...s, timers: clearTimer(s.timers, event.lane, event.timer) };
+      return lane(b, event.lane, { type: 'timer', timer: event.timer }, ctx);
+    }
+    case 'ask':
+      return asks(b, event.event, ctx);
+    case 'lead_handover':
+      succession(b, { type: 'handover', to: event.to, packet: event.packet, newEpoch: event.newEpoch }, ctx);
+      return;
+    case 'lead_takeover':
+      succession(b, { type: 'takeover', from: event.from, newEpoch: event.newEpoch }, ctx);
+      return;
+    case 'lead_claimed':
+      succession(b, { type: 'claimed', epoch: event.epoch, lead: event.lead, account: event.account }, ctx);
+      return;
+    case 'lead_epoch_raised':
+      succession(b, { type: 'epoch_raised', epoch: event.epoch }, ctx);
+      return;
+    case 'lead_successor_starting':
+      succession(b, { type: 'successor_starting' }, ctx);
+      return;
+    case 'plan':
+      return planEvent(b, event.event, ctx);
+    case 'lane_add':
+      return laneAdd(b, event.record, ctx);
+    case 'account':
+      return account(b, event.event);
+    case 'account_freed':
+      for (const name of s.order) lane(b, name, { type: 'account_freed', account: event.account }, ctx);
+      return;
+    case 'session': {
+      const current = s.lanes[event.lane];
+      if (!current) return;
+      const step = reduceSession(s.sessions, event, { currentGeneration: current.generation });
+      if (step.sessions !== s.sessions && step.sessions) b.state = { ...s, sessions: step.sessions };
+      return;
+    }
+    case 'host_lost': {
+      const step = reduceHostLost(s.hostLost, { reason: event.reason }, { now: new Date(ctx.now).toISOString() });
+      if (step.hostLost !== s.hostLost && step.hostLost) b.state = { ...s, hostLost: step.hostLost };
+      for (const effect of step.effects) {
+        if (effect.type === 'journal') swarm(b, { type: 'journal', kind: effect.kind, event: effect.event, lane: null, data: effect.data });
+        else if (effect.type === 'finish') swarm(b, effect);
+      }
+      return;
+    }
+    case 'inbox_read':
+      b.state = { ...s, inboxOffset: event.offset };
+      return;
+    case 'settle':
+      return;
+  }
+}
+
+function machineContext(ctx: SwarmContext, name: string): MachineContext {
+  const t = ctx.config.timeouts;
+  return {
+    now: ctx.now,
+    maxGenerations: ctx.config.thresholds.maxGenerations,
+    timeouts: { accept: t.accept, packet: t.packet, stall: t.stall },
+    doneWhen: ctx.config.lanes.find((l) => l.name === name)?.doneWhen ?? null,
+  };
+}
+
+/** One lane's event: its machine decides; its deadlines and account marks are state at once. */
+function lane(b: Build, name: string, event: LaneEvent, ctx: SwarmContext): void {
+  const s = b.state;
+  const current = s.lanes[name];
+  if (!current) return;
+  const { lane: next, effects } = reduceLane(current, event, machineContext(ctx, name));
+  const { timers, rest } = applyTimers(s.timers, name, effects);
+  let facts = { limited: s.limited, notReady: s.notReady ?? {}, readings: s.readings };
+  for (const effect of rest) {
+    if (effect.type === 'mark_limited') facts = reduceAccounts(facts, { type: 'limited', account: effect.account, resetsAt: effect.resetsAt });
+    else if (effect.type === 'mark_not_ready') facts = reduceAccounts(facts, { type: 'not_ready', account: effect.account, why: effect.why });
+    else b.effects.push({ lane: name, effect });
+  }
+  b.state = { ...s, lanes: { ...s.lanes, [name]: next }, timers, ...facts };
+  b.laneMoved = true;
+}
+
+function account(b: Build, event: AccountEvent): void {
+  const s = b.state;
+  const facts = reduceAccounts({ limited: s.limited, notReady: s.notReady ?? {}, readings: s.readings }, event);
+  b.state = { ...s, ...facts };
+}
+
+function asks(b: Build, event: AskEvent, ctx: SwarmContext): void {
+  const s = b.state;
+  const lead = event.type === 'ask_due' ? s.lanes[s.leadName] : undefined; // only a deadline takes the lead over
+  const step = reduceAsks({ asks: s.asks, askTimeouts: s.askTimeouts }, event, {
+    now: ctx.now, askMs: ctx.config.timeouts.ask, leadAgent: s.leadAgent, leadName: s.leadName,
+    lead: lead ? { paneId: lead.paneId, generation: lead.generation } : null,
+  });
+  b.state = { ...s, asks: step.state.asks, askTimeouts: step.state.askTimeouts };
+  for (const effect of step.effects) {
+    if (effect.type === 'journal') {
+      swarm(b, { type: 'journal', kind: effect.kind, event: effect.event, lane: effect.lane, data: effect.data });
+    } else {
+      // Taken over as if its pane had died: the pane is killed, and the lead lane hears `exited` now.
+      swarm(b, { type: 'kill', paneId: effect.paneId });
+      lane(b, s.leadName, { type: 'exited', paneId: effect.paneId, status: null, tail: 'unreachable: asks to the lead timed out' }, ctx);
+    }
+  }
+}
+
+function succession(b: Build, event: SuccessionEvent, ctx: SwarmContext, leadGeneration?: number): void {
+  const s = b.state;
+  const leadLane = s.lanes[s.leadName];
+  const current: Succession = { leadAgent: s.leadAgent, leadNext: s.leadNext, epoch: s.epoch, leadGeneration: leadGeneration ?? leadLane?.generation ?? 1 };
+  const step = reduceSuccession(current, event, {
+    leadLaneGeneration: leadLane?.generation ?? null,
+    lanes: s.order,
+    leadName: ctx.config.lead.name,
+    succession: ctx.config.lead.succession,
+  });
+  const { leadAgent, leadNext, epoch } = step.state;
+  if (leadAgent !== s.leadAgent || leadNext !== s.leadNext || epoch !== s.epoch) b.state = { ...s, leadAgent, leadNext, epoch };
+  for (const effect of step.effects) {
+    switch (effect.type) {
+      case 'lead_lane':
+        lane(b, s.leadName, effect.event, ctx);
+        break;
+      case 'tell_lanes':
+        swarm(b, effect);
+        break;
+      case 'poke':
+        swarm(b, effect);
+        break;
+      case 'journal_claim':
+        swarm(b, { type: 'journal', kind: 'observation', event: 'lead_claimed', lane: effect.lead, data: { epoch: effect.epoch, account: effect.account } });
+        break;
+    }
+  }
+}
+
+function laneAdd(b: Build, record: Extract<SwarmEvent, { type: 'lane_add' }>['record'], ctx: SwarmContext): void {
+  const s = b.state;
+  const step = reduceLaneAdd(s.added, record, { lanes: ctx.config.lanes, leadName: ctx.config.lead.name, maxLanes: ctx.config.maxLanes, epoch: s.epoch });
+  if (step.added !== s.added) b.state = { ...s, added: step.added };
+  for (const effect of step.effects) {
+    if (effect.type === 'journal') {
+      swarm(b, { type: 'journal', kind: effect.kind, event: effect.event, lane: effect.lane, data: effect.data });
+    } else {
+      planEnd(b, { type: 'lane_added' }, ctx);
+      swarm(b, { type: 'start_added' });
+    }
+  }
+}
+
+/** The lanes' progress (the lead's excluded). */
+function progressOf(s: SwarmState): Progress {
+  return progress(s.order.filter((n) => n !== s.leadName).map((n) => s.lanes[n]).filter((l): l is LaneState => l !== undefined));
+}
+
+function planEvent(b: Build, event: 'lead_released' | 'release_due' | 'record_released' | 'resume', ctx: SwarmContext): void {
+  const p = progressOf(b.state);
+  switch (event) {
+    case 'lead_released':
+      return planEnd(b, { type: 'lead_released', progress: p }, ctx);
+    case 'release_due':
+      return planEnd(b, { type: 'release_due', progress: p }, ctx);
+    case 'record_released':
+      return planEnd(b, { type: 'record_released' }, ctx);
+    case 'resume':
+      return planEnd(b, { type: 'resume', progress: p, released: p.kind === 'all_done' && ctx.leadRecord?.released === true }, ctx);
+  }
+}
+
+function planEnd(b: Build, event: PlanEndEvent, ctx: SwarmContext): void {
+  if (ctx.finished) return;
+  const s = b.state;
+  const current: PlanEnd = { allDoneTold: s.allDoneTold, releaseAt: s.releaseAt ?? null, planDone: s.planDone };
+  const step = reducePlanEnd(current, event, { now: ctx.now, releaseMs: ctx.config.timeouts.release });
+  if (step.state.allDoneTold !== current.allDoneTold || step.state.releaseAt !== current.releaseAt || step.state.planDone !== current.planDone) {
+    b.state = { ...s, ...step.state };
+  }
+  for (const effect of step.effects) {
+    switch (effect.type) {
+      case 'journal':
+        swarm(b, { type: 'journal', kind: effect.kind, event: effect.event, lane: null, data: effect.data });
+        break;
+      case 'arm_release':
+      case 'disarm_release':
+        break; // the deadline is `releaseAt`, armed from the state (core/swarm/deadlines.ts)
+      default:
+        swarm(b, effect);
+    }
+  }
+}
+
+/**
+ * After a step that moved a lane (and at the run's start): a lead successor that accepted (the lead
+ * lane's generation moved on) takes office, then the plan's end hears `settled`.
+ */
+function settle(before: SwarmState, b: Build, ctx: SwarmContext): void {
+  const was = before.lanes[before.leadName];
+  const lead = b.state.lanes[b.state.leadName];
+  if (was && lead && lead.generation !== was.generation) {
+    const recordEpoch = lead.generation === 1 ? null : (ctx.leadRecord?.epoch ?? null);
+    succession(b, { type: 'step', generation: lead.generation, recordEpoch }, ctx, was.generation);
+    if (lead.generation > 1) planEnd(b, { type: 'lead_changed' }, ctx);
+  }
+  const p = progressOf(b.state);
+  const released = p.kind === 'all_done' && !b.state.allDoneTold && ctx.leadRecord?.released === true;
+  planEnd(b, { type: 'settled', progress: p, released, untilDone: ctx.untilDone }, ctx);
+}

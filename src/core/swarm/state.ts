@@ -1,0 +1,60 @@
+/**
+ * The swarm's state (`.swarm/state.json`): every lane's machine state and what the swarm itself
+ * decides (succession, asks, plan end, lanes added, accounts), with its deadlines and its pending
+ * effects — the intent records a restart finishes. Only core/swarm/reduce.ts makes a new one; the
+ * runtime's engine holds it and saves it after every step, before the step's effects run.
+ */
+import type { Effect, LaneState, TimerName } from '../../machine/types.js';
+import type { Reading } from '../leases.js';
+import type { Sessions } from './sessions.js';
+import type { HostLost } from './hostLost.js';
+import type { AddedLane } from './laneAdd.js';
+import type { SwarmEffect } from './events.js';
+
+/** An intent not yet carried out: a lane machine's effect (tagged with its lane), or the swarm's own (lane null). */
+export type PendingEffect = { lane: string; effect: Effect } | { lane: null; effect: SwarmEffect };
+
+export interface TimerEntry {
+  lane: string;
+  timer: TimerName;
+  at: number;
+}
+
+export interface SwarmState {
+  version: 1;
+  name: string;
+  session: string;
+  backend: 'tmux' | 'pty';
+  inboxOffset: number;
+  /** The lead first, then lanes in start order. */
+  lanes: Record<string, LaneState>;
+  order: string[];
+  leadName: string;
+  /** The agent name the current lead goes by (a successor lead may be `lead-b`). */
+  leadAgent: string;
+  /** The epoch the engine has acted on (lead.json is the truth: see docs/engine.md, "State kept once"). */
+  epoch: number;
+  limited: Record<string, string | null>;
+  /** Accounts a successor showed a blocking screen on (login, consent, payment, offline) → the screen's text. */
+  notReady?: Record<string, string>;
+  readings: Record<string, Reading>;
+  timers: TimerEntry[];
+  pending: PendingEffect[];
+  allDoneTold: boolean;
+  /** The release deadline running since every lane was done (epoch ms; core/swarm/planEnd.ts); absent in older files. */
+  releaseAt?: number | null;
+  planDone: boolean;
+  /** Lanes added at run time by the lead (`swarm lane add`). */
+  added: AddedLane[];
+  /** The agent name a lead successor in flight will go by. */
+  leadNext: string | null;
+  /** Asks to the lead not yet answered, and how many timed out in a row. */
+  asks: { from: string; at: number }[];
+  askTimeouts: number;
+  /** The agent session each lane's current generation runs (Claude Code's SessionStart hook). */
+  sessions?: Sessions;
+  /** When `swarm down` ended this run (runEnd.ts): the next `swarm up` starts afresh. */
+  ended?: string;
+  /** The tmux server died under this run (runEnd.ts): the next `swarm up` resumes. */
+  hostLost?: HostLost;
+}

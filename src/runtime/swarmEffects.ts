@@ -1,0 +1,58 @@
+/**
+ * Carries out the swarm's own effects (core/swarm/events.ts SwarmEffect), the reducer's intents
+ * beside the lane machines': journal lines, messages to the lead and lead notices to every lane, a
+ * pane killed, the plan released, added lanes started, the run finished. Results come back as events
+ * (`record_released`). It decides nothing.
+ */
+import { release } from '../core/epochs.js';
+import type { SwarmEffect } from '../core/swarm/events.js';
+import { updateLeadRecord } from '../adapters/leadStore.js';
+import { runNotifyCommand } from './effects.js';
+import type { Engine } from './engine.js';
+import { isoNow } from './clock.js';
+
+/** What the run provides: how it settles, and how it starts lanes that have no agent yet. */
+export interface RunHooks {
+  finish(outcome: { code: 0 | 1; why: string }): void;
+  startAdded(): Promise<void>;
+}
+
+export async function runSwarmEffect(engine: Engine, effect: SwarmEffect, run: RunHooks): Promise<void> {
+  const { state } = engine;
+  switch (effect.type) {
+    case 'journal':
+      engine.journal({ type: effect.kind, event: effect.event, lane: effect.lane, ...effect.data });
+      return;
+    case 'tell_lead':
+      engine.deliver(engine.leadMailbox(), 'swarm', effect.text);
+      return;
+    case 'tell_lanes':
+      for (const name of state.order) if (name !== state.leadName) engine.deliver(name, 'swarm', effect.text);
+      engine.journal({ type: 'observation', event: 'lead_notice', lane: effect.agent, epoch: effect.epoch });
+      return;
+    case 'poke':
+      engine.deliveries.poke(effect.agent);
+      return;
+    case 'kill':
+      void engine.host.kill(effect.paneId).catch(() => undefined);
+      return;
+    case 'release_plan':
+      releaseRecord(engine, effect.why);
+      engine.dispatch({ type: 'plan', event: 'record_released' });
+      return;
+    case 'start_added':
+      return run.startAdded();
+    case 'finish':
+      if (effect.code === 0) await runNotifyCommand(engine, { event: 'plan_done', plan: engine.config.plan });
+      return run.finish({ code: effect.code, why: effect.why });
+  }
+}
+
+/** Release the lead record for its holder if it is still held (idempotent). */
+function releaseRecord(engine: Engine, why: string): void {
+  const record = engine.leadRecord();
+  if (!record || record.released || !record.lead) return;
+  const caller = record.lead;
+  updateLeadRecord(engine.config.plan, (current) => release(current, { caller, epoch: record.epoch, now: isoNow(engine.clock) }));
+  engine.journal({ type: 'observation', event: 'lead_released', lane: caller, by: 'swarm', why });
+}

@@ -1,0 +1,62 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SwarmConfig } from '../../src/core/config.js';
+import { planPaths } from '../../src/core/paths.js';
+import type { PaneHost } from '../../src/adapters/host.js';
+import { freshOrSaved } from '../../src/runtime/initialState.js';
+import type { EngineState } from '../../src/runtime/engineState.js';
+import { HandClock } from '../helpers/handClock.js';
+import { tempDir } from '../helpers/swarm.js';
+
+let cleanup: (() => void) | null = null;
+afterEach(() => {
+  cleanup?.();
+  cleanup = null;
+});
+
+function plan(): { config: SwarmConfig; paths: ReturnType<typeof planPaths> } {
+  const made = tempDir('swarm-initial-');
+  cleanup = made.cleanup;
+  const config = { name: 'demo', plan: join(made.dir, 'plan'), lead: { name: 'lead' } } as SwarmConfig;
+  const paths = planPaths(config.plan);
+  mkdirSync(paths.swarmDir, { recursive: true });
+  writeFileSync(paths.inbox, '{"kind":"message"}\n');
+  return { config, paths };
+}
+const host = { kind: 'tmux' } as PaneHost;
+const clock = new HandClock();
+
+describe('freshOrSaved: the state a swarm up starts from', () => {
+  it('nothing saved: a fresh state, no lanes yet, the inbox read from its start', () => {
+    const { config } = plan();
+    const { state, corrupt } = freshOrSaved(config, host, clock);
+    expect(corrupt).toBeNull();
+    expect(state).toMatchObject({ version: 1, name: 'demo', session: 'swarm-demo', backend: 'tmux', inboxOffset: 0, lanes: {}, order: [], leadName: 'lead', leadAgent: 'lead', epoch: 0, pending: [] });
+  });
+
+  it('a run in progress: resumed as saved', () => {
+    const { config, paths } = plan();
+    const saved = { ...freshOrSaved(config, host, clock).state, epoch: 3, inboxOffset: 7, order: ['lead'] };
+    writeFileSync(paths.state, JSON.stringify(saved));
+    expect(freshOrSaved(config, host, clock)).toEqual({ state: saved, corrupt: null });
+  });
+
+  it('the plan done: a fresh state that reads the inbox on from where the done run left it', () => {
+    const { config, paths } = plan();
+    const saved: EngineState = { ...freshOrSaved(config, host, clock).state, planDone: true, inboxOffset: 5, epoch: 2 };
+    writeFileSync(paths.state, JSON.stringify(saved));
+    expect(freshOrSaved(config, host, clock).state).toMatchObject({ planDone: false, inboxOffset: 5, epoch: 0 });
+  });
+
+  it('a corrupt file: kept aside, and the fresh run reads the inbox from its end', () => {
+    const { config, paths } = plan();
+    writeFileSync(paths.state, '{ not json');
+    const { state, corrupt } = freshOrSaved(config, host, clock);
+    expect(corrupt?.why).toMatch(/^not JSON/);
+    expect(existsSync(corrupt!.kept)).toBe(true);
+    expect(existsSync(paths.state)).toBe(false);
+    expect(readdirSync(paths.swarmDir).filter((n) => n.startsWith('state.corrupt-'))).toHaveLength(1);
+    expect(state.inboxOffset).toBe('{"kind":"message"}\n'.length);
+  });
+});
