@@ -1,32 +1,33 @@
 /**
  * A lane's `done_when` gate in the lane machine: `done` starts it, its result finishes the lane or
- * sends it back to work, and a restart runs a gate that was in flight again. `gatePending` is the
- * intent record: set (and saved) before the gate runs, cleared only by its result. Gates are
- * rerunnable, so a gate killed with swarm is simply run again. Pure.
+ * sends it back to work, and a restart runs a gate that was in flight again. `gate` is the intent
+ * record, like a spawn's: set (and saved) before the gate runs, with the run's id and, once it
+ * started, its process; cleared only by the result of that very run (a result of another run is
+ * stale: ignored, journaled). Gates are rerunnable, so a gate cut off by a crash is run again, after
+ * its process (if still the one swarm started) is ended. Pure.
  */
 import { degrade } from './degrade.js';
 import { clearTimer, effectId, journal } from './effects.js';
 import { isLive } from './laneState.js';
 import { notices, tail } from './notices.js';
 import { type Ev, ignored } from './step.js';
-import type { LaneState, MachineContext, Step } from './types.js';
+import type { Effect, GateRun, LaneState, MachineContext, Step } from './types.js';
 
-/** Run the gate (again, after a restart): journal that it started, then run it. */
+/** Run the gate (again, after a restart: ending the earlier run's process first): journal that it started, then run it. */
 export function startGate(lane: LaneState, ctx: MachineContext, rerun = false): Step {
   if (ctx.doneWhen === null) return finishDone(lane, ctx);
   const command = ctx.doneWhen;
-  const next: LaneState = { ...lane, gatePending: true };
-  return {
-    lane: next,
-    effects: [
-      journal(next, 'gate_started', 'observation', rerun ? { command, rerun } : { command }, ctx.now),
-      { type: 'run_gate', id: effectId(next, next.generation, 'gate', ctx.now), command },
-    ],
-  };
+  const earlier = lane.gate;
+  const gate: GateRun = { id: effectId(lane, lane.generation, 'gate', ctx.now), command, since: ctx.now };
+  const next: LaneState = { ...lane, gate };
+  const ends = earlier === null ? null : { id: earlier.id, ...(earlier.process ? { process: earlier.process } : {}) };
+  const data = rerun ? { command, id: gate.id, rerun, ...(ends ? { ends: ends.process?.pid ?? ends.id } : {}) } : { command, id: gate.id };
+  const run: Effect = { type: 'run_gate', id: gate.id, command, ...(ends ? { ends } : {}) };
+  return { lane: next, effects: [journal(next, 'gate_started', 'observation', data, ctx.now), run] };
 }
 
 export function finishDone(lane: LaneState, ctx: MachineContext): Step {
-  const next: LaneState = { ...lane, state: 'done', gatePending: false, blocked: null };
+  const next: LaneState = { ...lane, state: 'done', gate: null, blocked: null };
   const gate = ctx.doneWhen === null ? '' : ` (gate passed: ${ctx.doneWhen})`;
   return {
     lane: next,
@@ -38,11 +39,26 @@ export function finishDone(lane: LaneState, ctx: MachineContext): Step {
   };
 }
 
+/** Why an event about gate run `id` is not about the run in flight (null: it is). */
+function notThisRun(lane: LaneState, id: string): string | null {
+  if (lane.gate === null || !isLive(lane)) return 'no gate is running';
+  if (lane.gate.id !== id) return `a stale gate run (${id}; the run in flight is ${lane.gate.id})`;
+  return null;
+}
+
+/** The run's process started: record it, so a restart ends this very process before running the gate again. */
+export function onGateProcess(lane: LaneState, event: Ev<'gate_process'>, ctx: MachineContext): Step {
+  const why = notThisRun(lane, event.id);
+  if (why !== null || lane.gate === null) return ignored(lane, event, why ?? 'no gate is running', ctx.now);
+  return { lane: { ...lane, gate: { ...lane.gate, process: { pid: event.pid, startTicks: event.startTicks } } }, effects: [] };
+}
+
 export function onGate(lane: LaneState, event: Ev<'gate'>, ctx: MachineContext): Step {
-  if (!lane.gatePending || !isLive(lane)) return ignored(lane, event, 'no gate is running', ctx.now);
+  const why = notThisRun(lane, event.id);
+  if (why !== null) return ignored(lane, event, why, ctx.now);
   if (event.passed) return finishDone(lane, ctx);
   const command = ctx.doneWhen ?? 'done_when';
-  const next: LaneState = { ...lane, gatePending: false };
+  const next: LaneState = { ...lane, gate: null };
   const result = journal(next, 'lane_result', 'delegation', { result: 'gate_failed', gate: command, passed: false, output: tail(event.output, 500) }, ctx.now);
   if (lane.state === 'lost') {
     const degraded = degrade(next, 'lane_lost', ctx);

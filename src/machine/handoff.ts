@@ -166,7 +166,7 @@ export function onAccepted(lane: LaneState, event: Ev<'accepted'>, ctx: MachineC
   const next: LaneState = {
     ...lane, generation: s.generation, account: s.account, paneId: s.paneId, state: 'working', phase: 'accepted',
     phaseSince: ctx.now, blocked: null, capacity: null, capacityState: 'unknown', remainingPct: null, contextPct: null,
-    startedAt: s.spawnedAt ?? ctx.now, lastActivity: ctx.now, stallNudged: false, gatePending: false,
+    startedAt: s.spawnedAt ?? ctx.now, lastActivity: ctx.now, stallNudged: false, gate: null,
   };
   const { from } = h;
   const effects: Step['effects'] = [clearTimer(lane, 'accept', ctx.now)];

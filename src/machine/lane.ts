@@ -21,7 +21,7 @@ import {
   handoffRefusal, onAccountFreed, onAccepted, onDegradedWritten, onHandoff, onHandoffTimer, onLease, onPacketChecked, onSpawned, onSpawnFailed,
   onSuccessorScreen,
 } from './handoff.js';
-import { onGate, startGate } from './gate.js';
+import { onGate, onGateProcess, startGate } from './gate.js';
 import { doneAgentLeft } from './doneExit.js';
 import { onResume } from './resume.js';
 
@@ -51,6 +51,7 @@ export function reduceLane(lane: LaneState, event: LaneEvent, ctx: MachineContex
     case 'accepted': return onAccepted(lane, event, ctx);
     case 'degraded_written': return onDegradedWritten(lane, event, ctx);
     case 'gate': return onGate(lane, event, ctx);
+    case 'gate_process': return onGateProcess(lane, event, ctx);
     case 'timer': return event.timer === 'stall' ? onStall(lane, ctx) : onHandoffTimer(lane, event.timer, ctx);
     case 'account_freed': return onAccountFreed(lane, ctx);
     case 'resume': return onResume(lane, event, ctx, onExited);
@@ -90,7 +91,7 @@ function onStarted(lane: LaneState, event: Ev<'started'>, ctx: MachineContext): 
   if (event.generation === lane.generation && event.paneId === lane.paneId) return ignored(lane, event, 'duplicate start', ctx.now);
   const next: LaneState = {
     ...lane, generation: event.generation, account: event.account, paneId: event.paneId, state: 'starting',
-    blocked: null, startedAt: ctx.now, lastActivity: ctx.now, stallNudged: false, gatePending: false,
+    blocked: null, startedAt: ctx.now, lastActivity: ctx.now, stallNudged: false, gate: null,
   };
   return {
     lane: next,
@@ -110,7 +111,7 @@ function onReport(lane: LaneState, event: Ev<'report'>, ctx: MachineContext): St
   }
   const e = report.event;
   const refusal = e.kind === 'handoff' ? handoffRefusal(lane, e.path)
-    : e.kind === 'done' && lane.gatePending ? 'duplicate done: the gate is already running'
+    : e.kind === 'done' && lane.gate !== null ? 'duplicate done: the gate is already running'
       : e.kind === 'done' && handoffInFlight(lane) ? `done during a handoff (phase ${lane.phase}): the successor reports`
         : null;
   if (refusal !== null) return ignored(lane, event, refusal, ctx.now);
@@ -153,7 +154,7 @@ function onDone(lane: LaneState, ctx: MachineContext): Step {
 
 /** A capacity decision: `near` once per generation, `writing` once per handoff; nothing once in flight. */
 function capacityStep(lane: LaneState, decision: Decision, ctx: MachineContext): Step {
-  if (!isLive(lane) || lane.gatePending || handoffInFlight(lane) || lane.phase === 'writing') return { lane, effects: [] };
+  if (!isLive(lane) || lane.gate !== null || handoffInFlight(lane) || lane.phase === 'writing') return { lane, effects: [] };
   const verdict = journal(lane, 'capacity_verdict', 'observation',
     { decision, state: lane.capacityState, remainingPct: lane.remainingPct, contextPct: lane.contextPct }, ctx.now);
   if (decision === 'handoff_now') {
@@ -245,7 +246,7 @@ function onExited(lane: LaneState, event: Ev<'exited'>, ctx: MachineContext): St
   if (event.paneId !== lane.paneId) return ignored(lane, event, `pane ${event.paneId} is not the lane's current pane`, ctx.now);
   if (exitRecorded(lane)) return ignored(lane, event, 'the exit of this agent is already recorded', ctx.now);
   const data = { paneId: event.paneId, status: event.status };
-  if (lane.gatePending) return { lane: { ...lane, state: 'lost' }, effects: [journal(lane, 'agent_exited', 'observation', data, ctx.now)] };
+  if (lane.gate !== null) return { lane: { ...lane, state: 'lost' }, effects: [journal(lane, 'agent_exited', 'observation', data, ctx.now)] };
   if (handoffInFlight(lane) && lane.phase !== 'rejected') {
     return { lane, effects: [journal(lane, 'agent_exited', 'observation', { ...data, expected: true }, ctx.now)] };
   }

@@ -11,8 +11,21 @@ export function initialLane(input: { name: string; role: 'lane' | 'lead'; accoun
     state: 'starting', phase: null, phaseSince: null, blocked: null,
     capacity: null, capacityState: 'unknown', remainingPct: null, contextPct: null, last: null,
     startedAt: input.now, lastActivity: input.now, quickExits: 0, nearGeneration: null,
-    stallNudged: false, gatePending: false, handoff: null,
+    stallNudged: false, gate: null, handoff: null,
   };
+}
+
+/** A lane as a state file saved it: older files have `gatePending` (true: a gate in flight) and no `gate`. */
+export type SavedLane = Omit<LaneState, 'gate'> & { gate?: LaneState['gate']; gatePending?: boolean };
+
+/**
+ * A saved lane as the machine knows lanes now. An older file's `gatePending: true` is a gate in
+ * flight whose run and process are unknown: after a restart it runs again (no process to end is known).
+ */
+export function savedLane(saved: SavedLane): LaneState {
+  const { gatePending, gate, ...lane } = saved;
+  const legacy = gatePending === true ? { id: `${saved.name}/g${saved.generation}/gate/saved`, command: 'done_when', since: saved.lastActivity } : null;
+  return { ...lane, gate: gate ?? legacy };
 }
 
 const IN_FLIGHT: ReadonlySet<Phase> = new Set<Phase>(['reported', 'spawning', 'waiting', 'degraded', 'rejected', 'attention']);
@@ -31,7 +44,7 @@ export const exitRecorded = (lane: LaneState): boolean =>
 
 /** Stall: working (or starting), no gate running, and the agent expected to act (not mid-handoff). */
 export function stallWatched(lane: LaneState): boolean {
-  return (lane.state === 'working' || lane.state === 'starting') && !lane.gatePending && (!handoffInFlight(lane) || lane.phase === 'rejected');
+  return (lane.state === 'working' || lane.state === 'starting') && lane.gate === null && (!handoffInFlight(lane) || lane.phase === 'rejected');
 }
 
 /**

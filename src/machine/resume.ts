@@ -39,8 +39,8 @@ export function onResume(lane: LaneState, event: Ev<'resume'>, ctx: MachineConte
     const spent = pane(h.from.generation); // still open: close it (same id as the close at acceptance)
     if (spent !== undefined) step.effects.push({ type: 'close_pane', id: effectId(lane, h.from.generation, 'close'), paneId: spent.paneId });
   }
-  // A gate in flight has no result yet (its process went with swarm): run it again.
-  if (lane.gatePending) step = andThen(step, (l) => startGate(l, ctx, true));
+  // A gate in flight has no result yet: end its process if it outlived swarm, and run it again.
+  if (lane.gate !== null) step = andThen(step, (l) => startGate(l, ctx, true));
   if (!isLive(step.lane)) return step;
   if (handoffInFlight(step.lane) && step.lane.phase !== 'rejected') return step;
   const mine = pane(step.lane.generation);

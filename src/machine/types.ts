@@ -6,6 +6,7 @@
 import type { CapacityState, EscalationClass, Report } from '../core/protocol.js';
 import type { PacketReason } from '../core/packet.js';
 import type { Decision } from '../core/thresholds.js';
+import type { ProcessId } from '../core/procStat.js';
 
 export type LaneStatus = 'starting' | 'working' | 'blocked' | 'done' | 'lost' | 'stopped';
 export type Phase =
@@ -73,9 +74,24 @@ export interface LaneState {
   /** The generation that already got the near notice. */
   nearGeneration: number | null;
   stallNudged: boolean;
-  gatePending: boolean;
+  /** The `done_when` gate running: the intent record, saved before it starts; null when none runs. */
+  gate: GateRun | null;
   handoff: Handoff | null;
 }
+
+/** A run of a lane's `done_when` gate (machine/gate.ts). */
+export interface GateRun {
+  /** Its run_gate effect's id: a result carrying another id (a stale run) is ignored. */
+  id: string;
+  command: string;
+  /** When it started (epoch ms). */
+  since: number;
+  /** Its process (the leader of a process group of its own) once started: a restart ends that very process. */
+  process?: GateProcess;
+}
+
+/** A process as /proc knows it: a reused pid has another start time (clock ticks since boot). */
+export type GateProcess = ProcessId;
 
 export interface MachineContext {
   now: number;
@@ -109,7 +125,10 @@ export type LaneEvent =
   | { type: 'spawn_failed'; generation: number; account: string; error: string }
   | { type: 'accepted'; generation: number; packet: string }
   | { type: 'degraded_written'; packet: string }
-  | { type: 'gate'; passed: boolean; output: string }
+  /** A gate's result; `id`: the run it is of. */
+  | { type: 'gate'; id: string; passed: boolean; output: string }
+  /** A gate run's process started (recorded, so a restart can end it). */
+  | { type: 'gate_process'; id: string; pid: number; startTicks: number }
   | { type: 'timer'; timer: TimerName }
   /** A lease was released somewhere in the swarm: a `waiting` lane picks again now, not at its retry time. */
   | { type: 'account_freed'; account: string }
@@ -132,7 +151,11 @@ export type Effect =
   | { type: 'mark_not_ready'; id: string; account: string; why: string }
   | { type: 'write_degraded'; id: string; reason: PacketReason; generation: number }
   | { type: 'escalate'; id: string; class: BlockClass; what: string }
-  | { type: 'run_gate'; id: string; command: string }
+  /**
+   * Run the gate. `ends`: an earlier run cut off by a restart: first end its process group, if it is
+   * still that very process (found by its recorded process, else by its run id in the environment).
+   */
+  | { type: 'run_gate'; id: string; command: string; ends?: { id: string; process?: GateProcess } }
   | { type: 'set_timer'; id: string; timer: TimerName; at: number }
   | { type: 'clear_timer'; id: string; timer: TimerName };
 

@@ -16,7 +16,7 @@ import { planPaths } from '../core/paths.js';
 import { writeFileAtomic } from '../adapters/files.js';
 import { planContractOf } from '../adapters/planFile.js';
 import { gitState } from '../adapters/git.js';
-import { runGate } from '../adapters/gate.js';
+import { endGate, findGate, startGate } from '../adapters/gate.js';
 import { acquireLease, readLeases, releaseLease } from '../adapters/leaseFiles.js';
 import { packetFileName, readPacketFile, writePacketFile } from '../adapters/packetFile.js';
 import { parsePacket } from '../core/packet.js';
@@ -115,8 +115,19 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
       engine.deliver(engine.leadMailbox(), 'swarm', `escalation: ${lane.name} blocked ${effect.class}: ${effect.what}`, lane.name);
       return;
     case 'run_gate': {
-      const checkout = engine.checkoutOf(lane.name);
-      void runGate(effect.command, checkout, process.env).then((result) => engine.dispatch(laneName, { type: 'gate', ...result }));
+      // Runs a killed swarm left running are ended first, only while still that very process: the
+      // earlier run this one replaces, and this run itself when its intent is carried out again.
+      const run = (id: string) => `${plan}#${id}`;
+      const runs = [...(effect.ends ? [{ id: effect.ends.id, process: effect.ends.process ?? findGate(run(effect.ends.id)) }] : []), { id: effect.id, process: findGate(run(effect.id)) }];
+      for (const earlier of runs) {
+        if (earlier.id === effect.id && earlier.process === null) continue;
+        const found = earlier.process === null ? 'gone' : await endGate(earlier.process);
+        engine.journal({ type: 'observation', event: 'gate_ended', lane: lane.name, generation: lane.generation, run: earlier.id, pid: earlier.process?.pid ?? null, found });
+      }
+      const gate = startGate(effect.command, engine.checkoutOf(lane.name), process.env, run(effect.id));
+      faultPoint(engine, 'after:run_gate'); // the gate started, its process not yet recorded
+      if (gate.process) engine.dispatch(laneName, { type: 'gate_process', id: effect.id, ...gate.process });
+      void gate.result.then((result) => engine.dispatch(laneName, { type: 'gate', id: effect.id, ...result }));
       return;
     }
     default:

@@ -85,7 +85,7 @@ export class Engine {
         type: 'observation', event: 'plan_files_recovered', lane: null, path: fault.path, error: fault.message,
         since: new Date(since).toISOString(), for_ms: this.now() - since,
       }),
-      now: this.now,
+      clock: this.clock,
     });
   }
 

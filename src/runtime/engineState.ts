@@ -3,6 +3,7 @@
  * (temp + rename) and before its effects run: pending effects are the intent records a restart finishes.
  */
 import type { SwarmState } from '../core/swarm/state.js';
+import { savedLane, type SavedLane } from '../machine/laneState.js';
 import { renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
@@ -28,7 +29,9 @@ export function parseState(text: string): Exclude<SavedState, { kind: 'none' }> 
   for (const key of ['lanes', 'timers', 'pending', 'order'] as const) {
     if (typeof state[key] !== 'object' || state[key] === null) return { kind: 'corrupt', why: `no ${key}` };
   }
-  return { kind: 'ok', state: state as EngineState };
+  // Lanes as the machine knows them now (an older file's `gatePending` is a gate in flight).
+  const lanes = Object.fromEntries(Object.entries(state.lanes as Record<string, SavedLane>).map(([name, lane]) => [name, savedLane(lane)]));
+  return { kind: 'ok', state: { ...state, lanes } as EngineState };
 }
 
 export function readState(path: string): SavedState {

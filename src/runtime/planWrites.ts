@@ -3,9 +3,10 @@
  * them (unwritable folder, full disk, immutable file: SPEC 8's exit 5). Nothing is dropped: appends
  * wait in memory, in order, and the state is kept; the fault is told once; writes are tried again on a
  * backoff until they land, then the engine carries on. A step waits here before its effects run, so a
- * saved intent still comes before the work it records.
+ * saved intent still comes before the work it records. The backoff runs on the swarm's one clock.
  */
 import { planFilesFault, type PlanFilesError } from '../errors.js';
+import type { Clock, ClockTimer } from './clock.js';
 
 export interface PlanWritesHooks {
   saveState: () => void;
@@ -13,7 +14,8 @@ export interface PlanWritesHooks {
   onFault: (fault: PlanFilesError) => void;
   /** Everything written again after `since` (epoch ms). */
   onRecovered: (fault: PlanFilesError, since: number) => void;
-  now: () => number;
+  /** The swarm's clock: the backoff's waits and the fault's times. */
+  clock: Clock;
 }
 
 const FIRST_WAIT_MS = 250;
@@ -23,7 +25,9 @@ export class PlanWrites {
   private readonly unwritten: (() => void)[] = [];
   private stateDirty = false;
   private wait = FIRST_WAIT_MS;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: ClockTimer | null = null;
+  /** Waits in progress (settled, persistently): ended at once by stop. */
+  private readonly pauses = new Set<{ timer: ClockTimer; resolve: () => void }>();
   private stopped = false;
   /** The refusal in progress, and since when; null while writes land. */
   fault: { error: PlanFilesError; since: number } | null = null;
@@ -83,23 +87,28 @@ export class PlanWrites {
   /** Shutting down: waits end (with the fault), the retry timer goes. */
   stop(): void {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = null;
+    for (const pause of this.pauses) {
+      pause.timer.cancel();
+      pause.resolve();
+    }
+    this.pauses.clear();
   }
 
   private refused(error: unknown): void {
     const fault = planFilesFault(error);
     if (!fault) throw error;
     if (this.fault === null) {
-      this.fault = { error: fault, since: this.hooks.now() };
+      this.fault = { error: fault, since: this.hooks.clock.now() };
       this.hooks.onFault(fault);
     }
     // Nothing else may come along to write: try again on the backoff by ourselves.
     if (this.timer === null && !this.stopped) {
-      this.timer = setTimeout(() => {
+      this.timer = this.hooks.clock.after(this.wait, () => {
         this.timer = null;
         this.flush();
-      }, this.wait);
+      });
     }
   }
 
@@ -107,7 +116,7 @@ export class PlanWrites {
     const fault = this.fault!;
     this.fault = null;
     this.wait = FIRST_WAIT_MS;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = null;
     this.hooks.onRecovered(fault.error, fault.since);
   }
@@ -116,6 +125,10 @@ export class PlanWrites {
     if (this.stopped && this.fault) throw this.fault.error;
     const ms = this.wait;
     this.wait = Math.min(this.wait * 2, LONGEST_WAIT_MS);
-    await new Promise((resolve) => setTimeout(resolve, ms));
+    await new Promise<void>((resolve) => {
+      const pause = { timer: this.hooks.clock.after(ms, () => { this.pauses.delete(pause); resolve(); }), resolve };
+      this.pauses.add(pause);
+    });
+    if (this.stopped && this.fault) throw this.fault.error;
   }
 }

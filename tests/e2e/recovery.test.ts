@@ -112,6 +112,49 @@ describe('recovery after kill -9 of swarm up (tmux)', () => {
     expect(s.events('gate_started').filter((e) => e.rerun === true)).toHaveLength(1);
   });
 
+  // Issue 11: the gate killed with swarm went on running beside the rerun (orphaned). Its process,
+  // recorded (pid and start time), is ended, with its whole group, before the gate runs again.
+  it('killed while a done_when gate runs: the restart ends the first gate\'s process group and only the rerun finishes', async () => {
+    const gate = 'echo start >> gate.log; sleep 4; echo finish >> gate.log';
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,done' }, doneWhen: gate }] }));
+    const log = join(s.root, 'wt-lane-a', 'gate.log');
+    const lines = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
+    const state = join(s.plan, '.swarm', 'state.json');
+    const first = s.up();
+    await waitFor(() => lines().length > 0, { timeout: 30_000, what: 'the gate to start (gate.log in the checkout)' });
+    await waitFor(() => {
+      const lane = (JSON.parse(readFileSync(state, 'utf8')) as { lanes: Record<string, { gate?: { process?: unknown }; gatePending?: boolean }> }).lanes['lane-a'];
+      return lane?.gate?.process !== undefined || lane?.gatePending === true; // (gatePending: the state before gate records)
+    }, { timeout: 10_000, what: 'the gate in flight (and its process) in the state file' });
+    first.kill('SIGKILL');
+    await first;
+    const run = await s.up(['--timeout', '45s']);
+    expect(run.all).toContain('plan done');
+    expect(run.exitCode).toBe(0);
+    // The first run started before the rerun and sleeps as long: had it lived on, it would have finished first.
+    expect(lines()).toEqual(['start', 'start', 'finish']);
+    expect(s.events('gate_ended')).toMatchObject([{ lane: 'lane-a', found: 'ended' }]);
+    expect(s.events('lane_result')).toMatchObject([{ lane: 'lane-a', result: 'done', passed: true }]);
+  });
+
+  // Issue 11: the moment between the gate's start and the record of its process: found by its run id.
+  it('killed just after a gate started, before its process was recorded: the restart finds it by its run and ends it; only the rerun finishes', async () => {
+    const gate = 'echo start >> gate.log; sleep 3; echo finish >> gate.log';
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,done' }, doneWhen: gate }] }));
+    const log = join(s.root, 'wt-lane-a', 'gate.log');
+    const lines = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
+    const first = await s.up([], { SWARM_FAULT: 'after:run_gate' });
+    expect(first.signal).toBe('SIGKILL');
+    const run = await s.up(['--timeout', '45s']);
+    expect(run.all).toContain('plan done');
+    expect(run.exitCode).toBe(0);
+    // (The intent is carried out again at the restart, then the resume reruns it: each ended before the next.)
+    expect(lines().filter((l) => l === 'finish')).toEqual(['finish']);
+    expect(lines().at(-1)).toBe('finish');
+    const firstRun = s.events('gate_started')[0]!.id;
+    expect(s.events('gate_ended')).toContainEqual(expect.objectContaining({ lane: 'lane-a', run: firstRun, found: 'ended' }));
+  });
+
   // Issue 11 §1, as reported: a gate of `sleep 6; true`, SIGKILL about 3 s after the `done` report.
   it('killed 3 s into a 6 s done_when gate: after swarm up again the lane ends done and the plan finishes', async () => {
     const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,done' }, doneWhen: 'sleep 6; true' }] }));

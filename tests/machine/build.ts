@@ -86,6 +86,10 @@ export const attentionLane = (): LaneState =>
 export const stoppedLane = (): LaneState =>
   drive(working('lane', { maxGenerations: 1 }), [[report(`handoff ${PACKET}\ncapacity=critical 8% @work2`), T0 + MIN]], { maxGenerations: 1 }).lane;
 export const doneLane = (): LaneState => drive(working(), [[report('done\ncapacity=ok 70% @work2'), T0 + MIN]]).lane;
+/** The id of gating()'s gate run. */
+export const GATE_ID = `lane-a/g1/gate/${T0 + MIN}`;
+/** A gate's result, of gating()'s run unless `id` says another. */
+export const gateResult = (passed: boolean, output: string, id = GATE_ID) => ({ type: 'gate' as const, id, passed, output });
 export const gating = (): LaneState => drive(working(), [[report('done\ncapacity=ok 70% @work2'), T0 + MIN]], { doneWhen: 'npm test' }).lane;
 export const screenBlocked = (): LaneState =>
   drive(working(), [[{ type: 'screen', screen: 'permission', text: 'Allow edit? (y/n)' }, T0 + MIN]]).lane;

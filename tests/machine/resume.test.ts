@@ -1,8 +1,9 @@
 /** `resume` after a crash: only what is provably missing is emitted again, with the same ids. */
 import { describe, expect, it } from 'vitest';
 import { initialLane, reduceLane, type Effect, type LaneEvent, type LaneState } from '../../src/machine/lane.js';
+import { savedLane } from '../../src/machine/laneState.js';
 import {
-  MIN, PACKET, T0, accepted, attentionLane, ctx, degradedLane, doneLane, drive, gating, leased, only, picking, report, reported, spawned,
+  GATE_ID, MIN, PACKET, T0, accepted, attentionLane, ctx, degradedLane, doneLane, drive, gateResult, gating, leased, only, picking, report, reported, spawned,
   stoppedLane, types, waitingLane, working, writing,
 } from './build.js';
 
@@ -147,23 +148,53 @@ describe('resume', () => {
   // Issue 10 item 14: a gate that was running when swarm was killed has no result; gates are rerunnable.
   it('a gate in flight with no result: the gate runs again', () => {
     const step = resume(gating(), [live(1, '%1')], 'npm test');
-    expect(step.lane).toMatchObject({ state: 'working', gatePending: true });
-    expect(only(step.effects, 'run_gate')).toEqual([{ type: 'run_gate', id: `lane-a/g1/gate/${LATER}`, command: 'npm test' }]);
-    expect(only(step.effects, 'journal').map((j) => [j.event, j.data])).toEqual([['gate_started', { command: 'npm test', rerun: true }]]);
+    expect(step.lane).toMatchObject({ state: 'working', gate: { id: `lane-a/g1/gate/${LATER}`, command: 'npm test', since: LATER } });
+    // Its process not recorded (killed before gate_process was saved): the run is found by its id.
+    expect(only(step.effects, 'run_gate')).toEqual([{ type: 'run_gate', id: `lane-a/g1/gate/${LATER}`, command: 'npm test', ends: { id: GATE_ID } }]);
+    expect(only(step.effects, 'journal').map((j) => [j.event, j.data])).toEqual([['gate_started', { command: 'npm test', id: `lane-a/g1/gate/${LATER}`, rerun: true, ends: GATE_ID }]]);
   });
 
   it('a gate in flight whose agent left meanwhile: the gate runs again for the lost lane', () => {
     const step = resume(gating(), [], 'npm test');
-    expect(step.lane).toMatchObject({ state: 'lost', gatePending: true });
+    expect(step.lane).toMatchObject({ state: 'lost', gate: { id: `lane-a/g1/gate/${LATER}` } });
     expect(types(step.effects)).toContain('run_gate');
-    const passed = reduceLane(step.lane, { type: 'gate', passed: true, output: 'ok' }, ctx(LATER + MIN, { doneWhen: 'npm test' }));
+    const passed = reduceLane(step.lane, gateResult(true, 'ok', `lane-a/g1/gate/${LATER}`), ctx(LATER + MIN, { doneWhen: 'npm test' }));
     expect(passed.lane.state).toBe('done');
   });
 
   it('a gate in flight when done_when was removed from swarm.yaml meanwhile: the lane is done', () => {
     const step = resume(gating(), [live(1, '%1')]);
-    expect(step.lane).toMatchObject({ state: 'done', gatePending: false });
+    expect(step.lane).toMatchObject({ state: 'done', gate: null });
     expect(only(step.effects, 'run_gate')).toEqual([]);
+  });
+
+  // Issue 11: the gate run is an intent record; its process, recorded, is ended before the rerun.
+  it('a gate in flight whose process was recorded: the rerun first ends that very process, under a new id', () => {
+    const started = reduceLane(gating(), { type: 'gate_process', id: GATE_ID, pid: 4242, startTicks: 777 }, ctx(T0 + MIN, { doneWhen: 'npm test' })).lane;
+    const step = resume(started, [live(1, '%1')], 'npm test');
+    const id = `lane-a/g1/gate/${LATER}`;
+    expect(step.lane.gate).toEqual({ id, command: 'npm test', since: LATER });
+    expect(only(step.effects, 'run_gate')).toEqual([{ type: 'run_gate', id, command: 'npm test', ends: { id: GATE_ID, process: { pid: 4242, startTicks: 777 } } }]);
+    expect(only(step.effects, 'journal').map((j) => [j.event, j.data])).toEqual([['gate_started', { command: 'npm test', id, rerun: true, ends: 4242 }]]);
+    // The cut-off run's result, should it still come, is stale.
+    expect(reduceLane(step.lane, gateResult(true, 'ok'), ctx(LATER + MIN, { doneWhen: 'npm test' })).lane).toEqual(step.lane);
+  });
+
+  it.each([
+    ['passed (done, its lane_result and tell_lead pending)', true, 'done'],
+    ['failed (working, its notice pending)', false, 'working'],
+  ])('a gate whose result was already recorded, %s: no rerun', (_name, passed, state) => {
+    const recorded = reduceLane(gating(), gateResult(passed, 'out'), ctx(T0 + 2 * MIN, { doneWhen: 'npm test' })).lane;
+    const step = resume(recorded, [live(1, '%1')], 'npm test');
+    expect(step.lane).toMatchObject({ state, gate: null });
+    expect(only(step.effects, 'run_gate')).toEqual([]);
+  });
+
+  it('an older state file\'s gatePending: true: the gate runs again, no process known', () => {
+    const { gate: _gate, ...rest } = gating();
+    const step = resume(savedLane({ ...rest, gatePending: true }), [live(1, '%1')], 'npm test');
+    expect(only(step.effects, 'run_gate')).toEqual([{ type: 'run_gate', id: `lane-a/g1/gate/${LATER}`, command: 'npm test', ends: { id: 'lane-a/g1/gate/saved' } }]);
+    expect(step.lane.gate).toEqual({ id: `lane-a/g1/gate/${LATER}`, command: 'npm test', since: LATER });
   });
 
   it('twice in a row gives the same effects (ids included)', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DECIDE_AND_RECORD } from '../../src/core/protocol.js';
 import { handoffInFlight, MAX_GENERATIONS_HINT } from '../../src/machine/lane.js';
 import {
-  DEGRADED, MIN, PACKET, T0, degradedLane, drive, journals, leased, only, picking, report, spawned, types, verdict, working,
+  DEGRADED, MIN, PACKET, T0, degradedLane, drive, gateResult, journals, leased, only, picking, report, spawned, types, verdict, working,
 } from './build.js';
 
 describe('a planned handoff, report to accepted', () => {
@@ -224,11 +224,11 @@ describe('done', () => {
     const over = { doneWhen: 'npm test' };
     const story = drive(working(), [
       [report('done\ncapacity=ok 70% @work2'), T0 + MIN],
-      [{ type: 'gate', passed: false, output: '1 failing\n' }, T0 + 2 * MIN],
+      [gateResult(false, '1 failing\n', `lane-a/g1/gate/${T0 + MIN}`), T0 + 2 * MIN],
       [report('done\ncapacity=ok 60% @work2'), T0 + 3 * MIN],
-      [{ type: 'gate', passed: true, output: 'ok' }, T0 + 4 * MIN],
+      [gateResult(true, 'ok', `lane-a/g1/gate/${T0 + 3 * MIN}`), T0 + 4 * MIN],
     ], over);
-    expect(story.steps.map((s) => [s.lane.state, s.lane.gatePending])).toEqual([
+    expect(story.steps.map((s) => [s.lane.state, s.lane.gate !== null])).toEqual([
       ['working', true], ['working', false], ['working', true], ['done', false],
     ]);
     expect(only(story.effects, 'run_gate').map((g) => g.command)).toEqual(['npm test', 'npm test']);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseReport } from '../../src/core/protocol.js';
 import { reduceLane, type LaneEvent, type LaneState, type MachineContext } from '../../src/machine/lane.js';
 import {
-  DEGRADED, MIN, PACKET, PACKET2, T0, accepted, attentionLane, ctx, degradedLane, doneLane, drive, gating, leased, near,
+  DEGRADED, MIN, PACKET, PACKET2, T0, accepted, attentionLane, ctx, degradedLane, doneLane, drive, gateResult, gating, leased, near,
   picking, rejected, report, reported, screenBlocked, spawned, stoppedLane, types, verdict, waitingLane, working, writing,
 } from './build.js';
 
@@ -53,7 +53,7 @@ const rows: Row[] = [
   ['spawning, spent agent exits: expected, no second handoff', () => spawned(), { type: 'exited', paneId: '%1', status: 0 }, { state: 'working', phase: 'spawning', effects: ['journal'] }],
   ['spawning, the successor pane dies → next account', () => spawned(), { type: 'exited', paneId: '%2', status: 1 }, { state: 'working', phase: 'spawning', effects: ['clear_timer', 'kill_pane', 'release_lease', 'journal', 'pick_account'] }],
   ['gate running, agent exits → lost, awaiting the gate', () => gating(), { type: 'exited', paneId: '%1', status: 0 }, { state: 'lost', phase: null, effects: ['journal'] }],
-  ['lost while gating, gate fails → degraded lane_lost', () => drive(gating(), [[{ type: 'exited', paneId: '%1', status: 0 }, AT]]).lane, { type: 'gate', passed: false, output: 'x' }, { state: 'lost', phase: 'degraded', effects: ['journal', 'clear_timer', 'journal', 'write_degraded'] }, { doneWhen: 'npm test' }],
+  ['lost while gating, gate fails → degraded lane_lost', () => drive(gating(), [[{ type: 'exited', paneId: '%1', status: 0 }, AT]]).lane, gateResult(false, 'x'), { state: 'lost', phase: 'degraded', effects: ['journal', 'clear_timer', 'journal', 'write_degraded'] }, { doneWhen: 'npm test' }],
   // screens swarm never answers
   ...(['permission', 'bypass', 'login', 'consent', 'payment'] as const).map((screen): Row =>
     [`working, ${screen} screen → blocked`, () => working(), { type: 'screen', screen }, { state: 'blocked', phase: null, effects: ['journal', 'escalate'] }]),
@@ -66,8 +66,8 @@ const rows: Row[] = [
   ['working, done without gate → done', () => working(), report('done\ncapacity=ok 70% @work2'), { state: 'done', phase: null, effects: ['set_timer', 'clear_timer', 'journal', 'tell_lead'] }],
   ['working, done with gate → gate pending', () => working(), report('done\ncapacity=ok 70% @work2'), { state: 'working', phase: null, effects: ['set_timer', 'journal', 'run_gate'] }, { doneWhen: 'npm test' }],
   ['writing, done → done; no handoff needed', () => writing(), report('done\ncapacity=critical 8% @work2'), { state: 'done', phase: null, effects: ['set_timer', 'clear_timer', 'clear_timer', 'journal', 'tell_lead'] }],
-  ['gate, passed → done', () => gating(), { type: 'gate', passed: true, output: 'ok' }, { state: 'done', phase: null, effects: ['clear_timer', 'journal', 'tell_lead'] }, { doneWhen: 'npm test' }],
-  ['gate, failed → working', () => gating(), { type: 'gate', passed: false, output: 'FAIL' }, { state: 'working', phase: null, effects: ['journal', 'notify'] }, { doneWhen: 'npm test' }],
+  ['gate, passed → done', () => gating(), gateResult(true, 'ok'), { state: 'done', phase: null, effects: ['clear_timer', 'journal', 'tell_lead'] }, { doneWhen: 'npm test' }],
+  ['gate, failed → working', () => gating(), gateResult(false, 'FAIL'), { state: 'working', phase: null, effects: ['journal', 'notify'] }, { doneWhen: 'npm test' }],
   ['gate running, critical verdict ignored', () => gating(), verdict('handoff_now'), { state: 'working', phase: null, effects: [] }],
   // blocked reports
   ['working, blocked <known class> → blocked', () => working(), report('blocked dependency need npm registry access\ncapacity=ok 70% @work2'), { state: 'blocked', phase: null, effects: ['set_timer', 'journal', 'escalate'] }],
@@ -112,7 +112,7 @@ const ignoredRows: [string, () => LaneState, LaneEvent, string][] = [
   ['a check of another packet', () => reported(), { type: 'packet_checked', packet: PACKET2, reasons: [] }, `no check of ${PACKET2} is awaited (phase reported)`],
   ['a second check after spawning began', () => picking(), ok, `no check of ${PACKET} is awaited (phase spawning)`],
   ['a duplicate degraded_written', () => drive(degradedLane(), [[{ type: 'degraded_written', packet: DEGRADED }, AT]]).lane, { type: 'degraded_written', packet: DEGRADED }, 'no degraded packet is awaited (phase spawning)'],
-  ['a gate result with no gate running', () => working(), { type: 'gate', passed: true, output: '' }, 'no gate is running'],
+  ['a gate result with no gate running', () => working(), gateResult(true, ''), 'no gate is running'],
   ['done twice while the gate runs', () => gating(), report('done\ncapacity=ok 70% @work2'), 'duplicate done: the gate is already running'],
   ['done during a handoff', () => spawned(), report('done\ncapacity=ok 70% @work2'), 'done during a handoff (phase spawning): the successor reports'],
   ['a duplicate start', () => working(), { type: 'started', generation: 1, account: 'work2', paneId: '%1' }, 'duplicate start'],
@@ -206,7 +206,7 @@ describe('idempotence: the same event twice', () => {
     ['permission screen', () => working(), { type: 'screen', screen: 'login' }],
     ['usage screen', () => working(), { type: 'screen', screen: 'usage_limit' }],
     ['exited', () => working(), { type: 'exited', paneId: '%1', status: 1 }],
-    ['gate', () => gating(), { type: 'gate', passed: true, output: '' }],
+    ['gate', () => gating(), gateResult(true, '')],
     ['critical verdict', () => working(), verdict('handoff_now')],
     ['low verdict', () => working(), verdict('handoff_soon')],
   ];

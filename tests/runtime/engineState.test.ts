@@ -33,6 +33,18 @@ describe('parseState', () => {
   });
 });
 
+describe('an older state file', () => {
+  // Issue 11: before gate runs were records, a gate in flight was `gatePending: true`.
+  it('a lane saved with gatePending: true loads with a gate in flight; false loads with none', () => {
+    const lane = (name: string, gatePending: boolean) => ({ name, generation: 2, lastActivity: 5, state: 'working', gatePending });
+    const text = JSON.stringify({ ...GOOD, lanes: { a: lane('a', true), b: lane('b', false) }, order: ['a', 'b'] });
+    const read = parseState(text);
+    const lanes = read.kind === 'ok' ? read.state.lanes : {};
+    expect(lanes.a).toEqual({ name: 'a', generation: 2, lastActivity: 5, state: 'working', gate: { id: 'a/g2/gate/saved', command: 'done_when', since: 5 } });
+    expect(lanes.b).toEqual({ name: 'b', generation: 2, lastActivity: 5, state: 'working', gate: null });
+  });
+});
+
 describe('the state file', () => {
   let dir = '';
   afterEach(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,25 +1,32 @@
 /** PlanWrites: a refused write waits in memory, in order; the fault is told once and its end once (issue 10 item 15). */
 import { describe, expect, it } from 'vitest';
 import { PlanWrites } from '../../src/runtime/planWrites.js';
+import { HandClock } from '../helpers/handClock.js';
 
 const refusal = () => Object.assign(new Error("EPERM: operation not permitted, open '/p/journal.jsonl'"), { code: 'EPERM', path: '/p/journal.jsonl' });
 
 function harness() {
   let refusing = false;
+  let tries = 0;
   const disk: string[] = [];
   const told: string[] = [];
+  const clock = new HandClock();
   const write = (line: string) => () => {
+    tries += 1;
     if (refusing) throw refusal();
     disk.push(line);
   };
   const writes = new PlanWrites({
     saveState: write('state'),
     onFault: (f) => told.push(`fault ${f.path}`),
-    onRecovered: (f) => told.push(`recovered ${f.path}`),
-    now: () => 0,
+    onRecovered: (f, since) => told.push(`recovered ${f.path} after ${clock.now() - since} ms`),
+    clock,
   });
-  return { writes, disk, told, write, refuse: (on: boolean) => (refusing = on) };
+  return { writes, disk, told, write, clock, tries: () => tries, refuse: (on: boolean) => (refusing = on) };
 }
+
+/** Let promise continuations run (the waits resolve on the hand clock, their loops go on in microtasks). */
+const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('PlanWrites', () => {
   it('writes at once while the file system lets it', () => {
@@ -40,9 +47,10 @@ describe('PlanWrites', () => {
     expect(h.told).toEqual(['fault /p/journal.jsonl']);
     const settled = h.writes.settled();
     h.refuse(false);
+    h.clock.advance(250);
     await settled;
     expect(h.disk).toEqual(['a', 'b', 'state']);
-    expect(h.told).toEqual(['fault /p/journal.jsonl', 'recovered /p/journal.jsonl']);
+    expect(h.told).toEqual(['fault /p/journal.jsonl', 'recovered /p/journal.jsonl after 250 ms']);
     expect(h.writes.fault).toBeNull();
     h.writes.stop();
   });
@@ -50,11 +58,15 @@ describe('PlanWrites', () => {
   it('an effect refused is run again until it goes through; other errors pass', async () => {
     const h = harness();
     let tries = 0;
-    const result = await h.writes.persistently(() => {
+    const running = h.writes.persistently(() => {
       tries += 1;
       if (tries < 2) throw refusal();
       return 'ok';
     });
+    await turn();
+    expect(h.clock.pending()).toEqual([250, 250]); // its own wait, and the retry of whatever waits to be written
+    h.clock.advance(250);
+    const result = await running;
     expect([result, tries]).toEqual(['ok', 2]);
     await expect(h.writes.persistently(() => { throw new Error('a bug'); })).rejects.toThrow('a bug');
     h.writes.stop();
@@ -66,5 +78,55 @@ describe('PlanWrites', () => {
     h.writes.save();
     h.writes.stop();
     await expect(h.writes.settled()).rejects.toMatchObject({ exitCode: 5, path: '/p/journal.jsonl' });
+  });
+
+  // Issue 11: the backoff is a deadline on the swarm's one clock, not on real time.
+  it('tries again on the clock: 0.25 s doubling to 5 s, nothing before its time, each wait passing in no real time', async () => {
+    const h = harness();
+    h.refuse(true);
+    h.writes.save();
+    const settled = h.writes.settled();
+    const waits: number[] = [];
+    for (let i = 0; i < 7; i += 1) {
+      await turn();
+      const next = Math.max(...h.clock.pending());
+      waits.push(next);
+      const before = h.tries();
+      h.clock.advance(next - 1);
+      await turn();
+      expect(h.tries()).toBe(before);
+      h.clock.advance(1);
+      await turn();
+      expect(h.tries()).toBeGreaterThan(before);
+    }
+    expect(waits).toEqual([250, 500, 1000, 2000, 4000, 5000, 5000]);
+    h.refuse(false);
+    h.clock.advance(5000);
+    await settled;
+    expect(h.disk).toEqual(['state']);
+    expect(h.told).toEqual(['fault /p/journal.jsonl', 'recovered /p/journal.jsonl after 22750 ms']);
+    expect(h.clock.pending()).toEqual([]);
+  });
+
+  it('with nothing waiting on it, a refused write is tried again on the clock by itself', () => {
+    const h = harness();
+    h.refuse(true);
+    h.writes.append(h.write('a'));
+    expect(h.clock.pending()).toEqual([250]);
+    h.refuse(false);
+    h.clock.advance(250);
+    expect(h.disk).toEqual(['a']);
+    expect(h.writes.fault).toBeNull();
+  });
+
+  it('stopped while a wait runs: the wait ends at once, with the fault', async () => {
+    const h = harness();
+    h.refuse(true);
+    h.writes.save();
+    const settled = h.writes.settled();
+    await turn();
+    h.writes.stop();
+    await expect(settled).rejects.toMatchObject({ exitCode: 5 });
+    expect(h.clock.pending()).toEqual([]);
   });
 });
