@@ -121,7 +121,9 @@ export class Engine {
 
   private async step(laneName: string, event: LaneEvent): Promise<void> {
     const lane = this.state.lanes[laneName];
-    if (!lane) return;
+    // Once the tmux server is gone, what befalls a lane (every spawn fails, panes vanish) is the host's
+    // loss, not the lane's: the state saved with host_lost is what the next `swarm up` resumes from.
+    if (!lane || this.state.hostLost !== undefined) return;
     const { lane: next, effects } = reduceLane(lane, event, this.context(laneName));
     this.state.lanes[laneName] = next;
     // A pane's first output can arrive before the pane is known to belong to this lane: look at the
