@@ -26,10 +26,23 @@ const RELEASE = 7 * 60_000;
 const TIMEOUTS = '{ accept: 4m, packet: 3m, stall: 20m, ask: 5m, release: 7m }';
 const LOST = 'tmux control connection closed: detached (%exit)';
 
-/** A host whose server dies as lane-a's successor is spawned: from then on every spawn fails. */
+/**
+ * A host whose server dies as lane-a's successor is spawned: from then on every spawn (and list)
+ * fails. The loss is told at once, or `tellAfterMs` later (the tmux host first asks whether the
+ * session is still there), so the failed spawn comes first.
+ */
 class DyingHost extends FakeHost {
   private readonly told: ((event: HostEvent) => void)[] = [];
   private gone = false;
+
+  constructor(scripts: Scripts, private readonly tellAfterMs: number | null = null) {
+    super(scripts);
+  }
+
+  override async list(): Promise<PaneInfo[]> {
+    if (this.gone) throw new Error('tmux list-panes: error connecting to /tmp/tmux-0/swarm-test (No such file or directory)');
+    return super.list();
+  }
 
   override onEvent(listener: (event: HostEvent) => void): () => void {
     this.told.push(listener);
@@ -39,7 +52,9 @@ class DyingHost extends FakeHost {
   override async spawn(spec: PaneSpec): Promise<PaneInfo> {
     if (spec.lane === 'lane-a' && spec.generation === 2 && !this.gone) {
       this.gone = true;
-      for (const listener of this.told) listener({ type: 'lost', reason: LOST });
+      const tell = () => { for (const listener of this.told) listener({ type: 'lost', reason: LOST }); };
+      if (this.tellAfterMs === null) tell();
+      else setTimeout(tell, this.tellAfterMs);
     }
     if (this.gone) throw new Error('tmux list-panes: error connecting to /tmp/tmux-0/swarm-test (No such file or directory)');
     return super.spawn(spec);
@@ -66,10 +81,13 @@ async function up(s: TestSwarm, host: FakeHost) {
 }
 
 describe('the tmux server dies while a successor is spawned', () => {
-  it('no account is burnt, no lane blocked; swarm up again resumes and finishes the plan', async () => {
+  it.each([
+    ['the loss told before the spawn fails', null],
+    ['the spawn failing 300 ms before the loss is told', 300],
+  ])('%s: no account is burnt, no lane blocked; swarm up again resumes and finishes the plan', async (_, tellAfterMs) => {
     const s = (t = makeSwarm({ lanes: [{ name: 'lane-a' }], timeouts: TIMEOUTS }));
     const scripts: Scripts = { 'lane-a g1': ['ready', 'exit'], 'lane-a g2': ['done'] };
-    const first = await up(s, new DyingHost(scripts));
+    const first = await up(s, new DyingHost(scripts, tellAfterMs));
     expect(first).toMatchObject({ code: 1, why: expect.stringContaining('the tmux server is gone') });
     expect(s.events('host_lost')).toHaveLength(1);
     const after = s.journal().slice(s.journal().findIndex((e) => e.event === 'host_lost'));
