@@ -1,145 +1,91 @@
 #!/usr/bin/env node
 /**
- * `npm run chaos [-- --runs N] [-- --seed S]` (issue 12 §2; not part of `npm test`): randomized
- * sim swarms (kind: sim, fast step timings) under faults — SIGKILL of `swarm up` at random moments
- * (then `swarm up` again, which must resume), lane agents crashing before a random step
- * (SIM_CRASH_AT) or killed from outside (kill -9 of a lane's pane process), and accounts capped so
- * lanes hand off. After each run the invariants are checked from the journal, the lease files, the
- * packets and tmux (scripts/chaosCheck.mjs); it prints runs, kills, crashes, handoffs, violations
- * and the seed of every failing run (`--seed S` replays that one run).
+ * `npm run chaos [-- --runs N] [-- --base B] [-- --seed S] [-- --keep] [-- --verbose]` (issue 12 §2; not part of
+ * `npm test`): randomized sim swarms (kind: sim, fast step timings) under faults, each chosen by the
+ * run's seed (scripts/chaosPlan.mjs) — SIGKILL of `swarm up` (then `swarm up` again, which must
+ * resume), the run's tmux server killed (swarm stops short with host_lost and exit 1; `swarm up` again
+ * resumes), a plan file refusing writes for a while (chattr +i on the journal, the state file or
+ * .swarm/, then -i), lane agents crashing before a random step (SIM_CRASH_AT) or killed from outside
+ * (kill -9 of a pane's process), and accounts capped so lanes hand off. After each run the invariants
+ * are checked (scripts/chaosCheck.mjs); it prints the counts per fault kind and the seed of every
+ * failing run (`--seed S` replays that one run).
  *
- * Each run has its own temporary repository and its own tmux server (`tmux -L swarm-chaos-…`),
- * killed afterwards; nothing else is touched. Run `npm run build` first (npm run chaos does).
+ * Kills wait while writes are refused and until swarm has written again (a kill then loses what was
+ * never written: a different fault, not covered here). Each run has its own temporary repository and
+ * its own tmux server (`tmux -L swarm-chaos-…`), removed afterwards, frozen files unfrozen first,
+ * also on Ctrl-C. Run `npm run build` first (npm run chaos does).
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { checkRun, livePanes } from './chaosCheck.mjs';
+import { chattr, killSurvivors, processesOf, refusalPath, survivors, textOf } from './chaosFaults.mjs';
+import { planRun, swarmYaml } from './chaosPlan.mjs';
+import { printTotals, tally } from './chaosReport.mjs';
+import { cliPath, killServer, layOut, removeRun, runEnv, runFolder, simPlanMd, sleep, startUp } from './simRun.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** SWARM_CHAOS_BIN: another build's bin/swarm.cjs (a copy, so a rebuild cannot change a long run halfway). */
-const CLI = process.env.SWARM_CHAOS_BIN ?? join(ROOT, 'bin', 'swarm.cjs');
+const CLI = cliPath(process.env.SWARM_CHAOS_BIN);
+const RUN_MS = 150_000;
+/** After writes are allowed again, how long swarm may take to write what waited (its backoff is ≤ 5 s). */
+const CATCH_UP_MS = 8000;
+/** How long an agent may outlive its killed tmux server. */
+const SIGHUP_MS = 5000;
+const cmdline = (pid) => (textOf(`/proc/${pid}/cmdline`) ?? '').split('\0').join(' ').trim().slice(0, 120);
+const count = (text, word) => text.split(word).length - 1;
 
-/** mulberry32: a small seeded generator, so a run replays from its seed. */
-export function rng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)), chance: (p) => next() < p };
-}
+/** What a run being torn down must undo (also on Ctrl-C). */
+let undo = null;
+/** --verbose: when each refusal began, how long agents outlived a killed tmux server. */
+let verbose = false;
 
-/** What one run does, from its seed alone. */
-export function planRun(seed) {
-  const r = rng(seed);
-  const lanes = ['lane-a', 'lane-b', 'lane-c'].slice(0, r.int(2, 3));
-  const steps = Object.fromEntries(lanes.map((l) => [l, r.int(3, 6)]));
-  const capped = lanes.filter(() => r.chance(0.5));
-  const crashAt = Object.fromEntries(lanes.filter((l) => !capped.includes(l) && r.chance(0.35)).map((l) => [l, r.int(1, steps[l])]));
-  const paneKills = lanes.filter((l) => !(l in crashAt) && r.chance(0.3)).map((l) => ({ lane: l, atMs: r.int(500, 3500) }));
-  const swarmKills = Array.from({ length: r.int(0, 3) }, () => r.int(300, 4000));
-  return { seed, lanes, steps, capped, crashAt, paneKills, swarmKills };
-}
-
-function simBlock(run) {
-  return run.lanes
-    .map((lane) => {
-      const n = run.steps[lane];
-      const body = [];
-      for (let i = 1; i < n; i += 1) body.push(`  - append: out.txt\n    text: "${lane} ${i}\\n"`);
-      body.push(`  - gate: test "$(wc -l < out.txt)" -ge ${n - 1}`, `  - commit: "${lane}: out"`);
-      return `${lane}:\n${body.join('\n')}`;
-    })
-    .join('\n');
-}
-
-const HERMETIC = { AGENTKIT_CAPACITY_LOW: '25', AGENTKIT_CAPACITY_CRITICAL: '10', AGENTKIT_CAPACITY_CAP: '', SIM_STEP_MS: '250' };
-
-function swarmYaml(run) {
-  const laneAccount = (lane) => `acct-${lane}`;
-  const account = (id, vendor, env = {}) => ({ id, kind: 'sim', vendor, env: { ...HERMETIC, ...env } });
-  const accounts = [
-    account('acct-lead', 'anthropic-sim'),
-    ...run.lanes.map((lane) => account(laneAccount(lane), 'anthropic-sim', {
-      ...(run.capped.includes(lane) ? { AGENTKIT_CAPACITY_CAP: `@${laneAccount(lane)}=20` } : {}),
-      ...(lane in run.crashAt ? { SIM_CRASH_AT: String(run.crashAt[lane]) } : {}),
-    })),
-    account('spare-o1', 'openai-sim'),
-    account('spare-o2', 'openai-sim'),
-    account('spare-o3', 'openai-sim'),
-  ];
-  const doc = {
-    version: 1,
-    name: 'chaos',
-    plan: 'plans/chaos',
-    backend: 'tmux',
-    accounts,
-    lead: { name: 'lead', account: 'acct-lead', succession: [] },
-    lanes: run.lanes.map((lane) => ({ name: lane, checkout: `../wt-${lane}`, task: `${lane} steps of PLAN.md`, account: laneAccount(lane), done_when: `test "$(wc -l < out.txt)" -ge ${run.steps[lane] - 1}` })),
-    max_lanes: 4,
-    thresholds: { capacity_low: 25, capacity_critical: 10, max_generations: 4 },
-    timeouts: { accept: '20s', packet: '10s', stall: '60s', ask: '20s', release: '3s' },
-  };
-  return `${JSON.stringify(doc, null, 2)}\n`;
-}
-
-function git(cwd, ...args) {
-  execFileSync('git', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
-}
-
-function layOut(dir, run) {
-  const repo = join(dir, 'repo');
-  const plan = join(repo, 'plans', 'chaos');
-  mkdirSync(plan, { recursive: true });
-  writeFileSync(join(plan, 'PLAN.md'), `---\ncontract: chaos-${run.seed}\n---\n# Chaos run ${run.seed}\n\nEach lane appends to out.txt and commits.\n\n\`\`\`sim\n${simBlock(run)}\n\`\`\`\n`);
-  writeFileSync(join(repo, '.gitignore'), 'plans/*/.swarm/\nplans/*/journal.jsonl\nplans/*/lead.json\nplans/*/analysis_results/\n');
-  writeFileSync(join(repo, 'swarm.yaml'), swarmYaml(run));
-  git(repo, 'init', '-q', '-b', 'main');
-  git(repo, 'config', 'user.email', 'chaos@swarm.invalid');
-  git(repo, 'config', 'user.name', 'swarm chaos');
-  git(repo, 'config', 'commit.gpgsign', 'false');
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'chaos plan');
-  for (const lane of run.lanes) git(repo, 'worktree', 'add', '-q', '-b', `lane/${lane}`, join(dir, `wt-${lane}`));
-  return { repo, plan, file: join(repo, 'swarm.yaml') };
-}
-
-function up(layout, env) {
-  const child = spawn(process.execPath, [CLI, 'up', layout.file, '--headless', '--until-done', '--timeout', '90s'], { cwd: layout.repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  const done = new Promise((res) => child.on('exit', (code, signal) => res({ code, signal, out })));
-  return { child, done };
-}
-
-const sleep = (ms) => new Promise((res) => setTimeout(res, ms));
-
-/** One run: lay out, start, inject faults, restart after each kill, then check. */
+/** One run: lay out, start, inject faults, start `swarm up` again after each kill, then check. */
 export async function oneRun(seed, { keep = false } = {}) {
   const run = planRun(seed);
-  const dir = mkdtempSync(join(tmpdir(), `swarm-chaos-${seed}-`));
+  const dir = runFolder(`swarm-chaos-${seed}-`);
   const socket = `swarm-chaos-${process.pid}-${seed}`;
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, NO_COLOR: '1', SWARM_TMUX_SOCKET: socket };
-  const stats = { kills: 0, crashes: Object.keys(run.crashAt).length, paneKills: 0, handoffs: 0, violations: [] };
+  const env = runEnv(dir, socket);
+  const stats = { swarmKills: 0, tmuxKills: 0, tmuxKillsAtStart: 0, stoppedShort: 0, refusals: [], faultsTold: 0, crashes: Object.keys(run.crashAt).length, paneKills: 0, handoffs: 0, violations: [] };
   const samples = [];
   const snapshots = [];
+  const orphans = [];
+  let frozen = null;
+  let current = null;
+  undo = () => {
+    if (frozen) chattr('-i', frozen.path);
+    current?.child.kill('SIGKILL');
+    killServer(socket);
+    killSurvivors(orphans);
+  };
   let ended = null;
+  const logs = [];
   try {
-    const layout = layOut(dir, run);
-    const journalPath = join(layout.plan, 'journal.jsonl');
+    const layout = layOut(dir, { name: 'chaos', planMd: simPlanMd(`Chaos run ${seed}`, `chaos-${seed}`, Object.fromEntries(run.lanes.map((l) => [l, run.steps[l] - 1]))), yaml: swarmYaml(run), lanes: run.lanes });
+    const journalPath = () => refusalPath(layout.plan, 'journal');
+    const journal = () => (existsSync(journalPath()) ? readFileSync(journalPath(), 'utf8') : '');
     const started = Date.now();
     const pending = run.paneKills.map((k) => ({ ...k }));
-    let current = up(layout, env);
     const kills = [...run.swarmKills].sort((a, b) => a - b);
-    let sinceStart = Date.now();
+    const tmuxKills = [...run.tmuxKills];
+    const refusals = run.refusals.map((r) => ({ ...r }));
+    const upAgain = () => {
+      if (current !== null) current.done.then((e) => logs.push(e.out));
+      current = { ...startUp(CLI, layout, env, ['--timeout', '90s']), since: Date.now(), hostKilled: null };
+    };
+    /** The agents of the killed tmux server go with their ptys (SIGHUP): give them a few seconds. */
+    const agentsGone = async () => {
+      const gone = Date.now() + SIGHUP_MS;
+      while (survivors(current.hostKilled).length > 0 && Date.now() < gone) await sleep(100);
+      if (verbose) process.stdout.write(`  seed ${seed}: the agents were gone ${Date.now() - current.hostKilledAt} ms after their tmux server was killed\n`);
+      for (const p of survivors(current.hostKilled)) stats.violations.push(`the agent of ${p.lane} g${p.generation} (pid ${p.pid}: ${cmdline(p.pid)}) outlived its tmux server by ${SIGHUP_MS / 1000} s`);
+      orphans.push(...current.hostKilled);
+      current.hostKilled = null;
+    };
+    /** The current swarm up has started (its first line is out): a refusal now is not one at start. */
+    const running = () => current.output().includes('swarm chaos: plan ');
+    let quietUntil = 0;
+    upAgain();
     for (;;) {
       const exited = await Promise.race([current.done, sleep(150).then(() => null)]);
       const panes = livePanes(socket);
@@ -157,72 +103,121 @@ export async function oneRun(seed, { keep = false } = {}) {
           }
         }
       }
+      if (frozen && (exited || Date.now() >= frozen.until)) {
+        const text = textOf(frozen.path);
+        if (frozen.before !== null && text !== frozen.before) stats.violations.push(`${frozen.path} changed while immutable: the refusal did not take`);
+        if (!chattr('-i', frozen.path)) stats.violations.push(`chattr -i ${frozen.path} failed`);
+        stats.refusals.push({ target: frozen.target, from: frozen.from, to: Date.now() });
+        frozen = null;
+        quietUntil = Date.now() + CATCH_UP_MS;
+      }
       if (exited) {
-        ended = exited;
-        break;
+        stats.faultsTold += count(exited.out, 'plan_files_fault');
+        if (current.hostKilled === null || exited.code === 0) {
+          ended = exited;
+          break;
+        }
+        // The tmux server was killed under it: stopped short, exit 1, and the agents gone with it.
+        stats.stoppedShort += 1;
+        if (exited.code !== 1 || !/the tmux server is gone/.test(exited.out)) stats.violations.push(`swarm up exited ${exited.code ?? exited.signal} after its tmux server was killed, not 1 with "the tmux server is gone": ${exited.out.split('\n').slice(-3).join(' | ')}`);
+        await agentsGone();
+        upAgain();
+        continue;
       }
-      if (kills.length > 0 && Date.now() - sinceStart >= kills[0]) {
+      if (current.hostKilled !== null && panes !== null && panes.length > 0 && Date.now() - current.hostKilledAt > 300) {
+        // A server again under a swarm up that goes on: right while it started (it resumes as after
+        // any lost host), never once it ran (SPEC: it stops short rather than rebuild the server).
+        if (current.killedRunning) stats.violations.push('swarm up carried on after its tmux server was killed: a new server under it');
+        else stats.tmuxKillsAtStart += 1;
+        await agentsGone();
+      }
+      // Caught up: every refusal told so far has been written through (plan_files_recovered).
+      if (Date.now() < quietUntil && count(journal(), '"plan_files_recovered"') >= stats.faultsTold + count(current.output(), 'plan_files_fault')) quietUntil = 0;
+      const quiet = frozen === null && Date.now() >= quietUntil && current.hostKilled === null;
+      if (quiet && kills.length > 0 && Date.now() - current.since >= kills[0]) {
         kills.shift();
-        snapshots.push(existsSync(journalPath) ? readFileSync(journalPath, 'utf8') : '');
+        snapshots.push(journal());
         current.child.kill('SIGKILL');
-        await current.done;
-        stats.kills += 1;
-        current = up(layout, env);
-        sinceStart = Date.now();
+        stats.faultsTold += count((await current.done).out, 'plan_files_fault');
+        stats.swarmKills += 1;
+        upAgain();
+      } else if (quiet && tmuxKills.length > 0 && now >= tmuxKills[0] && panes !== null && panes.length > 0) {
+        tmuxKills.shift();
+        snapshots.push(journal());
+        current.killedRunning = running();
+        current.hostKilled = processesOf(panes);
+        current.hostKilledAt = Date.now();
+        killServer(socket);
+        stats.tmuxKills += 1;
+      } else if (quiet && running() && refusals.length > 0 && now >= refusals[0].atMs) {
+        const path = refusalPath(layout.plan, refusals[0].target);
+        if (existsSync(path)) {
+          const { target, forMs } = refusals.shift();
+          if (!chattr('+i', path)) throw new Error(`chattr +i ${path} failed: chaos needs root on a file system with immutable files`);
+          const before = target === 'swarm-dir' ? null : textOf(path); // read once immutable: a write just before is no change
+          frozen = { target, path, before, from: Date.now(), until: Date.now() + forMs };
+          snapshots.push(journal());
+        }
       }
-      if (Date.now() - started > 150_000) {
+      if (current.hostKilled !== null && Date.now() - current.hostKilledAt > 20_000) {
+        stats.violations.push('swarm up did not stop within 20 s of its tmux server being killed');
         current.child.kill('SIGKILL');
         ended = { ...(await current.done), code: -1 };
-        stats.violations.push('the run took over 150 s');
+        break;
+      }
+      if (Date.now() - started > RUN_MS) {
+        current.child.kill('SIGKILL');
+        ended = { ...(await current.done), code: -1 };
+        stats.violations.push(`the run took over ${RUN_MS / 1000} s`);
         break;
       }
     }
-    const result = checkRun({ plan: layout.plan, socket, exit: ended, samples, snapshots, lanes: run.lanes });
+    const result = checkRun({
+      plan: layout.plan, socket, exit: ended, samples, snapshots, lanes: run.lanes,
+      hostLost: stats.stoppedShort, refusals: stats.refusals, faultsTold: stats.faultsTold,
+    });
     stats.handoffs = result.handoffs;
     stats.violations.push(...result.violations);
     if (stats.violations.length > 0) stats.output = ended?.out?.split('\n').slice(-15).join('\n');
+    if (keep) [...logs, ended?.out ?? ''].forEach((out, i) => writeFileSync(join(dir, `up-${i + 1}.log`), out));
   } catch (error) {
     stats.violations.push(`the run failed: ${error instanceof Error ? error.stack : String(error)}`);
   } finally {
-    try {
-      execFileSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
-    } catch {
-      // no server left
-    }
-    if (!keep) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    undo();
+    undo = null;
+    if (!keep) removeRun(dir);
   }
   return { run, stats, dir };
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '50' }, seed: { type: 'string' }, keep: { type: 'boolean' }, base: { type: 'string' } } });
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '50' }, seed: { type: 'string' }, keep: { type: 'boolean' }, base: { type: 'string' }, verbose: { type: 'boolean' } } });
+  verbose = Boolean(values.verbose);
   const seeds = values.seed !== undefined
     ? [Number(values.seed)]
     : Array.from({ length: Number(values.runs) }, (_, i) => (values.base !== undefined ? Number(values.base) : Date.now() % 1_000_000) + i);
-  const total = { runs: 0, kills: 0, crashes: 0, paneKills: 0, handoffs: 0, violations: 0 };
-  const failing = [];
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(signal, () => {
+      process.stdout.write(`\nchaos: ${signal}: undoing the current run (unfreezing its files, killing its swarm up and tmux server)\n`);
+      undo?.();
+      process.exit(130);
+    });
+  }
+  const results = [];
   const started = Date.now();
   for (const seed of seeds) {
     const { run, stats, dir } = await oneRun(seed, { keep: Boolean(values.keep) });
-    total.runs += 1;
-    total.kills += stats.kills;
-    total.crashes += stats.crashes;
-    total.paneKills += stats.paneKills;
-    total.handoffs += stats.handoffs;
-    total.violations += stats.violations.length;
-    const line = `run ${total.runs}/${seeds.length} seed ${seed}: ${run.lanes.length} lanes, ${stats.kills} kills, ${stats.crashes} crashes, ${stats.paneKills} pane kills, ${stats.handoffs} handoffs, ${stats.violations.length} violations`;
-    process.stdout.write(`${line}\n`);
+    results.push({ run, stats });
+    const refused = stats.refusals.map((r) => `${r.target} ${((r.to - r.from) / 1000).toFixed(1)} s${values.verbose ? ` from ${new Date(r.from).toISOString()}` : ''}`).join(', ');
+    process.stdout.write(`run ${results.length}/${seeds.length} seed ${seed}: ${run.lanes.length} lanes, ${stats.swarmKills} swarm kills, ${stats.tmuxKills} tmux kills${stats.tmuxKillsAtStart > 0 ? ` (${stats.tmuxKillsAtStart} while swarm up started)` : ''}, ${stats.refusals.length} write refusals${refused ? ` (${refused}; ${stats.faultsTold} told)` : ''}, ${stats.crashes} crashes, ${stats.paneKills} pane kills, ${stats.handoffs} handoffs, ${stats.violations.length} violations\n`);
     if (stats.violations.length > 0) {
-      failing.push(seed);
       for (const v of stats.violations) process.stdout.write(`  ✗ ${v}\n`);
       if (stats.output) process.stdout.write(`  last output:\n${stats.output.replace(/^/gm, '    ')}\n`);
       if (values.keep) process.stdout.write(`  kept: ${dir}\n`);
     }
   }
-  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-  process.stdout.write(`\nchaos: ${total.runs} runs in ${minutes} min, ${total.kills} swarm kills (SIGKILL), ${total.crashes} lane crashes (SIM_CRASH_AT) + ${total.paneKills} lane pane kills (SIGKILL), ${total.handoffs} handoffs, ${total.violations} violations\n`);
-  if (failing.length > 0) process.stdout.write(`failing seeds: ${failing.join(' ')} (replay one: npm run chaos -- --seed S --keep)\n`);
-  process.exitCode = failing.length > 0 ? 1 : 0;
+  const failing = printTotals(tally(results), (Date.now() - started) / 60_000, (line) => process.stdout.write(`${line}\n`));
+  process.exitCode = failing > 0 ? 1 : 0;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

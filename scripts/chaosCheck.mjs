@@ -1,6 +1,8 @@
 /**
  * The invariants of a chaos run (issue 12 §1), judged from what it left: the journal, the lease files,
- * the packets and the tmux samples taken while it ran. Pure but for reading those files and tmux.
+ * the packets and the tmux samples taken while it ran; across a killed tmux server (every lane's lost
+ * agent succeeded) and a window of refused writes (told once, written after, nothing lost). Pure but
+ * for reading those files and tmux (`live` given: no tmux at all).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -42,8 +44,13 @@ function readLeases(plan) {
   return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => ({ file: f, ...JSON.parse(readFileSync(join(dir, f), 'utf8')) }));
 }
 
-/** The violations of one run, and how many handoffs it made. */
-export function checkRun({ plan, socket, exit, samples, snapshots, lanes }) {
+/**
+ * The violations of one run, and how many handoffs it made. `live`: the agent panes alive at the end
+ * (else read from tmux -L socket); `hostLost`: how many times swarm up stopped short on a killed tmux
+ * server; `refusals`: the windows of refused writes ({ target, from, to } in epoch ms); `faultsTold`:
+ * how many plan_files_fault lines swarm up printed.
+ */
+export function checkRun({ plan, socket, exit, samples, snapshots, lanes, live, hostLost = 0, refusals = [], faultsTold = 0 }) {
   const violations = [];
   const { text, entries } = readJournal(plan);
   const ev = (name) => entries.filter((e) => e.event === name);
@@ -60,10 +67,10 @@ export function checkRun({ plan, socket, exit, samples, snapshots, lanes }) {
     }
   }
 
-  // Nothing recorded is lost: each journal read before a kill is a prefix of the final one (whole lines).
+  // Nothing recorded is lost: each journal read before a fault is a prefix of the final one (whole lines).
   for (const [i, snap] of snapshots.entries()) {
     const whole = snap.slice(0, snap.lastIndexOf('\n') + 1);
-    if (!text.startsWith(whole)) violations.push(`the journal read before kill ${i + 1} is not a prefix of the final journal`);
+    if (!text.startsWith(whole)) violations.push(`the journal read before fault ${i + 1} (a kill or a refusal) is not a prefix of the final journal`);
   }
   if (entries.some((e) => e.event === '(unparsable)')) violations.push('the journal has an unparsable line');
 
@@ -81,15 +88,24 @@ export function checkRun({ plan, socket, exit, samples, snapshots, lanes }) {
       else if ((statSync(path).mode & 0o777) !== 0o600) violations.push(`packet ${r.packet} is mode ${(statSync(path).mode & 0o777).toString(8)}`);
     }
   }
-  const acceptances = ev('packet_accepted').map((e) => `${e.lane} ${e.packet}`);
-  if (new Set(acceptances).size !== acceptances.length) violations.push(`a packet accepted twice: ${acceptances.join('; ')}`);
+  // One packet accepted at most once: by two generations is two agents on one packet; by one
+  // generation twice, the acceptance is recorded twice (an intent run again after a kill).
+  const byPacket = new Map();
+  for (const e of ev('packet_accepted')) byPacket.set(`${e.lane} ${e.packet}`, [...(byPacket.get(`${e.lane} ${e.packet}`) ?? []), e.generation]);
+  for (const [key, generations] of byPacket) {
+    if (generations.length < 2) continue;
+    const [lane, packet] = [key.slice(0, key.indexOf(' ')), key.slice(key.indexOf(' ') + 1)];
+    if (new Set(generations).size > 1) violations.push(`a packet accepted twice: ${packet} by ${lane} g${generations.join(' and g')}`);
+    else violations.push(`the acceptance of ${packet} by ${lane} g${generations[0]} is journaled ${generations.length} times`);
+  }
 
   // No lease without a live holder, once the run is over.
-  const live = livePanes(socket) ?? [];
   for (const lease of readLeases(plan)) {
-    const holder = live.find((p) => (p.lane === lease.lane || (lease.lane === 'lead' && p.lane.startsWith('lead'))) && p.generation === lease.generation);
+    const holder = (live ?? livePanes(socket) ?? []).find((p) => (p.lane === lease.lane || (lease.lane === 'lead' && p.lane.startsWith('lead'))) && p.generation === lease.generation);
     if (!holder) violations.push(`lease ${lease.file} (${lease.lane} g${lease.generation}) has no live holder`);
   }
+
+  violations.push(...afterHostLost(entries, lanes, hostLost), ...afterRefusals(entries, refusals, faultsTold));
 
   // The plan ends done.
   if (exit?.code !== 0) violations.push(`the last swarm up exited ${exit?.code ?? '?'}${exit?.signal ? ` (${exit.signal})` : ''}`);
@@ -99,4 +115,52 @@ export function checkRun({ plan, socket, exit, samples, snapshots, lanes }) {
     if (result?.passed !== true) violations.push(`${lane} has no passing lane_result`);
   }
   return { violations, handoffs: reported.length };
+}
+
+const generationOf = (e) => Math.max(Number(e.generation ?? 0), Number(e.for_generation ?? 0));
+
+/**
+ * Each time the tmux server was killed: one host_lost in the journal, and every lane not yet done
+ * then has its lost agent succeeded afterwards (a later generation accepts a packet), or passes.
+ */
+function afterHostLost(entries, lanes, hostLost) {
+  const violations = [];
+  const lost = entries.flatMap((e, i) => (e.event === 'host_lost' ? [i] : []));
+  if (lost.length !== hostLost) violations.push(`${hostLost} tmux server kills stopped swarm up, but the journal has ${lost.length} host_lost`);
+  for (const at of lost) {
+    const before = entries.slice(0, at);
+    const after = entries.slice(at + 1);
+    for (const lane of lanes) {
+      if (before.some((e) => e.event === 'lane_result' && e.lane === lane && e.passed === true)) continue;
+      const started = before.filter((e) => e.lane === lane && (e.event === 'lane_started' || e.event === 'packet_accepted'));
+      if (started.length === 0) continue;
+      const generation = Math.max(...started.map(generationOf));
+      const succeeded = after.some((e) => e.event === 'packet_accepted' && e.lane === lane && Number(e.generation) > generation);
+      const passed = after.some((e) => e.event === 'lane_result' && e.lane === lane && e.passed === true);
+      if (!succeeded && !passed) violations.push(`after host_lost (journal line ${at + 1}), the lost agent ${lane} g${generation} was never succeeded`);
+    }
+  }
+  return violations;
+}
+
+/**
+ * Refused writes: each refusal swarm met is told once (a plan_files_fault printed) and ends in one
+ * plan_files_recovered whose start lies in a refusal window; journal entries made while the journal
+ * was refused appear in it afterwards.
+ */
+function afterRefusals(entries, refusals, faultsTold) {
+  const violations = [];
+  const slackMs = 500;
+  const recovered = entries.filter((e) => e.event === 'plan_files_recovered');
+  if (recovered.length !== faultsTold) violations.push(`swarm up told ${faultsTold} plan_files_fault, the journal has ${recovered.length} plan_files_recovered`);
+  const windowOf = (e) => refusals.findIndex((w) => Date.parse(e.since) >= w.from - slackMs && Date.parse(e.since) <= w.to + slackMs);
+  const hits = recovered.map(windowOf);
+  for (const [i, w] of hits.entries()) if (w === -1) violations.push(`plan_files_recovered since ${recovered[i].since} lies in no refusal window`);
+  for (const [w, refusal] of refusals.entries()) {
+    if (hits.filter((h) => h === w).length > 1) violations.push(`the ${refusal.target} refusal was told more than once`);
+    if (refusal.target !== 'journal' || !hits.includes(w)) continue;
+    const made = entries.filter((e) => e.event !== 'plan_files_recovered' && Date.parse(e.ts) >= refusal.from && Date.parse(e.ts) <= refusal.to);
+    if (made.length === 0) violations.push('no journal entry made while the journal was refused appears in it afterwards');
+  }
+  return violations;
 }

@@ -18,16 +18,15 @@
  * Its own temporary repository and its own tmux server (`tmux -L swarm-soak-<pid>`), both removed on
  * exit and on Ctrl-C, with `swarm up` and any pane process it saw still alive. Nothing else is touched.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { checkRun, livePanes } from './chaosCheck.mjs';
+import { cliPath, killServer, layOut, removeRun, runEnv, runFolder, simPlanMd, sleep, startUp } from './simRun.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = process.env.SWARM_SOAK_BIN ?? join(ROOT, 'bin', 'swarm.cjs');
+const CLI = cliPath(process.env.SWARM_SOAK_BIN);
 const LANES = Array.from({ length: 8 }, (_, i) => `lane-${i + 1}`);
 /** Steps per lane; a fresh (spare) account lasts SPARE_STEPS of them before it is low. */
 export const STEPS = 120;
@@ -74,36 +73,6 @@ export function soakYaml(plan) {
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
-function simBlock() {
-  return LANES.map((lane) => {
-    const body = [];
-    for (let i = 1; i <= STEPS - 2; i += 1) body.push(`  - append: out.txt\n    text: "${lane} ${i}\\n"`);
-    body.push(`  - gate: test "$(wc -l < out.txt)" -ge ${STEPS - 2}`, `  - commit: "${lane}: out"`);
-    return `${lane}:\n${body.join('\n')}`;
-  }).join('\n');
-}
-
-function git(cwd, ...args) {
-  execFileSync('git', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
-}
-
-function layOut(dir, plan) {
-  const repo = join(dir, 'repo');
-  const planDir = join(repo, 'plans', 'soak');
-  mkdirSync(planDir, { recursive: true });
-  writeFileSync(join(planDir, 'PLAN.md'), `---\ncontract: soak\n---\n# Soak\n\nEach lane appends to out.txt and commits.\n\n\`\`\`sim\n${simBlock()}\n\`\`\`\n`);
-  writeFileSync(join(repo, '.gitignore'), 'plans/*/.swarm/\nplans/*/journal.jsonl\nplans/*/lead.json\nplans/*/analysis_results/\n');
-  writeFileSync(join(repo, 'swarm.yaml'), soakYaml(plan));
-  git(repo, 'init', '-q', '-b', 'main');
-  git(repo, 'config', 'user.email', 'soak@swarm.invalid');
-  git(repo, 'config', 'user.name', 'swarm soak');
-  git(repo, 'config', 'commit.gpgsign', 'false');
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'soak plan');
-  for (const lane of LANES) git(repo, 'worktree', 'add', '-q', '-b', `lane/${lane}`, join(dir, `wt-${lane}`));
-  return { repo, plan: planDir, file: join(repo, 'swarm.yaml') };
-}
-
 /** VmRSS and VmHWM (kB) from /proc/<pid>/status text. */
 export function memoryOf(status) {
   const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1] ?? Number.NaN);
@@ -133,7 +102,6 @@ function clockTicks() {
   }
 }
 
-const sleep = (ms) => new Promise((res) => setTimeout(res, ms));
 const mb = (kb) => `${(kb / 1024).toFixed(1)} MB`;
 
 async function main() {
@@ -145,9 +113,9 @@ async function main() {
     return;
   }
   const plan = soakPlan(minutes);
-  const dir = mkdtempSync(join(tmpdir(), 'swarm-soak-'));
+  const dir = runFolder('swarm-soak-');
   const socket = `swarm-soak-${process.pid}`;
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, NO_COLOR: '1', SWARM_TMUX_SOCKET: socket };
+  const env = runEnv(dir, socket);
   /** Pane processes seen alive, by pid → starttime (so a reused pid is never killed). */
   const seen = new Map();
   let child = null;
@@ -160,13 +128,7 @@ async function main() {
       const gone = new Promise((res) => child.once('exit', res));
       if ((await Promise.race([gone.then(() => true), sleep(5000).then(() => false)])) === false) child.kill('SIGKILL');
     }
-    try {
-      execFileSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
-    } catch {
-      // no server left
-    }
-    // tmux leaves the socket file behind a killed server
-    rmSync(join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
+    killServer(socket);
     for (const [pid, start] of seen) {
       const stat = readProc(pid, 'stat');
       if (stat !== null && ticksOf(stat).start === start) {
@@ -177,7 +139,7 @@ async function main() {
         }
       }
     }
-    if (!values.keep) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    if (!values.keep) removeRun(dir);
     else process.stdout.write(`kept: ${dir}\n`);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
@@ -192,16 +154,15 @@ async function main() {
   const violations = [];
   let summary = null;
   try {
-    const layout = layOut(dir, plan);
+    const lines = Object.fromEntries(LANES.map((lane) => [lane, STEPS - 2]));
+    const layout = layOut(dir, { name: 'soak', planMd: simPlanMd('Soak', 'soak', lines), yaml: soakYaml(plan), lanes: LANES });
     const journalPath = join(layout.plan, 'journal.jsonl');
     process.stdout.write(`soak: ${LANES.length} lanes × ${STEPS} steps, a step every ${plan.stepMs} ms, ${SPARES} spare accounts, about ${minutes} min; tmux -L ${socket}; ${dir}\n`);
     const started = Date.now();
     const timeout = `${Math.ceil(minutes * 2 + 5)}m`;
-    child = spawn(process.execPath, [CLI, 'up', layout.file, '--headless', '--until-done', '--timeout', timeout], { cwd: layout.repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out = (out + d).slice(-20_000)));
-    child.stderr.on('data', (d) => (out = (out + d).slice(-20_000)));
-    const done = new Promise((res) => child.on('exit', (code, signal) => res({ code, signal, out })));
+    const up = startUp(CLI, layout, env, ['--timeout', timeout], 20_000);
+    child = up.child;
+    const { done } = up;
     const pid = child.pid;
     const tick = clockTicks();
     const samples = [];
@@ -244,7 +205,7 @@ async function main() {
     for (const lane of LANES) if (generations[lane] < 2) violations.push(`${lane} never handed off`);
     if (first === null) violations.push(`the ${LANES.length} lanes were never all live at once`);
     summary = { seconds, handoffs: result.handoffs, generations, first, last, tick };
-    if (violations.length > 0) process.stdout.write(`last output of swarm up:\n${out.split('\n').slice(-20).join('\n').replace(/^/gm, '    ')}\n`);
+    if (violations.length > 0) process.stdout.write(`last output of swarm up:\n${up.output().split('\n').slice(-20).join('\n').replace(/^/gm, '    ')}\n`);
   } catch (error) {
     violations.push(`the soak failed: ${error instanceof Error ? error.stack : String(error)}`);
   } finally {

@@ -250,8 +250,9 @@ function onExited(lane: LaneState, event: Ev<'exited'>, ctx: MachineContext): St
   if (handoffInFlight(lane) && lane.phase !== 'rejected') {
     return { lane, effects: [journal(lane, 'agent_exited', 'observation', { ...data, expected: true }, ctx.now)] };
   }
+  // A pane found gone on a restart went with its tmux server (or was closed): no exit of the agent's own.
   const quick = ctx.now - lane.startedAt < (ctx.quickExitMs ?? QUICK_EXIT_MS);
-  const quickExits = quick ? lane.quickExits + 1 : 0;
+  const quickExits = event.vanished === true ? lane.quickExits : quick ? lane.quickExits + 1 : 0;
   if (quickExits >= 2) return crashLoop({ ...lane, quickExits }, event, ctx);
   return degrade({ ...lane, quickExits, state: 'lost', blocked: null }, 'lane_lost', ctx, data);
 }

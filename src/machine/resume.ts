@@ -48,7 +48,9 @@ export function onResume(lane: LaneState, event: Ev<'resume'>, ctx: MachineConte
   const unstarted = step.lane.state === 'starting' && step.lane.paneId === null;
   if (mine !== undefined && !mine.dead && !unstarted && step.lane.paneId !== mine.paneId) step = { ...step, lane: { ...step.lane, paneId: mine.paneId } };
   const paneId = step.lane.paneId;
-  if (paneId !== null && (mine === undefined || mine.dead) && !exitRecorded(step.lane)) return andThen(step, (l) => onExited(l, { type: 'exited', paneId, status: null }, ctx));
+  if (paneId !== null && (mine === undefined || mine.dead) && !exitRecorded(step.lane)) {
+    return andThen(step, (l) => onExited(l, { type: 'exited', paneId, status: null, ...(mine === undefined ? { vanished: true } : {}) }, ctx));
+  }
   if (stallWatched(step.lane)) {
     step.effects.push(setTimer(step.lane, 'stall', step.lane.lastActivity + ctx.timeouts.stall * (step.lane.stallNudged ? 2 : 1)));
   }

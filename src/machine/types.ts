@@ -113,8 +113,8 @@ export type LaneEvent =
   | { type: 'screen'; screen: ScreenClass | null; text?: string }
   /** An agent's own signal (hooks, status line, rollout); `resetsAt`: when a usage-limited account is free again. */
   | { type: 'signal'; generation: number; signal: SignalClass; what: string; resetsAt: string | null }
-  /** `tail`: the pane's last lines, quoted in a crash-loop escalation. */
-  | { type: 'exited'; paneId: string; status: number | null; tail?: string }
+  /** `tail`: the pane's last lines, quoted in a crash-loop escalation; `vanished`: the pane was found gone on a restart (its tmux server died, or it was closed), so the agent made no exit of its own: no quick exit. */
+  | { type: 'exited'; paneId: string; status: number | null; tail?: string; vanished?: boolean }
   | { type: 'packet_checked'; packet: string; reasons: string[] }
   /** `noneReady`: no account is free and every one the pick refused, besides the lead's and those tried, is not ready. */
   | { type: 'lease'; account: string | null; resetsAt: string | null; why: string; noneReady?: boolean }

@@ -122,6 +122,21 @@ export async function spawn(engine: Engine, lane: LaneState, generation: number,
     return { type: 'spawned', generation, account: accountId, paneId: info.paneId };
   } catch (error) {
     if (planFilesFault(error)) throw error; // the plan's files refuse (the prompt file): tried again, no account burnt
+    await hostLossTold(engine);
     return { type: 'spawn_failed', generation, account: accountId, error: error instanceof SwarmError || error instanceof Error ? error.message : String(error) };
+  }
+}
+
+const LOSS_TOLD_MS = 5000;
+
+/**
+ * A spawn that failed because the tmux server went away: the host tells its loss a moment later
+ * (it first asks tmux whether the session is still there). Wait for that while the host does not
+ * answer, so the failure reaches the lane once the engine knows, and no account is blamed for it.
+ */
+async function hostLossTold(engine: Engine): Promise<void> {
+  const until = Date.now() + LOSS_TOLD_MS; // real time: a wait on tmux, not an engine deadline
+  while (engine.state.hostLost === undefined && Date.now() < until && !(await engine.host.list().then(() => true, () => false))) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -140,7 +140,9 @@ function machineContext(ctx: SwarmContext, name: string): MachineContext {
 function lane(b: Build, name: string, event: LaneEvent, ctx: SwarmContext): void {
   const s = b.state;
   const current = s.lanes[name];
-  if (!current) return;
+  // Once the tmux server is gone, what befalls a lane (every spawn fails, panes vanish) is the host's
+  // loss, not the lane's: the state saved with host_lost is what the next `swarm up` resumes from.
+  if (!current || s.hostLost !== undefined) return;
   const { lane: next, effects } = reduceLane(current, event, machineContext(ctx, name));
   const { timers, rest } = applyTimers(s.timers, name, effects);
   let facts = { limited: s.limited, notReady: s.notReady ?? {}, readings: s.readings };

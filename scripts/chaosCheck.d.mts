@@ -1,0 +1,16 @@
+/** Types of chaosCheck.mjs for its tests. */
+export interface LivePane { lane: string; generation: number; pid: number }
+export interface Refusal { target: string; from: number; to: number }
+export function livePanes(socket: string): LivePane[] | null;
+export function checkRun(run: {
+  plan: string;
+  socket: string;
+  exit: { code: number | null; signal?: string | null } | null;
+  samples: LivePane[][];
+  snapshots: string[];
+  lanes: string[];
+  live?: LivePane[];
+  hostLost?: number;
+  refusals?: Refusal[];
+  faultsTold?: number;
+}): { violations: string[]; handoffs: number };
