@@ -48,6 +48,12 @@ export class FakeHost implements PaneHost {
   private readonly spawns = new Map<string, number>();
   /** Scripts still running (a test waits for them before it removes the folder). */
   readonly running = new Set<Promise<void>>();
+  /** Run once before the successor `<lane> g<generation> #<n>` accepts (a fault test's moment). */
+  readonly beforeAccept = new Map<string, (pane: FakePane) => Promise<void>>();
+  /** Run before each close of a pane by the engine (a fault test's moment: accepted, spent pane not closed). */
+  beforeKill: ((pane: FakePane) => Promise<void>) | null = null;
+  /** The most live panes of one lane at once, by agent name (`lead-b` apart from `lead`). */
+  readonly mostLive = new Map<string, number>();
 
   constructor(private readonly scripts: Scripts, carried: PaneSnapshot = []) {
     // Panes that outlived the engine (tmux keeps them): their agents go on with their scripts.
@@ -77,6 +83,8 @@ export class FakeHost implements PaneHost {
     this.spawns.set(key, (this.spawns.get(key) ?? 0) + 1);
     const pane: FakePane = { info, spec, screen: '', out: [], step: 0, nth: this.spawns.get(key)! };
     this.panes.set(info.paneId, pane);
+    const live = [...this.panes.values()].filter((p) => !p.info.dead && p.info.lane === spec.lane).length;
+    this.mostLive.set(spec.lane, Math.max(this.mostLive.get(spec.lane) ?? 0, live));
     this.track(pane);
     return { ...info };
   }
@@ -94,7 +102,15 @@ export class FakeHost implements PaneHost {
   }
 
   async kill(paneId: string): Promise<void> {
+    const pane = this.panes.get(paneId);
+    if (pane && this.beforeKill) await this.beforeKill(pane);
     this.panes.delete(paneId);
+  }
+
+  /** The tmux server dies: every pane goes with it, and the engine hears the host is lost. */
+  loseServer(reason = 'the tmux server exited'): void {
+    this.panes.clear();
+    this.emit({ type: 'lost', reason });
   }
 
   onEvent(listener: (event: HostEvent) => void): () => void {
@@ -138,6 +154,12 @@ export class FakeHost implements PaneHost {
     const key = `${spec.lane} g${spec.generation}`;
     const script = this.scripts[`${key} #${pane.nth}`] ?? this.scripts[key] ?? (spec.role === 'lead' ? ['ready'] : ['ready', 'done']);
     if (script[0] === 'noaccept') return;
+    const hold = this.beforeAccept.get(`${key} #${pane.nth}`);
+    if (pane.step === 0 && hold) {
+      this.beforeAccept.delete(`${key} #${pane.nth}`);
+      await hold(pane);
+      if (this.panes.get(pane.info.paneId)?.info.dead !== false) return;
+    }
     // Step 0 is the successor's `swarm accept`; an action counts as done once it finished.
     if (pane.step === 0 && spec.env.SWARM_PACKET) await swarm(accept, [spec.env.SWARM_PACKET]);
     if (pane.step === 0) pane.step = 1;
