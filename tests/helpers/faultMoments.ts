@@ -3,6 +3,7 @@
  * flight, where its scripts strike the fault (`at`), and a check that the moment held then.
  */
 import type { FakePane } from './fakeHost.js';
+import { HandClock } from './handClock.js';
 import { waitFor } from './waitFor.js';
 import { capacity, JUMP, state, until, type Moment, type Run } from './faultRun.js';
 
@@ -15,6 +16,7 @@ const livePane = (r: Run, agent: string, generation: number) =>
 /** The successor's pane is recorded (successor_spawned), so the fault strikes a successor swarm knows. */
 const recorded = (r: Run) => waitFor(() => has(r, 'successor_spawned'), { what: 'the successor recorded' });
 /** What the fault set off is carried out before the agent takes its next step. */
+const START = new HandClock().now();
 const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
 
 export const MOMENTS: Record<string, Moment> = {
@@ -90,7 +92,7 @@ export const MOMENTS: Record<string, Moment> = {
       'lead g1': ['ready', until('waiting', () => lane(r)?.phase === 'waiting' && timer(r, 'lane-a', 'reset')), at, async () => {
         await new Promise((resolve) => setTimeout(resolve, 300));
         r.notes.waits = r.t.events('waiting_for_reset').length;
-        r.clock.advance(2 * 60_000);
+        r.clock.advance(START + JUMP + 2 * 60_000 - r.clock.now());
       }],
       'lane-a g1': ['ready', 'usage limit'],
     }),
