@@ -55,7 +55,13 @@ export class FakeHost implements PaneHost {
   /** The most live panes of one lane at once, by agent name (`lead-b` apart from `lead`). */
   readonly mostLive = new Map<string, number>();
 
-  constructor(private readonly scripts: Scripts, carried: PaneSnapshot = []) {
+  /**
+   * `firstPane`: the number of its first pane. A host standing for a new tmux server (after one died)
+   * starts past the old server's: the tmux host's ids name their server (adapters/tmux/paneRef.ts), so
+   * an old id never names a new pane.
+   */
+  constructor(private readonly scripts: Scripts, carried: PaneSnapshot = [], firstPane = 1) {
+    this.next = firstPane;
     // Panes that outlived the engine (tmux keeps them): their agents go on with their scripts.
     for (const c of carried) {
       const pane: FakePane = { info: { ...c.info }, spec: c.spec, screen: '', out: [], step: c.step, nth: c.nth };

@@ -102,7 +102,7 @@ export async function runCell(moment: Moment, fault: Fault): Promise<Run> {
   };
   const scripts = moment.scripts(at, r);
   await engineRun(r, moment, new FakeHost(scripts), at);
-  if (fault.restart && r.struck) await engineRun(r, moment, new FakeHost(scripts), at);
+  if (fault.restart && r.struck) await engineRun(r, moment, new FakeHost(scripts, [], 101), at);
   await Promise.all(r.later);
   return r;
 }
