@@ -6,6 +6,7 @@
 import { chmodSync } from 'node:fs';
 import type { HostEvent, PaneHost, PaneInfo, PaneSpec } from '../../src/adapters/host.js';
 import type { CommandIO } from '../../src/commands/io.js';
+import { describeError } from '../../src/errorReport.js';
 import { accept } from '../../src/commands/accept.js';
 import { hook } from '../../src/commands/hook.js';
 import { laneAdd } from '../../src/commands/laneAdd.js';
@@ -40,6 +41,18 @@ export type Scripts = Record<string, Action[]>;
 
 const CAP = (state: string, pct: number) => `capacity=${state} ${pct}%`;
 
+/** The command's exit code as the CLI gives it (src/cli.ts): a file system refusal it throws is exit 5, said on stderr. */
+export async function exitCode(command: (io: CommandIO) => Promise<number>, io: CommandIO): Promise<number> {
+  try {
+    return await command(io);
+  } catch (error) {
+    const told = describeError(error, { color: false });
+    if (told.code !== 5) throw error;
+    io.stderr(told.text);
+    return told.code;
+  }
+}
+
 export class FakeHost implements PaneHost {
   readonly kind = 'tmux' as const;
   readonly panes = new Map<string, FakePane>();
@@ -52,6 +65,8 @@ export class FakeHost implements PaneHost {
   readonly beforeAccept = new Map<string, (pane: FakePane) => Promise<void>>();
   /** Run before each close of a pane by the engine (a fault test's moment: accepted, spent pane not closed). */
   beforeKill: ((pane: FakePane) => Promise<void>) | null = null;
+  /** Panes the engine closed (their agents' output kept for the test). */
+  readonly closed: FakePane[] = [];
   /** The most live panes of one lane at once, by agent name (`lead-b` apart from `lead`). */
   readonly mostLive = new Map<string, number>();
 
@@ -110,7 +125,7 @@ export class FakeHost implements PaneHost {
   async kill(paneId: string): Promise<void> {
     const pane = this.panes.get(paneId);
     if (pane && this.beforeKill) await this.beforeKill(pane);
-    this.panes.delete(paneId);
+    if (pane && this.panes.delete(paneId)) this.closed.push(pane);
   }
 
   /** The tmux server dies: every pane goes with it, and the engine hears the host is lost. */
@@ -151,10 +166,13 @@ export class FakeHost implements PaneHost {
   private async run(pane: FakePane): Promise<void> {
     const { spec } = pane;
     const swarm = async (command: (io: CommandIO) => Promise<number>, args: string[], stdin = ''): Promise<string> => {
-      const printed: string[] = [];
-      const io: CommandIO = { args, cwd: spec.cwd, env: spec.env, stdout: (t) => printed.push(t), stderr: (t) => pane.out.push(t), stdin: async () => stdin };
-      await command(io);
-      return printed.join('').trim();
+      // Exit 5 (the plan's files cannot be written): the agent does as told and tries again, for a while.
+      for (let attempt = 1; ; attempt += 1) {
+        const printed: string[] = [];
+        const io: CommandIO = { args, cwd: spec.cwd, env: spec.env, stdout: (t) => printed.push(t), stderr: (t) => pane.out.push(t), stdin: async () => stdin };
+        if ((await exitCode(command, io)) !== 5 || attempt === 100) return printed.join('').trim();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     };
     await Promise.resolve();
     const key = `${spec.lane} g${spec.generation}`;

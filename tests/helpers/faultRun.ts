@@ -12,7 +12,7 @@ import type { EngineState } from '../../src/runtime/engineState.js';
 import { startSwarm, type Outcome } from '../../src/runtime/swarm.js';
 import type { JournalEntry } from '../../src/core/journal.js';
 import type { SwarmStore } from '../../src/ui/store.js';
-import { FakeHost, type Action, type FakePane, type Scripts } from './fakeHost.js';
+import { exitCode, FakeHost, type Action, type FakePane, type Scripts } from './fakeHost.js';
 import { HandClock } from './handClock.js';
 import { waitFor } from './waitFor.js';
 import { makeSwarm, type LaneOptions, type SwarmOptions, type TestSwarm } from './swarmUp.js';
@@ -40,6 +40,8 @@ export interface Run {
   later: Promise<void>[];
   /** What a moment's script noted after the fault (a count the test checks). */
   notes: Record<string, number>;
+  /** Each engine's view store (what the headless log and the dashboard are told), as it runs. */
+  stores: SwarmStore[];
 }
 
 export interface Moment {
@@ -64,8 +66,13 @@ export interface Moment {
 export interface Fault {
   name: string;
   strike: (r: Run, m: Moment) => Promise<void> | void;
-  /** The first engine stops short; a second one starts on a host with no panes (T). */
-  restart?: boolean;
+  /**
+   * The first engine stops short; a second one starts, once the fault's work is over: on a host with
+   * no panes (`empty`: the tmux server died), or on the first host's panes (`carried`: swarm up again).
+   */
+  restart?: 'empty' | 'carried';
+  /** Before the first engine starts (a tiny file system mounted on the plan folder). */
+  prepare?: (r: Run) => void;
 }
 
 export function state(r: Run): EngineState {
@@ -86,7 +93,7 @@ export const until = (what: string, ready: () => boolean): Action => async () =>
 export const capacity = (cap: 'low 20%' | 'critical 5%'): Action => async (pane) => {
   const { notify } = await import('../../src/commands/notify.js');
   const io = { args: ['lead', `working on it\ncapacity=${cap}`], cwd: pane.spec.cwd, env: pane.spec.env, stdout: () => undefined, stderr: (t: string) => pane.out.push(t), stdin: async () => '' };
-  await notify(io);
+  for (let attempt = 1; (await exitCode(notify, io)) === 5 && attempt < 100; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
 };
 
 export async function runCell(moment: Moment, fault: Fault): Promise<Run> {
@@ -94,7 +101,8 @@ export async function runCell(moment: Moment, fault: Fault): Promise<Run> {
     lanes: moment.lanes ?? [{ name: 'lane-a' }], timeouts: TIMEOUTS,
     ...(moment.succession ? { succession: moment.succession } : {}), ...(moment.accounts ? { accounts: moment.accounts } : {}),
   });
-  const r: Run = { t, clock: new HandClock(), host: null as unknown as FakeHost, hosts: [], struck: null, outcomes: [], told: [], later: [], notes: {} };
+  const r: Run = { t, clock: new HandClock(), host: null as unknown as FakeHost, hosts: [], struck: null, outcomes: [], told: [], later: [], notes: {}, stores: [] };
+  fault.prepare?.(r);
   const at = async (): Promise<void> => {
     if (r.struck) return;
     r.struck = { hit: moment.hit(r), journal: journalLines(t) };
@@ -102,7 +110,10 @@ export async function runCell(moment: Moment, fault: Fault): Promise<Run> {
   };
   const scripts = moment.scripts(at, r);
   await engineRun(r, moment, new FakeHost(scripts), at);
-  if (fault.restart && r.struck) await engineRun(r, moment, new FakeHost(scripts, [], 101), at);
+  if (fault.restart && r.struck && r.outcomes[0]!.code !== 0) {
+    await Promise.all(r.later);
+    await engineRun(r, moment, fault.restart === 'empty' ? new FakeHost(scripts, [], 101) : new FakeHost(scripts, r.host.snapshot()), at);
+  }
   await Promise.all(r.later);
   return r;
 }
@@ -113,7 +124,7 @@ async function engineRun(r: Run, moment: Moment, host: FakeHost, at: () => Promi
   moment.wire?.(host, at, r);
   const config = loadConfig(r.t.file, { env: r.t.env, cwd: dirname(r.t.file) });
   const stores: SwarmStore[] = [];
-  const swarm = await startSwarm(config, { env: r.t.env, untilDone: true, timeoutMs: moment.timeoutMs ?? null, host, clock: r.clock, onStore: (s) => stores.push(s) });
+  const swarm = await startSwarm(config, { env: r.t.env, untilDone: true, timeoutMs: moment.timeoutMs ?? null, host, clock: r.clock, onStore: (s) => { stores.push(s); r.stores.push(s); } });
   let over = false;
   // Once every lane is done, the release deadline passes (a moment that is the release waits for its fault).
   const releaser = (async () => {
@@ -121,6 +132,8 @@ async function engineRun(r: Run, moment: Moment, host: FakeHost, at: () => Promi
       // Not while a successor starts: seven minutes at once would pass its accept deadline too.
       const due = r.clock.pending().includes(RELEASE) && r.t.events('all_lanes_done').length > 0 && !Object.values(state(r).lanes).some((l) => l.phase === 'spawning');
       if (due && (!moment.holdRelease || r.struck)) r.clock.advance(RELEASE);
+      // A deadline already due (re-armed by a restart) fires at once on a real clock.
+      else if (r.clock.pending().some((ms) => ms <= 0)) r.clock.advance(0);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   })();
@@ -179,6 +192,11 @@ export function invariants(r: Run, label: string, options: { keptLease?: boolean
   expect(lines.slice(0, r.struck!.journal.length), `${label}: nothing recorded before the fault lost`).toEqual(r.struck!.journal);
   for (const outcome of r.outcomes.filter((o) => o.code !== 0 && !o.why.startsWith('--timeout'))) {
     expect(outcome.why, `${label}: a run stopped short says why`).not.toBe('');
+    // Exit 5: the journal is what refuses; the outcome carries the error, its path and what to do.
+    if (outcome.code === 5) {
+      expect(outcome.fault?.path, `${label}: exit 5 names the path`).toBeTruthy();
+      continue;
+    }
     expect(journal.some((e) => e.event === 'host_lost' || e.event === 'stopped_short'), `${label}: … and the journal says so`).toBe(true);
   }
 }

@@ -14,7 +14,7 @@ afterEach(async () => {
   run = null;
 });
 
-const serverDies: Fault = { name: 'the tmux server dies', restart: true, strike: (r) => { r.host.loseServer(); } };
+const serverDies: Fault = { name: 'the tmux server dies', restart: 'empty', strike: (r) => { r.host.loseServer(); } };
 const count = (r: Run, event: string, lane?: string) => r.t.events(event).filter((e) => lane === undefined || e.lane === lane).length;
 /** The last acceptance of lane-a: a successor started by the second engine, from a degraded packet. */
 const resumedDegraded = (r: Run) => {
