@@ -17,6 +17,8 @@ interface HostLostEngine {
   readonly clock: Clock;
   commit(patch: Pick<EngineState, 'hostLost'>): void;
   save(): void;
+  /** Set: no more lane events are taken (engine.dispatch). */
+  closed: boolean;
   journal(input: JournalInput): unknown;
 }
 
@@ -49,6 +51,9 @@ export function lanesAsSeen(state: EngineState): LaneState[] {
 export function stopOnHostLost(engine: HostLostEngine, reason: string, finish: (outcome: { code: 1; why: string }) => void): void {
   const step = reduceHostLost(engine.state.hostLost, { reason }, { now: isoNow(engine.clock) });
   if (step.hostLost) engine.commit({ hostLost: step.hostLost });
+  // What effects in flight report now (a spawn that failed for want of a server) is no fact about the
+  // lanes or their accounts: taken in, it would use up every account and hold the lane for a human.
+  engine.closed = true;
   for (const effect of step.effects) {
     if (effect.type === 'save') engine.save();
     else if (effect.type === 'journal') engine.journal({ type: effect.kind, event: effect.event, lane: null, ...effect.data });

@@ -65,6 +65,10 @@ export class FakeHost implements PaneHost {
   readonly beforeAccept = new Map<string, (pane: FakePane) => Promise<void>>();
   /** Run before each close of a pane by the engine (a fault test's moment: accepted, spent pane not closed). */
   beforeKill: ((pane: FakePane) => Promise<void>) | null = null;
+  /** The server died (loseServer): nothing can be spawned on it any more. */
+  private lost = false;
+  /** Run before each spawn (a fault test's moment: the spawn intent saved, no pane yet). */
+  beforeSpawn: ((spec: PaneSpec) => Promise<void>) | null = null;
   /** Panes the engine closed (their agents' output kept for the test). */
   readonly closed: FakePane[] = [];
   /** The most live panes of one lane at once, by agent name (`lead-b` apart from `lead`). */
@@ -99,6 +103,8 @@ export class FakeHost implements PaneHost {
   async start(): Promise<void> {}
 
   async spawn(spec: PaneSpec): Promise<PaneInfo> {
+    if (this.beforeSpawn) await this.beforeSpawn(spec);
+    if (this.lost) throw new Error('no server running on the fake socket');
     const info: PaneInfo = { paneId: `%${this.next++}`, lane: spec.lane, generation: spec.generation, account: spec.account, dead: false, deadStatus: null, pid: null };
     const key = `${spec.lane} g${spec.generation}`;
     this.spawns.set(key, (this.spawns.get(key) ?? 0) + 1);
@@ -130,6 +136,7 @@ export class FakeHost implements PaneHost {
 
   /** The tmux server dies: every pane goes with it, and the engine hears the host is lost. */
   loseServer(reason = 'the tmux server exited'): void {
+    this.lost = true;
     this.panes.clear();
     this.emit({ type: 'lost', reason });
   }

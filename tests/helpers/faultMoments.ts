@@ -40,6 +40,16 @@ export const MOMENTS: Record<string, Moment> = {
     scripts: (at) => ({ 'lane-a g1': ['ready', 'handoff', at], 'lane-a g2': ['done'] }),
     hit: (r) => r.t.events('packet_accepted').length === 0,
   },
+  spawning: {
+    name: 'spawning (the intent saved, no pane yet)',
+    scripts: () => ({ 'lane-a g1': ['ready', 'handoff'], 'lane-a g2': ['done'] }),
+    wire: (host, at) => {
+      host.beforeSpawn = async (spec) => {
+        if (spec.lane === 'lane-a' && spec.generation === 2) await at();
+      };
+    },
+    hit: (r) => lane(r)?.phase === 'spawning' && lane(r)?.handoff?.successor?.paneId === null && !livePane(r, 'lane-a', 2),
+  },
   unaccepted: {
     name: 'successor started, not accepted',
     scripts: () => ({ 'lane-a g1': ['ready', 'handoff'], 'lane-a g2': ['done'] }),

@@ -54,7 +54,7 @@ export interface Moment {
   /** The agents' scripts; `at` is the step at which the fault strikes. */
   scripts: (at: Action, r: Run) => Scripts;
   /** Host wiring: a successor held before it accepts, a pane's close held. */
-  wire?: (host: FakeHost, at: (pane: FakePane) => Promise<void>, r: Run) => void;
+  wire?: (host: FakeHost, at: (pane?: FakePane) => Promise<void>, r: Run) => void;
   /** Whether the moment holds when the fault strikes (every cell asserts it did). */
   hit: (r: Run) => boolean;
   /** The release deadline is this moment: it passes only after the fault struck. */

@@ -37,6 +37,9 @@ describe('fault matrix C: the clock jumps forward', () => {
       expect(r.t.events('packet_accepted')).toHaveLength(1);
       expect(r.t.events('successor_spawned')).toHaveLength(1);
     }],
+    ['spawning', 'the spawn intent saved, no pane yet: a successor starts, lane-a\'s packet accepted once', (r) => {
+      expect(r.t.events('packet_accepted').filter((e) => e.lane === 'lane-a')).toHaveLength(1);
+    }],
     ['unaccepted', 'the accept deadline passes once: the successor ended, the next account\'s accepts', (r) => {
       expect(r.t.events('successor_spawned')).toHaveLength(2);
       expect(JSON.stringify(r.t.journal()).match(/no acceptance within 4 min/g)).toHaveLength(1);

@@ -34,6 +34,10 @@ describe('fault matrix T: the tmux server dies, then swarm up again', () => {
       expect(count(r, 'packet_accepted', 'lane-a')).toBeGreaterThanOrEqual(1);
       expect(new Set(r.t.events('packet_accepted').map((e) => e.packet)).size).toBe(count(r, 'packet_accepted'));
     }],
+    ['spawning', 'the spawn intent saved, no pane yet: a successor starts, lane-a\'s packet accepted once', (r) => {
+      expect(r.t.events('packet_accepted').filter((e) => e.lane === 'lane-a')).toHaveLength(1);
+      expect(r.t.events('escalation')).toEqual([]);
+    }],
     ['unaccepted', 'the successor never accepted: the next engine starts one that does', (r) => {
       expect(count(r, 'packet_accepted', 'lane-a')).toBe(1);
     }],

@@ -67,6 +67,10 @@ describe('fault matrix P: the spent or working pane dies', () => {
       expect(r.t.events('packet_accepted')).toHaveLength(1);
       expect(count(r, 'handoff_reported')).toBe(1);
     }],
+    ['spawning', 'lost with the spawn intent saved: the successor starts and accepts; no second handoff', (r) => {
+      expect(r.t.events('packet_accepted')).toHaveLength(1);
+      expect(count(r, 'handoff_reported')).toBe(1);
+    }],
     ['unaccepted', 'lost while its successor starts: the successor accepts; no second handoff', (r) => {
       expect(r.t.events('packet_accepted')).toHaveLength(1);
       expect(count(r, 'handoff_reported')).toBe(1);

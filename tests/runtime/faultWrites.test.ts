@@ -85,7 +85,7 @@ function canMount(): boolean {
   }
 }
 
-const ROWS: (keyof typeof MOMENTS)[] = ['working', 'near', 'writing', 'reported', 'unaccepted', 'accepted', 'gate', 'ask', 'handover', 'release'];
+const ROWS: (keyof typeof MOMENTS)[] = ['working', 'near', 'writing', 'reported', 'spawning', 'unaccepted', 'accepted', 'gate', 'ask', 'handover', 'release'];
 
 const MOUNT = canMount();
 
