@@ -18,8 +18,9 @@ const count = (r: Run, event: string, lane?: string) => r.t.events(event).filter
 
 describe('fault matrix C: the clock jumps forward', () => {
   it.each<[keyof typeof MOMENTS, string, (r: Run) => void]>([
-    ['working', 'the stall nudge fires once, not once per stall period passed; the lane then finishes', (r) => {
+    ['working', 'the stall nudge fires once, not once per stall period passed, and the agent gets a stall period to answer it; the lane then finishes', (r) => {
       expect(count(r, 'stall_nudge', 'lane-a')).toBe(1);
+      expect(r.t.events('escalation').filter((e) => e.lane === 'lane-a')).toEqual([]);
       expect(count(r, 'packet_accepted')).toBe(0);
     }],
     ['near', 'one stall nudge; the near lane hands off once, its own packet accepted', (r) => {
