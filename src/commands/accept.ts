@@ -5,7 +5,7 @@
  * lead packet: the lead lead.json names); on a mismatch prints every one, writes nothing, exits 3; else writes
  * `<packet>.accepted.json` (once per packet), tells swarm through the inbox, prints the resume brief.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, rmSync, writeSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { agentContext } from '../core/agentContext.js';
 import { MAX_PACKET_BYTES, parsePacket } from '../core/packet.js';
@@ -80,18 +80,26 @@ function mismatch(path: string, reasons: string[]): MismatchError {
   });
 }
 
-/** Create the file only if absent (O_EXCL): an acceptance record exists at most once per packet. */
+/**
+ * Create the file only if absent, whole or not at all: an acceptance record exists at most once per
+ * packet. Written beside it first, then linked to its name (link fails if the name exists), so a
+ * write refused half-way (a full disk) leaves no empty record that would refuse every later accept.
+ */
 function writeOnce(path: string, text: string): { ok: true } | { ok: false; existing: string } {
+  const temp = `${path}.${process.pid}.tmp`;
   try {
-    const fd = openSync(path, 'wx', 0o600);
+    const fd = openSync(temp, 'w', 0o600);
     try {
       writeSync(fd, text);
     } finally {
       closeSync(fd);
     }
+    linkSync(temp, path);
     return { ok: true };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     return { ok: false, existing: readTextIfExists(path) ?? '{}' };
+  } finally {
+    rmSync(temp, { force: true });
   }
 }

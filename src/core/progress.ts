@@ -24,10 +24,13 @@ export function progress(lanes: readonly LaneState[]): Progress {
   return { kind: 'stuck', why };
 }
 
-/** A lane that cannot move without a human. A lost lane whose successor is on its way still moves. */
+/**
+ * A lane that cannot move without a human. A lost lane whose successor is on its way still moves,
+ * and so does one whose gate runs: the gate's result decides (passed: done; failed: a successor).
+ */
 function held(lane: LaneState): boolean {
   if (lane.phase === 'attention' || lane.state === 'stopped' || lane.state === 'blocked') return true;
-  return lane.state === 'lost' && !handoffInFlight(lane);
+  return lane.state === 'lost' && !handoffInFlight(lane) && lane.gate === null;
 }
 
 function describe(lane: LaneState): string {

@@ -292,7 +292,8 @@ function onStall(lane: LaneState, ctx: MachineContext): Step {
     effects: [
       { type: 'notify', id: effectId(next, next.generation, 'nudge', lane.lastActivity), text: notices.nudge(ctx.timeouts.stall) },
       journal(next, 'stall_nudge', 'observation', { since: lane.lastActivity }, now),
-      setTimer(next, 'stall', lane.lastActivity + 2 * ctx.timeouts.stall),
+      // A stall period to answer the nudge, however late it came (a clock that jumped, a machine that slept).
+      setTimer(next, 'stall', Math.max(lane.lastActivity + 2 * ctx.timeouts.stall, now + ctx.timeouts.stall)),
     ],
   };
 }

@@ -33,6 +33,8 @@ describe('progress', () => {
     ['lost', [lane('lane-a', { state: 'lost' })], { kind: 'stuck', why: 'lane-a lost' }],
     ['lost with its degraded successor on the way', [lane('lane-a', { state: 'lost', phase: 'degraded' })], { kind: 'running' }],
     ['lost while a successor spawns', [lane('lane-a', { state: 'lost', phase: 'spawning' })], { kind: 'running' }],
+    // Fault matrix P × gate: its result decides (pass: done; fail: a successor), so the lane still moves.
+    ['lost while its done_when gate runs', [lane('lane-a', { state: 'lost', gate: { id: 'lane-a/g1/gate/1', command: 'npm test', since: 1 } })], { kind: 'running' }],
     ['held for attention, still working', [lane('lane-a', { phase: 'attention' })], { kind: 'stuck', why: `lane-a ${HELD}` }],
     ['held for attention as the machine holds it (blocked dependency)',
       [lane('lane-a', { phase: 'attention', state: 'blocked', blocked: { class: 'dependency', what: 'no account is free', source: 'engine' } })],

@@ -6,6 +6,7 @@
 import { chmodSync } from 'node:fs';
 import type { HostEvent, PaneHost, PaneInfo, PaneSpec } from '../../src/adapters/host.js';
 import type { CommandIO } from '../../src/commands/io.js';
+import { describeError } from '../../src/errorReport.js';
 import { accept } from '../../src/commands/accept.js';
 import { hook } from '../../src/commands/hook.js';
 import { laneAdd } from '../../src/commands/laneAdd.js';
@@ -40,6 +41,18 @@ export type Scripts = Record<string, Action[]>;
 
 const CAP = (state: string, pct: number) => `capacity=${state} ${pct}%`;
 
+/** The command's exit code as the CLI gives it (src/cli.ts): a file system refusal it throws is exit 5, said on stderr. */
+export async function exitCode(command: (io: CommandIO) => Promise<number>, io: CommandIO): Promise<number> {
+  try {
+    return await command(io);
+  } catch (error) {
+    const told = describeError(error, { color: false });
+    if (told.code !== 5) throw error;
+    io.stderr(told.text);
+    return told.code;
+  }
+}
+
 export class FakeHost implements PaneHost {
   readonly kind = 'tmux' as const;
   readonly panes = new Map<string, FakePane>();
@@ -48,8 +61,26 @@ export class FakeHost implements PaneHost {
   private readonly spawns = new Map<string, number>();
   /** Scripts still running (a test waits for them before it removes the folder). */
   readonly running = new Set<Promise<void>>();
+  /** Run once before the successor `<lane> g<generation> #<n>` accepts (a fault test's moment). */
+  readonly beforeAccept = new Map<string, (pane: FakePane) => Promise<void>>();
+  /** Run before each close of a pane by the engine (a fault test's moment: accepted, spent pane not closed). */
+  beforeKill: ((pane: FakePane) => Promise<void>) | null = null;
+  /** The server died (loseServer): nothing can be spawned on it any more. */
+  private lost = false;
+  /** Run before each spawn (a fault test's moment: the spawn intent saved, no pane yet). */
+  beforeSpawn: ((spec: PaneSpec) => Promise<void>) | null = null;
+  /** Panes the engine closed (their agents' output kept for the test). */
+  readonly closed: FakePane[] = [];
+  /** The most live panes of one lane at once, by agent name (`lead-b` apart from `lead`). */
+  readonly mostLive = new Map<string, number>();
 
-  constructor(private readonly scripts: Scripts, carried: PaneSnapshot = []) {
+  /**
+   * `firstPane`: the number of its first pane. A host standing for a new tmux server (after one died)
+   * starts past the old server's: the tmux host's ids name their server (adapters/tmux/paneRef.ts), so
+   * an old id never names a new pane.
+   */
+  constructor(private readonly scripts: Scripts, carried: PaneSnapshot = [], firstPane = 1) {
+    this.next = firstPane;
     // Panes that outlived the engine (tmux keeps them): their agents go on with their scripts.
     for (const c of carried) {
       const pane: FakePane = { info: { ...c.info }, spec: c.spec, screen: '', out: [], step: c.step, nth: c.nth };
@@ -72,11 +103,15 @@ export class FakeHost implements PaneHost {
   async start(): Promise<void> {}
 
   async spawn(spec: PaneSpec): Promise<PaneInfo> {
+    if (this.beforeSpawn) await this.beforeSpawn(spec);
+    if (this.lost) throw new Error('no server running on the fake socket');
     const info: PaneInfo = { paneId: `%${this.next++}`, lane: spec.lane, generation: spec.generation, account: spec.account, dead: false, deadStatus: null, pid: null };
     const key = `${spec.lane} g${spec.generation}`;
     this.spawns.set(key, (this.spawns.get(key) ?? 0) + 1);
     const pane: FakePane = { info, spec, screen: '', out: [], step: 0, nth: this.spawns.get(key)! };
     this.panes.set(info.paneId, pane);
+    const live = [...this.panes.values()].filter((p) => !p.info.dead && p.info.lane === spec.lane).length;
+    this.mostLive.set(spec.lane, Math.max(this.mostLive.get(spec.lane) ?? 0, live));
     this.track(pane);
     return { ...info };
   }
@@ -94,7 +129,16 @@ export class FakeHost implements PaneHost {
   }
 
   async kill(paneId: string): Promise<void> {
-    this.panes.delete(paneId);
+    const pane = this.panes.get(paneId);
+    if (pane && this.beforeKill) await this.beforeKill(pane);
+    if (pane && this.panes.delete(paneId)) this.closed.push(pane);
+  }
+
+  /** The tmux server dies: every pane goes with it, and the engine hears the host is lost. */
+  loseServer(reason = 'the tmux server exited'): void {
+    this.lost = true;
+    this.panes.clear();
+    this.emit({ type: 'lost', reason });
   }
 
   onEvent(listener: (event: HostEvent) => void): () => void {
@@ -129,15 +173,24 @@ export class FakeHost implements PaneHost {
   private async run(pane: FakePane): Promise<void> {
     const { spec } = pane;
     const swarm = async (command: (io: CommandIO) => Promise<number>, args: string[], stdin = ''): Promise<string> => {
-      const printed: string[] = [];
-      const io: CommandIO = { args, cwd: spec.cwd, env: spec.env, stdout: (t) => printed.push(t), stderr: (t) => pane.out.push(t), stdin: async () => stdin };
-      await command(io);
-      return printed.join('').trim();
+      // Exit 5 (the plan's files cannot be written): the agent does as told and tries again, for a while.
+      for (let attempt = 1; ; attempt += 1) {
+        const printed: string[] = [];
+        const io: CommandIO = { args, cwd: spec.cwd, env: spec.env, stdout: (t) => printed.push(t), stderr: (t) => pane.out.push(t), stdin: async () => stdin };
+        if ((await exitCode(command, io)) !== 5 || attempt === 100) return printed.join('').trim();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     };
     await Promise.resolve();
     const key = `${spec.lane} g${spec.generation}`;
     const script = this.scripts[`${key} #${pane.nth}`] ?? this.scripts[key] ?? (spec.role === 'lead' ? ['ready'] : ['ready', 'done']);
     if (script[0] === 'noaccept') return;
+    const hold = this.beforeAccept.get(`${key} #${pane.nth}`);
+    if (pane.step === 0 && hold) {
+      this.beforeAccept.delete(`${key} #${pane.nth}`);
+      await hold(pane);
+      if (this.panes.get(pane.info.paneId)?.info.dead !== false) return;
+    }
     // Step 0 is the successor's `swarm accept`; an action counts as done once it finished.
     if (pane.step === 0 && spec.env.SWARM_PACKET) await swarm(accept, [spec.env.SWARM_PACKET]);
     if (pane.step === 0) pane.step = 1;

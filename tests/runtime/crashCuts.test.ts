@@ -13,6 +13,7 @@ import { readLeases } from '../../src/adapters/leaseFiles.js';
 import type { EngineState } from '../../src/runtime/engineState.js';
 import { startSwarm } from '../../src/runtime/swarm.js';
 import { FakeHost, type PaneSnapshot, type Scripts } from '../helpers/fakeHost.js';
+import { capacity } from '../helpers/faultRun.js';
 import { waitFor } from '../helpers/waitFor.js';
 import { makeSwarm, type LaneOptions, type TestSwarm } from '../helpers/swarmUp.js';
 
@@ -88,12 +89,18 @@ function sameEnd(s: TestSwarm, host: FakeHost, outcome: { code: number; why: str
 
 describe('crash at every cut (in-process, fake host)', () => {
   const leadTakenOver = async () => { await waitFor(() => t!.events('lead_accepted').length > 0, { what: 'lead_accepted' }); };
-  it.each<[string, LaneOptions, Scripts, number, string]>([
-    ['a handoff', { name: 'lane-a' }, { 'lane-a g1': ['ready', 'handoff'], 'lane-a g2': ['done'] }, 1, 'lead'],
-    ['a done_when gate', { name: 'lane-a', doneWhen: 'sleep 0.1; true' }, {}, 0, 'lead'],
-    ['a usage limit', { name: 'lane-a' }, { 'lane-a g1': ['ready', 'usage limit'] }, 1, 'lead'],
-    ['the lead\'s pane dying', { name: 'lane-a' }, { 'lead g1': ['ready', 'exit'], 'lane-a g1': ['ready', leadTakenOver, 'done'] }, 0, 'lead-b'],
-  ])('%s: every cut ends with the plan done, each handoff finished exactly once', async (name, lane, scripts, handoffs, lead) => {
+  // The last column: a moment of the fault matrix (docs/reliability.md, column K) that at least one
+  // cut must fall in, judged from the state saved there.
+  const a = (s: EngineState) => s.lanes['lane-a'];
+  const releasePending = (s: EngineState) => s.releaseAt !== null && !s.planDone;
+  it.each<[string, LaneOptions, Scripts, number, string, (s: EngineState) => boolean]>([
+    ['a handoff', { name: 'lane-a' }, { 'lane-a g1': ['ready', 'handoff'], 'lane-a g2': ['done'] }, 1, 'lead', releasePending],
+    ['a done_when gate', { name: 'lane-a', doneWhen: 'sleep 0.1; true' }, {}, 0, 'lead', (s) => (a(s)?.gate ?? null) !== null],
+    ['a usage limit', { name: 'lane-a' }, { 'lane-a g1': ['ready', 'usage limit'] }, 1, 'lead', (s) => a(s)?.phase === 'spawning'],
+    ['the lead\'s pane dying', { name: 'lane-a' }, { 'lead g1': ['ready', 'exit'], 'lane-a g1': ['ready', leadTakenOver, 'done'] }, 0, 'lead-b', (s) => s.lanes.lead?.phase === 'spawning'],
+    ['near, then a handoff', { name: 'lane-a' }, { 'lane-a g1': ['ready', capacity('low 20%'), 'handoff'], 'lane-a g2': ['done'] }, 1, 'lead', (s) => a(s)?.phase === 'near'],
+    ['an ask outstanding', { name: 'lane-a' }, { 'lane-a g1': ['ready', 'ask', 'done'] }, 0, 'lead', (s) => s.asks.length > 0],
+  ])('%s: every cut ends with the plan done, each handoff finished exactly once', async (name, lane, scripts, handoffs, lead, moment) => {
     const s = (t = makeSwarm({ lanes: [lane], timeouts: '{ accept: 5s, packet: 2s, stall: 10m, ask: 30s, release: 50ms }', ...(lead === 'lead' ? {} : { succession: [lead] }) }));
     const cuts: { files: Files; panes: PaneSnapshot }[] = [];
     let host = new FakeHost(scripts);
@@ -124,7 +131,9 @@ describe('crash at every cut (in-process, fake host)', () => {
       sameEnd(s, host, outcome, `${name}: cut ${i + 1} of ${cuts.length}`, handoffs, lead);
       ends.push(outcome.why);
     }
-    console.log(`crash at every cut, ${name}: ${cuts.length} cuts, each ended: ${[...new Set(ends)].join(', ')}`);
+    const inMoment = cuts.filter((c) => moment(JSON.parse(c.files.files.find((f) => f.path.endsWith('state.json'))?.data.toString('utf8') ?? 'null') as EngineState ?? ({ lanes: {}, asks: [] } as unknown as EngineState))).length;
+    console.log(`crash at every cut, ${name}: ${cuts.length} cuts (${inMoment} in its moment), each ended: ${[...new Set(ends)].join(', ')}`);
+    expect(inMoment, 'cuts in the moment the row names').toBeGreaterThan(0);
     expect(cuts.length).toBeGreaterThan(5);
     expect(ends).toHaveLength(cuts.length);
   }, 300_000);
