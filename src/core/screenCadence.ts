@@ -34,6 +34,23 @@ export function nextScreenRead(pane: PaneOutput, cadence: ScreenCadence = SCREEN
   return pane.lastRead === null ? due : Math.max(due, pane.lastRead + cadence.minGapMs);
 }
 
+/**
+ * Which of the watched panes to read now, and when the next read is due (null: none). One deadline
+ * for every pane (the earliest): output only moves a pane's own due time later, so a flood costs no
+ * timer per redraw; the deadline, when it comes, finds who is due and sets the next.
+ */
+export function dueReads<K>(panes: Iterable<readonly [K, PaneOutput]>, now: number, cadence: ScreenCadence = SCREEN_CADENCE): { read: K[]; next: number | null } {
+  const read: K[] = [];
+  let next: number | null = null;
+  for (const [key, pane] of panes) {
+    const at = nextScreenRead(pane, cadence);
+    if (at === null) continue;
+    if (at <= now) read.push(key);
+    else if (next === null || at < next) next = at;
+  }
+  return { read, next };
+}
+
 /** What the stall clock needs to know of a lane to decide whether its output is news. */
 export interface ActivityView {
   readonly state: string;
