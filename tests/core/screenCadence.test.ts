@@ -44,9 +44,11 @@ describe('dueReads', () => {
   it.each<[string, [string, PaneOutput][], number, { read: string[]; next: number | null }]>([
     ['no panes', [], 5_000, { read: [], next: null }],
     ['only panes with nothing unread', [['%1', quiet]], 5_000, { read: [], next: null }],
-    ['one due, one not yet: read the first, wake for the second', [['%1', settling], ['%2', flooding]], 1_150, { read: ['%1'], next: 3_000 }],
+    ['one due, one not within the batch: read the first, wake for the second', [['%1', settling], ['%2', flooding]], 1_150, { read: ['%1'], next: 3_000 }],
     ['none due: wake for the earliest', [['%2', flooding], ['%1', settling]], 1_000, { read: [], next: 1_150 }],
     ['every one due at once', [['%1', settling], ['%2', flooding]], 3_000, { read: ['%1', '%2'], next: null }],
+    ['one due takes those due within the batch with it, due ones first', [['%2', flooding], ['%1', settling]], 2_000, { read: ['%1', '%2'], next: null }],
+    ['but not one read within the min gap', [['%1', settling], ['%2', { lastOutput: 2_100, firstUnread: 2_100, lastRead: 2_000 }]], 2_100, { read: ['%1'], next: 2_250 }],
   ])('%s', (_, panes, now, expected) => {
     expect(dueReads(new Map(panes), now, c)).toEqual(expected);
   });

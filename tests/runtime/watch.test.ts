@@ -9,31 +9,32 @@ import { HandClock } from '../helpers/handClock.js';
 const PANE = '%1@s';
 const DIALOG = '╭─────────╮\n│ Bash command\n│ Do you want to proceed?\n│ ❯ 1. Yes\n│   2. No\n╰─────────╯';
 
-/** A lane `lane-01` working in PANE on a Claude account, its screen `screen`, on a hand clock. */
-function setup() {
+/** A lane `lane-01` working in PANE on a Claude account (and `others` more, lane-02 in %2/s, …), its screen `world.screen`, on a hand clock. */
+function setup(others = 0) {
   const clock = new HandClock();
-  const lane = { name: 'lane-01', role: 'lane', paneId: PANE, account: 'a1', state: 'working', stallNudged: false, blocked: null, handoff: null } as unknown as LaneState;
+  const laneIn = (i: number) => ({ name: `lane-0${i}`, role: 'lane', paneId: i === 1 ? PANE : `%${i}/s`, account: 'a1', state: 'working', stallNudged: false, blocked: null, handoff: null }) as unknown as LaneState;
+  const lanes = Object.fromEntries(Array.from({ length: others + 1 }, (_, i) => [`lane-0${i + 1}`, laneIn(i + 1)]));
   const captures: number[] = [];
   const events: LaneEvent[] = [];
   const pokes: number[] = [];
   const world = { screen: '⠋ Working… 37 tokens' };
   const engine: WatchedEngine = {
     clock,
-    state: { lanes: { 'lane-01': lane } },
+    state: { lanes },
     config: { accounts: [{ id: 'a1', kind: 'claude' }], dir: mkdtempSync(join(tmpdir(), 'swarm-watch-')), timeouts: { stall: 1_800_000 } } as unknown as WatchedEngine['config'],
     host: { capture: () => { captures.push(clock.now()); return Promise.resolve(world.screen); } },
     deliveries: { poke: () => { pokes.push(clock.now()); } },
-    lane: (name) => (name === 'lane-01' ? lane : undefined),
+    lane: (name) => lanes[name],
     dispatch: (_, event) => { events.push(event); },
     agentName: () => 'lane-01',
   };
   const watch = new PaneWatch(engine);
   const t0 = clock.now();
   const since = () => captures.map((at) => at - t0);
-  /** `ms` of redraws every 83 ms (12 a second), the hand clock moved 1 ms at a time. */
-  const flood = async (ms: number) => {
+  /** `ms` of redraws every 83 ms (12 a second) in every pane, pane n starting (n - 1) × `stagger` ms in, the hand clock moved 1 ms at a time. */
+  const flood = async (ms: number, stagger = 0) => {
     for (let t = 0; t < ms; t += 1) {
-      if (t % 83 === 0) watch.handle({ type: 'output', paneId: PANE });
+      for (const [i, l] of Object.values(lanes).entries()) if (t >= i * stagger && (t - i * stagger) % 83 === 0) watch.handle({ type: 'output', paneId: l.paneId! });
       expect(clock.pending().length).toBeLessThanOrEqual(1); // one deadline for every pane, none per redraw
       clock.advance(1);
       await Promise.resolve();
@@ -54,6 +55,14 @@ describe('PaneWatch on the engine clock (issue 12 §5)', () => {
     const { flood, since } = setup();
     await flood(10_000);
     expect(since()).toEqual([2_000, 4_075, 6_150, 8_225]); // max wait 2 s after the first unread redraw, not a read per redraw
+  });
+
+  it('reads eight flooding panes that started apart together: their max-wait reads share wake-ups', async () => {
+    const { flood, since } = setup(7);
+    await flood(10_000, 125);
+    const wakes = new Set(since());
+    expect(since().length).toBeGreaterThanOrEqual(8 * 4); // each still read every ~2 s
+    expect(wakes.size).toBeLessThanOrEqual(6); // not 32 wake-ups, one per read
   });
 
   it('sees a dialog drawn after a flood within the settle time once the pane goes quiet', async () => {
