@@ -42,16 +42,19 @@ afterAll(async () => {
 });
 
 describe('a flood over the control connection', () => {
-  it('tells of a pane that printed once per read, not once per %output line', async () => {
+  it('tells of a pane that printed once per read, not once per %output line, and reads a flood ~10 times a second', async () => {
     const calls = new Map<string, number>();
     const client = await ControlClient.connect({ socket, session }, { onOutput: (paneId) => { calls.set(paneId, (calls.get(paneId) ?? 0) + 1); }, onClose: () => undefined });
     try {
+      const started = Date.now();
       const pane = await host.spawn(streamer('burst', 4, 500));
       await waitFor(() => existsSync(join(dir, 'burst.done')), { timeout: 20_000, what: 'the burst to end' });
+      const seconds = (Date.now() - started) / 1000;
       const local = paneTarget(pane.paneId);
       const told = await waitFor(() => calls.get(local), { what: 'output of the burst pane' });
-      // 500 redraws over ~2 s: tmux sends a %output line for nearly each; reads rest 50 ms between chunks.
+      // 500 redraws over ~2 s: tmux sends a %output line for nearly each; reads rest 100 ms between chunks.
       expect(told).toBeLessThan(150);
+      expect(told / seconds).toBeLessThan(14);
     } finally {
       await client.close();
     }

@@ -19,7 +19,7 @@ export type ControlMessage =
 
 const BACKSLASH = 0x5c;
 /** How long the control pipe rests after each chunk read (see the constructor). */
-const READ_COALESCE_MS = 50;
+const READ_COALESCE_MS = 100;
 const EMPTY = Buffer.alloc(0);
 const OUTPUT = Buffer.from('%output ');
 const isOctal = (byte: number | undefined): boolean => byte !== undefined && byte >= 0x30 && byte <= 0x37;
@@ -161,7 +161,7 @@ export class ControlClient {
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
     // Reads coalesce while agents flood: after a chunk of `%output` with no command waiting for its
-    // reply, the pipe is not read for READ_COALESCE_MS, so output that never stops costs ~20 reads a
+    // reply, the pipe is not read for READ_COALESCE_MS, so output that never stops costs ~10 reads a
     // second, not one per redraw (tmux's writes wait in the pipe meanwhile). A command sent meanwhile
     // ends the rest at once: replies are never delayed. Node has no public way to stop reading a
     // child's pipe (pause() only stops 'data' events; libuv keeps reading into the stream's buffer),
