@@ -62,7 +62,7 @@ describe('a flood over the control connection', () => {
 });
 
 describe('PaneWatch over TmuxHost while panes flood', () => {
-  it('sees a permission screen drawn after a flood within 700 ms, reading the flooding panes at most every 2 s', async () => {
+  it('sees a permission screen drawn after a flood within 700 ms, reading the flooding panes about every 1 to 2 s, not per redraw', async () => {
     const lanes: Record<string, LaneState> = {};
     const captures = new Map<string, number>();
     const events: { lane: string; event: LaneEvent; at: number }[] = [];
@@ -92,7 +92,8 @@ describe('PaneWatch over TmuxHost while panes flood', () => {
       expect(seen.at - shown).toBeLessThan(700);
       const floodedMs = Date.now() - started;
       const flooder = lanes['flood-0']!.paneId!;
-      expect(captures.get(flooder) ?? 0).toBeLessThanOrEqual(Math.ceil(floodedMs / 2_000) + 1);
+      // Every max wait (2 s), taken up to the batch (1 s) early with another pane's read (a loaded machine adds a settle read now and then).
+      expect(captures.get(flooder) ?? 0).toBeLessThanOrEqual(Math.ceil(floodedMs / 1_000) + 1);
     } finally {
       off();
       watch.stop();
