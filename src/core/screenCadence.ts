@@ -14,9 +14,11 @@ export interface ScreenCadence {
   readonly maxWaitMs: number;
   /** Never read the same pane twice within this. */
   readonly minGapMs: number;
+  /** A read due within this of one taken now is taken with it (one wake-up for many flooding panes). */
+  readonly batchMs: number;
 }
 
-export const SCREEN_CADENCE: ScreenCadence = { settleMs: 150, maxWaitMs: 2_000, minGapMs: 250 };
+export const SCREEN_CADENCE: ScreenCadence = { settleMs: 150, maxWaitMs: 2_000, minGapMs: 250, batchMs: 1_000 };
 
 export interface PaneOutput {
   /** When the pane last printed. */
@@ -32,6 +34,32 @@ export function nextScreenRead(pane: PaneOutput, cadence: ScreenCadence = SCREEN
   if (pane.firstUnread === null) return null;
   const due = Math.min(pane.lastOutput + cadence.settleMs, pane.firstUnread + cadence.maxWaitMs);
   return pane.lastRead === null ? due : Math.max(due, pane.lastRead + cadence.minGapMs);
+}
+
+/**
+ * Which of the watched panes to read now, and when the next read is due (null: none). One deadline
+ * for every pane (the earliest): output only moves a pane's own due time later, so a flood costs no
+ * timer per redraw; the deadline, when it comes, finds who is due and sets the next. When some pane
+ * is due, those due within `batchMs` (and not read within `minGapMs`) are read with it, due ones
+ * first (a read taken early is safe:
+ * output after it makes the pane unread again), so flooding panes fall into step and their max-wait
+ * reads share a wake-up instead of taking one each.
+ */
+export function dueReads<K>(panes: Iterable<readonly [K, PaneOutput]>, now: number, cadence: ScreenCadence = SCREEN_CADENCE): { read: K[]; next: number | null } {
+  const read: K[] = [];
+  const soon: [K, number, boolean][] = [];
+  for (const [key, pane] of panes) {
+    const at = nextScreenRead(pane, cadence);
+    if (at === null) continue;
+    if (at <= now) read.push(key);
+    else soon.push([key, at, pane.lastRead === null || now - pane.lastRead >= cadence.minGapMs]);
+  }
+  let next: number | null = null;
+  for (const [key, at, gapped] of soon) {
+    if (read.length > 0 && gapped && at <= now + cadence.batchMs) read.push(key);
+    else if (next === null || at < next) next = at;
+  }
+  return { read, next };
 }
 
 /** What the stall clock needs to know of a lane to decide whether its output is news. */

@@ -2,26 +2,50 @@
  * Pane events → lane events. `%output` means "this pane changed": the screen is read when the output
  * settles (and at most every few seconds while it floods; core/screenCadence.ts decides when) and
  * matched against the kind's screens; activity reaches the machine only when it is news for the stall
- * clock (core/screenCadence.ts `activityDue`). Deaths become `exited`.
+ * clock (core/screenCadence.ts `activityDue`). Deaths become `exited`. Every deadline is on the
+ * engine's clock (runtime/clock.ts), one for all panes: a redraw only moves its pane's due time.
  */
 import { lastWords, matchScreen, screenLines, type ScreenMatch } from '../core/screens.js';
 import { stripAnsi } from '../core/protocol.js';
-import { START_SCREENS, type ScreenClass, type StartScreen } from '../machine/types.js';
+import { START_SCREENS, type LaneEvent, type LaneState, type ScreenClass, type StartScreen } from '../machine/types.js';
 import type { KindSpec } from '../core/kind.js';
-import type { HostEvent } from '../adapters/host.js';
+import type { SwarmConfig } from '../core/configTypes.js';
+import type { HostEvent, PaneHost } from '../adapters/host.js';
 import { loadKind } from '../adapters/kinds.js';
-import { activityDue, nextScreenRead, SCREEN_CADENCE, type PaneOutput } from '../core/screenCadence.js';
-import type { Engine } from './engine.js';
+import { activityDue, dueReads, nextScreenRead, SCREEN_CADENCE } from '../core/screenCadence.js';
+import type { Clock, ClockTimer } from './clock.js';
+
+/** What the watch needs of the engine (runtime/engine.ts; tests give a small one on a hand clock). */
+export interface WatchedEngine {
+  readonly clock: Clock;
+  readonly state: { readonly lanes: Readonly<Record<string, LaneState>> };
+  readonly config: Pick<SwarmConfig, 'accounts' | 'dir' | 'timeouts'>;
+  readonly host: Pick<PaneHost, 'capture'>;
+  readonly deliveries: { poke(agent: string): void };
+  lane(name: string): LaneState | undefined;
+  dispatch(lane: string, event: LaneEvent): void;
+  agentName(lane: LaneState): string;
+}
+
+/** A pane with output: whose it is, and when it printed and was read (core/screenCadence.ts PaneOutput). */
+interface Watched {
+  lane: string;
+  current: boolean;
+  lastOutput: number;
+  firstUnread: number | null;
+  lastRead: number | null;
+}
 
 export class PaneWatch {
   private readonly screens = new Map<string, ScreenClass | null>();
-  private readonly pending = new Map<string, { settle: NodeJS.Timeout; maxWait: NodeJS.Timeout }>();
-  private readonly outputs = new Map<string, PaneOutput>();
+  private readonly watched = new Map<string, Watched>();
   private readonly lastActivity = new Map<string, number>();
+  private readonly kinds = new Map<string, KindSpec>();
   /** Deaths of panes no lane had yet (pane id → exit status). */
   private readonly exitedUnowned = new Map<string, number | null>();
+  private wake: { at: number; timer: ClockTimer } | null = null;
 
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: WatchedEngine) {}
 
   handle(event: HostEvent): void {
     if (event.type === 'lost') return; // the run's to handle (runEnd.ts)
@@ -32,12 +56,11 @@ export class PaneWatch {
       return;
     }
     if (event.type === 'exited') {
-      this.disarm(event.paneId);
-      this.outputs.delete(event.paneId);
+      this.watched.delete(event.paneId);
       void this.exited(owner.lane, event.paneId, event.status);
       return;
     }
-    const now = this.engine.now();
+    const now = this.engine.clock.now();
     const lane = this.engine.state.lanes[owner.lane];
     if (owner.current && lane) {
       const view = { state: lane.state, stallNudged: lane.stallNudged, blockedClass: lane.blocked?.class ?? null, stallMs: this.engine.config.timeouts.stall };
@@ -46,48 +69,36 @@ export class PaneWatch {
         this.engine.dispatch(owner.lane, { type: 'output' });
       }
     }
-    const seen = this.outputs.get(event.paneId);
-    this.outputs.set(event.paneId, { lastOutput: now, firstUnread: seen?.firstUnread ?? now, lastRead: seen?.lastRead ?? null });
-    this.arm(event.paneId, owner.lane, owner.current);
+    let pane = this.watched.get(event.paneId);
+    if (!pane) this.watched.set(event.paneId, (pane = { ...owner, lastOutput: now, firstUnread: now, lastRead: null }));
+    pane.lane = owner.lane;
+    pane.current = owner.current;
+    pane.lastOutput = now;
+    pane.firstUnread ??= now;
+    this.schedule(nextScreenRead(pane));
   }
 
-  /**
-   * Wake when the cadence may say "read": a settle timer pushed back by every output (refresh(): no
-   * new timer and no wake-up while a pane floods), and one max-wait timer per unread stretch.
-   */
-  private arm(paneId: string, lane: string, current: boolean): void {
-    const timers = this.pending.get(paneId);
-    if (timers) {
-      timers.settle.refresh();
-      return;
+  /** Wake at `at` unless an earlier wake is set already (a later one is moved up). */
+  private schedule(at: number | null): void {
+    if (at === null || (this.wake !== null && this.wake.at <= at)) return;
+    this.wake?.timer.cancel();
+    this.wake = { at, timer: this.engine.clock.after(at - this.engine.clock.now(), () => this.due()) };
+  }
+
+  /** The deadline: read every pane that is due, and wake again for the next. */
+  private due(): void {
+    this.wake = null;
+    const now = this.engine.clock.now();
+    const { read, next } = dueReads(this.watched, now);
+    for (const paneId of read) {
+      const pane = this.watched.get(paneId)!;
+      // Read while it still prints (max wait): the agent is at work, not at a prompt for its mailbox.
+      const flooding = now - pane.lastOutput < SCREEN_CADENCE.settleMs;
+      pane.firstUnread = null;
+      pane.lastRead = now;
+      void this.readScreen(pane.lane, paneId, pane.current, flooding);
     }
-    const fire = () => this.due(paneId, lane, current);
-    this.pending.set(paneId, { settle: setTimeout(fire, SCREEN_CADENCE.settleMs), maxWait: setTimeout(fire, SCREEN_CADENCE.maxWaitMs) });
-  }
-
-  private due(paneId: string, lane: string, current: boolean): void {
-    this.disarm(paneId);
-    const pane = this.outputs.get(paneId);
-    const at = pane ? nextScreenRead(pane) : null;
-    if (!pane || at === null) return;
-    const now = this.engine.now();
-    if (now < at) {
-      // Too soon after the last read: wake again when it is not.
-      const fire = () => this.due(paneId, lane, current);
-      const wait = Math.max(1, at - now);
-      this.pending.set(paneId, { settle: setTimeout(fire, wait), maxWait: setTimeout(fire, Math.max(wait, SCREEN_CADENCE.maxWaitMs)) });
-      return;
-    }
-    this.outputs.set(paneId, { ...pane, firstUnread: null, lastRead: now });
-    void this.readScreen(lane, paneId, current);
-  }
-
-  private disarm(paneId: string): void {
-    const timers = this.pending.get(paneId);
-    if (!timers) return;
-    clearTimeout(timers.settle);
-    clearTimeout(timers.maxWait);
-    this.pending.delete(paneId);
+    this.schedule(next);
   }
 
   /** Read a pane's screen soon, as if it had printed something (a pane just assigned to a lane). */
@@ -102,21 +113,26 @@ export class PaneWatch {
   }
 
   stop(): void {
-    for (const paneId of [...this.pending.keys()]) this.disarm(paneId);
-    this.outputs.clear();
+    this.wake?.timer.cancel();
+    this.wake = null;
+    this.watched.clear();
     this.exitedUnowned.clear();
   }
 
-  /** Which lane a pane serves: its current agent, or a successor in flight. */
+  /** Which lane a pane serves: its current agent, or a successor in flight (what it served last, when still so). */
   private owner(paneId: string): { lane: string; current: boolean } | null {
-    for (const [name, lane] of Object.entries(this.engine.state.lanes)) {
+    const lanes = this.engine.state.lanes;
+    const last = this.watched.get(paneId);
+    const was = last && lanes[last.lane];
+    if (last && was && (last.current ? was.paneId === paneId : was.handoff?.successor?.paneId === paneId)) return { lane: last.lane, current: last.current };
+    for (const [name, lane] of Object.entries(lanes)) {
       if (lane.paneId === paneId) return { lane: name, current: true };
       if (lane.handoff?.successor?.paneId === paneId) return { lane: name, current: false };
     }
     return null;
   }
 
-  private async readScreen(laneName: string, paneId: string, current: boolean): Promise<void> {
+  private async readScreen(laneName: string, paneId: string, current: boolean, flooding: boolean): Promise<void> {
     const lane = this.engine.lane(laneName);
     const account = lane && this.engine.config.accounts.find((a) => a.id === (current ? lane.account : lane.handoff?.successor?.account));
     if (!lane || !account) return;
@@ -126,7 +142,8 @@ export class PaneWatch {
     } catch {
       return;
     }
-    const kind = loadKind(account.kind, this.engine.config.dir);
+    const kind = this.kinds.get(account.kind) ?? loadKind(account.kind, this.engine.config.dir);
+    this.kinds.set(account.kind, kind);
     const found = matchScreen(kind, text);
     const screen = found?.screen ?? null;
     if (!current) {
@@ -139,11 +156,12 @@ export class PaneWatch {
       }
       return;
     }
-    if ((this.screens.get(paneId) ?? null) !== screen) {
+    const changed = (this.screens.get(paneId) ?? null) !== screen;
+    if (changed) {
       this.screens.set(paneId, screen);
       this.engine.dispatch(laneName, found ? { type: 'screen', screen, text: found.text } : { type: 'screen', screen: null });
     }
-    this.engine.deliveries.poke(this.engine.agentName(lane));
+    if (changed || !flooding) this.engine.deliveries.poke(this.engine.agentName(lane));
   }
 
   private async exited(laneName: string, paneId: string, status: number | null): Promise<void> {

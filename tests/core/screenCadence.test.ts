@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activityDue, nextScreenRead, SCREEN_CADENCE, type ActivityView, type PaneOutput } from '../../src/core/screenCadence.js';
+import { activityDue, dueReads, nextScreenRead, SCREEN_CADENCE, type ActivityView, type PaneOutput } from '../../src/core/screenCadence.js';
 
 const c = SCREEN_CADENCE; // settle 150, max wait 2000, min gap 250
 
@@ -34,6 +34,23 @@ describe('nextScreenRead', () => {
     }
     expect(reads.filter((r) => r < 10_000).length).toBeLessThanOrEqual(6); // 10 s of flood: ~5 reads, not 40
     expect(reads.at(-1)).toBe(10_150); // the dialog, 150 ms after it was drawn
+  });
+});
+
+describe('dueReads', () => {
+  const quiet: PaneOutput = { lastOutput: 1_000, firstUnread: null, lastRead: 1_200 };
+  const settling: PaneOutput = { lastOutput: 1_000, firstUnread: 1_000, lastRead: null }; // due 1_150
+  const flooding: PaneOutput = { lastOutput: 2_990, firstUnread: 1_000, lastRead: null }; // due 3_000
+  it.each<[string, [string, PaneOutput][], number, { read: string[]; next: number | null }]>([
+    ['no panes', [], 5_000, { read: [], next: null }],
+    ['only panes with nothing unread', [['%1', quiet]], 5_000, { read: [], next: null }],
+    ['one due, one not within the batch: read the first, wake for the second', [['%1', settling], ['%2', flooding]], 1_150, { read: ['%1'], next: 3_000 }],
+    ['none due: wake for the earliest', [['%2', flooding], ['%1', settling]], 1_000, { read: [], next: 1_150 }],
+    ['every one due at once', [['%1', settling], ['%2', flooding]], 3_000, { read: ['%1', '%2'], next: null }],
+    ['one due takes those due within the batch with it, due ones first', [['%2', flooding], ['%1', settling]], 2_000, { read: ['%1', '%2'], next: null }],
+    ['but not one read within the min gap', [['%1', settling], ['%2', { lastOutput: 2_100, firstUnread: 2_100, lastRead: 2_000 }]], 2_100, { read: ['%1'], next: 2_250 }],
+  ])('%s', (_, panes, now, expected) => {
+    expect(dueReads(new Map(panes), now, c)).toEqual(expected);
   });
 });
 

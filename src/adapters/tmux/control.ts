@@ -9,7 +9,8 @@ import { continuePane, controlAttach, pauseAfter, subscribeDeaths, tmuxJoin } fr
 import { tmuxEnv, tmuxMissing } from './runner.js';
 
 export type ControlMessage =
-  | { kind: 'output'; paneId: string; data: Buffer }
+  /** `data` is the pane's bytes, or null from a parser told not to decode them (ControlParser). */
+  | { kind: 'output'; paneId: string; data: Buffer | null }
   | { kind: 'reply'; number: number; fromClient: boolean; ok: boolean; lines: string[] }
   | { kind: 'pause'; paneId: string }
   | { kind: 'subscription'; name: string; paneId: string | null; value: string }
@@ -18,7 +19,9 @@ export type ControlMessage =
 
 const BACKSLASH = 0x5c;
 /** How long the control pipe rests after each chunk read (see the constructor). */
-const READ_COALESCE_MS = 50;
+const READ_COALESCE_MS = 100;
+const EMPTY = Buffer.alloc(0);
+const OUTPUT = Buffer.from('%output ');
 const isOctal = (byte: number | undefined): boolean => byte !== undefined && byte >= 0x30 && byte <= 0x37;
 
 /** Undo tmux's `\ooo` escapes; a backslash not followed by three octal digits stays as it is. */
@@ -47,13 +50,21 @@ function pipeHandle(child: ChildProcessWithoutNullStreams): { readStop(): number
  * The control-mode protocol as a pure, incremental parser: feed chunks as they arrive, get whole
  * messages back. Inside a reply block every line is data until the `%end`/`%error` that repeats the
  * block's own `<time> <number> <flags>`, so pane text that looks like `%begin …` cannot confuse it.
+ * With `decode: false`, `%output` names its pane only: the bytes are not unescaped (the engine needs
+ * to know that a pane printed, not what: its screen it reads with capture-pane).
  */
 export class ControlParser {
-  private rest = Buffer.alloc(0);
+  private rest = EMPTY;
   private block: { guard: string; number: number; fromClient: boolean; lines: string[] } | null = null;
+  private readonly decode: boolean;
+
+  constructor(options: { decode?: boolean } = {}) {
+    this.decode = options.decode ?? true;
+  }
 
   push(chunk: Buffer | string): ControlMessage[] {
-    const data = Buffer.concat([this.rest, typeof chunk === 'string' ? Buffer.from(chunk) : chunk]);
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    const data = this.rest.length === 0 ? bytes : Buffer.concat([this.rest, bytes]);
     const messages: ControlMessage[] = [];
     let start = 0;
     for (let end = data.indexOf(0x0a); end !== -1; end = data.indexOf(0x0a, start)) {
@@ -62,7 +73,7 @@ export class ControlParser {
       if (message) messages.push(message);
       start = end + 1;
     }
-    this.rest = Buffer.from(data.subarray(start));
+    this.rest = start === data.length ? EMPTY : Buffer.from(data.subarray(start));
     return messages;
   }
 
@@ -78,6 +89,12 @@ export class ControlParser {
       return null;
     }
     if (raw[0] !== 0x25) return null;
+    if (raw.subarray(0, OUTPUT.length).equals(OUTPUT)) {
+      // The flood's own line, first and without a string made of its name.
+      const gap = raw.indexOf(0x20, OUTPUT.length);
+      const paneId = raw.toString('latin1', OUTPUT.length, gap === -1 ? raw.length : gap);
+      return { kind: 'output', paneId, data: this.decode ? (gap === -1 ? EMPTY : unescapeOutput(raw.subarray(gap + 1))) : null };
+    }
     const space = raw.indexOf(0x20);
     const name = raw.subarray(1, space === -1 ? raw.length : space).toString('utf8');
     const args = space === -1 ? Buffer.alloc(0) : raw.subarray(space + 1);
@@ -88,16 +105,11 @@ export class ControlParser {
         this.block = { guard: match.slice(1).join(' '), number: Number(match[2]), fromClient: (Number(match[3]) & 1) === 1, lines: [] };
         return null;
       }
-      case 'output': {
-        const gap = args.indexOf(0x20);
-        const paneId = args.subarray(0, gap === -1 ? args.length : gap).toString('utf8');
-        return { kind: 'output', paneId, data: gap === -1 ? Buffer.alloc(0) : unescapeOutput(args.subarray(gap + 1)) };
-      }
       case 'extended-output': {
         const gap = args.indexOf(0x20);
         const colon = args.indexOf(' : ');
         const paneId = args.subarray(0, gap === -1 ? args.length : gap).toString('utf8');
-        return { kind: 'output', paneId, data: colon === -1 ? Buffer.alloc(0) : unescapeOutput(args.subarray(colon + 3)) };
+        return { kind: 'output', paneId, data: !this.decode ? null : colon === -1 ? EMPTY : unescapeOutput(args.subarray(colon + 3)) };
       }
       case 'pause':
         return { kind: 'pause', paneId: args.toString('utf8').trim() };
@@ -117,7 +129,8 @@ export class ControlParser {
 }
 
 export interface ControlHandlers {
-  onOutput(paneId: string, data: Buffer): void;
+  /** The pane printed: once per pane per chunk read, however many `%output` lines it held. */
+  onOutput(paneId: string): void;
   onSubscription?(name: string, paneId: string | null, value: string): void;
   /** The connection ended; `expected` when close() asked for it. */
   onClose(reason: string, expected: boolean): void;
@@ -135,7 +148,7 @@ export interface ControlOptions {
 interface Pending { argv: readonly string[]; resolve(lines: string[]): void; reject(error: Error): void }
 
 export class ControlClient {
-  private readonly parser = new ControlParser();
+  private readonly parser = new ControlParser({ decode: false });
   private readonly pending: Pending[] = [];
   private ready: { resolve(): void; reject(error: Error): void } | null = null;
   private exitReason = '';
@@ -148,18 +161,19 @@ export class ControlClient {
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
     // Reads coalesce while agents flood: after a chunk of `%output` with no command waiting for its
-    // reply, the pipe is not read for READ_COALESCE_MS, so output that never stops costs ~20 reads a
+    // reply, the pipe is not read for READ_COALESCE_MS, so output that never stops costs ~10 reads a
     // second, not one per redraw (tmux's writes wait in the pipe meanwhile). A command sent meanwhile
     // ends the rest at once: replies are never delayed. Node has no public way to stop reading a
     // child's pipe (pause() only stops 'data' events; libuv keeps reading into the stream's buffer),
     // so this uses the pipe handle's readStop/readStart, and does nothing where they are missing.
     child.stdout.on('data', (chunk: Buffer) => {
-      let output = false;
+      const printed = new Set<string>();
       for (const message of this.parser.push(chunk)) {
-        if (message.kind === 'output') output = true;
-        this.dispatch(message);
+        if (message.kind === 'output') printed.add(message.paneId);
+        else this.dispatch(message);
       }
-      if (!output || this.pending.length > 0 || this.resting !== null || this.closed) return;
+      for (const paneId of printed) this.handlers.onOutput(paneId);
+      if (printed.size === 0 || this.pending.length > 0 || this.resting !== null || this.closed) return;
       const pipe = pipeHandle(child);
       if (pipe === null || pipe.readStop() !== 0) return;
       this.resting = setTimeout(() => this.wake(), READ_COALESCE_MS);
@@ -241,7 +255,7 @@ export class ControlClient {
         this.settle(message);
         return;
       case 'output':
-        this.handlers.onOutput(message.paneId, message.data);
+        this.handlers.onOutput(message.paneId);
         return;
       case 'pause':
         this.command(continuePane(message.paneId)).catch(() => undefined);

@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ControlParser, unescapeOutput, type ControlMessage } from '../../../src/adapters/tmux/control.js';
 
 /** Messages with output data as text, easier to compare. */
-const parse = (...chunks: (string | Buffer)[]): unknown[] => {
-  const parser = new ControlParser();
-  return chunks.flatMap((chunk) => parser.push(chunk)).map((m: ControlMessage) => (m.kind === 'output' ? { ...m, data: m.data.toString('utf8') } : m));
-};
+const parse = (...chunks: (string | Buffer)[]): unknown[] => parseWith(new ControlParser(), chunks);
+const parseWith = (parser: ControlParser, chunks: (string | Buffer)[]): unknown[] =>
+  chunks.flatMap((chunk) => parser.push(chunk)).map((m: ControlMessage) => (m.kind === 'output' ? { ...m, data: m.data?.toString('utf8') ?? null } : m));
 const out = (paneId: string, data: string) => ({ kind: 'output', paneId, data });
 const reply = (number: number, lines: string[], ok = true, fromClient = true) => ({ kind: 'reply', number, fromClient, ok, lines });
 
@@ -93,6 +92,18 @@ describe('ControlParser', () => {
     const bytes = Buffer.from('%begin 1 1 1\nhé\n%end 1 1 1\n');
     const cut = bytes.indexOf(0xa9);
     expect(parse(bytes.subarray(0, cut), bytes.subarray(cut))).toEqual([reply(1, ['hé'])]);
+  });
+
+  it.each<[string, (string | Buffer)[], unknown[]]>([
+    ['an output line: its pane, no bytes', ['%output %1 hello\\015\\012\n'], [{ kind: 'output', paneId: '%1', data: null }]],
+    ['output with ANSI escapes and CRLF', ['%output %2 \\033[1mB\\033[0m\r\n'], [{ kind: 'output', paneId: '%2', data: null }]],
+    ['output with trailing spaces, split across chunks', ['%outp', 'ut %13 a  ', '\n'], [{ kind: 'output', paneId: '%13', data: null }]],
+    ['output with nothing after the pane', ['%output %5\n'], [{ kind: 'output', paneId: '%5', data: null }]],
+    ['extended output', ['%extended-output %6 12 : a\\134b\n'], [{ kind: 'output', paneId: '%6', data: null }]],
+    ['a flood between two replies', ['%begin 1 2 1\nx\n%end 1 2 1\n%output %1 a\n%output %2 b\n%output %1 c\n%begin 1 3 1\n%end 1 3 1\n'],
+      [reply(2, ['x']), ...['%1', '%2', '%1'].map((paneId) => ({ kind: 'output', paneId, data: null })), reply(3, [])]],
+  ])('without decoding: %s', (_name, chunks, expected) => {
+    expect(parseWith(new ControlParser({ decode: false }), chunks)).toEqual(expected);
   });
 
   it('a malformed %begin is only a notification', () => {

@@ -1,0 +1,102 @@
+/**
+ * Agents that never stop drawing (issue 12 §5), on a real tmux server on a private socket (killed
+ * afterwards, pass or fail): what the control connection tells of a flood, and a screen that matters
+ * seen in time while other panes flood.
+ */
+import { execa } from 'execa';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PaneSpec } from '../../src/adapters/host.js';
+import { ControlClient } from '../../src/adapters/tmux/control.js';
+import { TmuxHost } from '../../src/adapters/tmux/host.js';
+import { paneTarget } from '../../src/adapters/tmux/paneRef.js';
+import type { LaneEvent, LaneState } from '../../src/machine/types.js';
+import { systemClock } from '../../src/runtime/clock.js';
+import { PaneWatch, type WatchedEngine } from '../../src/runtime/watch.js';
+import { waitFor } from '../helpers/waitFor.js';
+
+const socket = `swarm-test-stream-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+const session = 'swarm-stream';
+const dir = mkdtempSync(join(tmpdir(), 'swarm-stream-'));
+const host = new TmuxHost({ socket, session, paneDeathFile: join(dir, 'deaths.jsonl') });
+const socketDir = join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid?.() ?? 0}`);
+
+/** A node agent: redraw a status line every `everyMs` `times` times (0: for ever), then `then` and touch `<dir>/<lane>.done`. */
+function streamer(lane: string, everyMs: number, times: number, then = ''): PaneSpec {
+  const script = `const fs=require('fs');let n=0;const t=setInterval(()=>{process.stdout.write('\\r⠋ Working… '+n*37+' tokens ');n+=1;`
+    + `if(${times}>0&&n>=${times}){clearInterval(t);process.stdout.write(${JSON.stringify(then)});fs.writeFileSync(${JSON.stringify(join(dir, `${lane}.done`))},String(Date.now()));setInterval(()=>{},1e6)}},${everyMs})`;
+  return { lane, generation: 1, account: 'a1', role: 'lane', cwd: dir, title: lane, argv: [process.execPath, '-e', script], env: { SWARM_LANE: lane } };
+}
+
+beforeAll(async () => {
+  await host.start();
+});
+
+afterAll(async () => {
+  await host.detach().catch(() => undefined);
+  await execa('tmux', ['-L', socket, 'kill-server'], { reject: false });
+  rmSync(join(socketDir, socket), { force: true });
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a flood over the control connection', () => {
+  it('tells of a pane that printed once per read, not once per %output line, and reads a flood ~10 times a second', async () => {
+    const calls = new Map<string, number>();
+    const client = await ControlClient.connect({ socket, session }, { onOutput: (paneId) => { calls.set(paneId, (calls.get(paneId) ?? 0) + 1); }, onClose: () => undefined });
+    try {
+      const started = Date.now();
+      const pane = await host.spawn(streamer('burst', 4, 500));
+      await waitFor(() => existsSync(join(dir, 'burst.done')), { timeout: 20_000, what: 'the burst to end' });
+      const seconds = (Date.now() - started) / 1000;
+      const local = paneTarget(pane.paneId);
+      const told = await waitFor(() => calls.get(local), { what: 'output of the burst pane' });
+      // 500 redraws over ~2 s: tmux sends a %output line for nearly each; reads rest 100 ms between chunks.
+      expect(told).toBeLessThan(150);
+      expect(told / seconds).toBeLessThan(14);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('PaneWatch over TmuxHost while panes flood', () => {
+  it('sees a permission screen drawn after a flood within 700 ms, reading the flooding panes about every 1 to 2 s, not per redraw', async () => {
+    const lanes: Record<string, LaneState> = {};
+    const captures = new Map<string, number>();
+    const events: { lane: string; event: LaneEvent; at: number }[] = [];
+    const engine: WatchedEngine = {
+      clock: systemClock,
+      state: { lanes },
+      config: { accounts: [{ id: 'a1', kind: 'claude' }], dir, timeouts: { stall: 1_800_000 } } as unknown as WatchedEngine['config'],
+      host: { capture: (paneId) => { captures.set(paneId, (captures.get(paneId) ?? 0) + 1); return host.capture(paneId); } },
+      deliveries: { poke: () => undefined },
+      lane: (name) => lanes[name],
+      dispatch: (lane, event) => { events.push({ lane, event, at: Date.now() }); },
+      agentName: (lane) => lane.name,
+    };
+    const watch = new PaneWatch(engine);
+    const off = host.onEvent((event) => watch.handle(event));
+    try {
+      const dialog = '\n╭─────────╮\n│ Bash command\n│ Do you want to proceed?\n│ ❯ 1. Yes\n│   2. No\n╰─────────╯\n';
+      const specs = [...Array.from({ length: 6 }, (_, i) => streamer(`flood-${i}`, 83, 0)), streamer('asker', 83, 60, dialog)];
+      for (const spec of specs) {
+        const pane = await host.spawn(spec);
+        lanes[spec.lane] = { name: spec.lane, role: 'lane', paneId: pane.paneId, account: 'a1', state: 'working', stallNudged: false, blocked: null, handoff: null } as unknown as LaneState;
+      }
+      const started = Date.now();
+      const done = join(dir, 'asker.done');
+      const shown = Number(await waitFor(() => (existsSync(done) ? readFileSync(done, 'utf8') : ''), { timeout: 20_000, what: 'the dialog' }));
+      const seen = await waitFor(() => events.find((e) => e.lane === 'asker' && e.event.type === 'screen' && e.event.screen === 'permission'), { timeout: 5_000, what: 'the permission screen' });
+      expect(seen.at - shown).toBeLessThan(700);
+      const floodedMs = Date.now() - started;
+      const flooder = lanes['flood-0']!.paneId!;
+      // Every max wait (2 s), taken up to the batch (1 s) early with another pane's read (a loaded machine adds a settle read now and then).
+      expect(captures.get(flooder) ?? 0).toBeLessThanOrEqual(Math.ceil(floodedMs / 1_000) + 1);
+    } finally {
+      off();
+      watch.stop();
+    }
+  });
+});

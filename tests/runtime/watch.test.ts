@@ -1,0 +1,103 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { LaneEvent, LaneState } from '../../src/machine/types.js';
+import { PaneWatch, type WatchedEngine } from '../../src/runtime/watch.js';
+import { HandClock } from '../helpers/handClock.js';
+
+const PANE = '%1@s';
+const DIALOG = '╭─────────╮\n│ Bash command\n│ Do you want to proceed?\n│ ❯ 1. Yes\n│   2. No\n╰─────────╯';
+
+/** A lane `lane-01` working in PANE on a Claude account (and `others` more, lane-02 in %2/s, …), its screen `world.screen`, on a hand clock. */
+function setup(others = 0) {
+  const clock = new HandClock();
+  const laneIn = (i: number) => ({ name: `lane-0${i}`, role: 'lane', paneId: i === 1 ? PANE : `%${i}/s`, account: 'a1', state: 'working', stallNudged: false, blocked: null, handoff: null }) as unknown as LaneState;
+  const lanes = Object.fromEntries(Array.from({ length: others + 1 }, (_, i) => [`lane-0${i + 1}`, laneIn(i + 1)]));
+  const captures: number[] = [];
+  const events: LaneEvent[] = [];
+  const pokes: number[] = [];
+  const world = { screen: '⠋ Working… 37 tokens' };
+  const engine: WatchedEngine = {
+    clock,
+    state: { lanes },
+    config: { accounts: [{ id: 'a1', kind: 'claude' }], dir: mkdtempSync(join(tmpdir(), 'swarm-watch-')), timeouts: { stall: 1_800_000 } } as unknown as WatchedEngine['config'],
+    host: { capture: () => { captures.push(clock.now()); return Promise.resolve(world.screen); } },
+    deliveries: { poke: () => { pokes.push(clock.now()); } },
+    lane: (name) => lanes[name],
+    dispatch: (_, event) => { events.push(event); },
+    agentName: () => 'lane-01',
+  };
+  const watch = new PaneWatch(engine);
+  const t0 = clock.now();
+  const since = () => captures.map((at) => at - t0);
+  /** `ms` of redraws every 83 ms (12 a second) in every pane, pane n starting (n - 1) × `stagger` ms in, the hand clock moved 1 ms at a time. */
+  const flood = async (ms: number, stagger = 0) => {
+    for (let t = 0; t < ms; t += 1) {
+      for (const [i, l] of Object.values(lanes).entries()) if (t >= i * stagger && (t - i * stagger) % 83 === 0) watch.handle({ type: 'output', paneId: l.paneId! });
+      expect(clock.pending().length).toBeLessThanOrEqual(1); // one deadline for every pane, none per redraw
+      clock.advance(1);
+      await Promise.resolve();
+    }
+  };
+  return { clock, world, watch, events, pokes, since, flood, t0 };
+}
+
+const settle = async (clock: HandClock, ms: number) => {
+  for (let t = 0; t < ms; t += 1) {
+    clock.advance(1);
+    await Promise.resolve();
+  }
+};
+
+describe('PaneWatch on the engine clock (issue 12 §5)', () => {
+  it('reads a flooding pane once per max wait, on the clock it was given', async () => {
+    const { flood, since } = setup();
+    await flood(10_000);
+    expect(since()).toEqual([2_000, 4_075, 6_150, 8_225]); // max wait 2 s after the first unread redraw, not a read per redraw
+  });
+
+  it('reads eight flooding panes that started apart together: their max-wait reads share wake-ups', async () => {
+    const { flood, since } = setup(7);
+    await flood(10_000, 125);
+    const wakes = new Set(since());
+    expect(since().length).toBeGreaterThanOrEqual(8 * 4); // each still read every ~2 s
+    expect(wakes.size).toBeLessThanOrEqual(6); // not 32 wake-ups, one per read
+  });
+
+  it('sees a dialog drawn after a flood within the settle time once the pane goes quiet', async () => {
+    const { flood, world, watch, clock, events, since, t0 } = setup();
+    await flood(3_000);
+    world.screen = `⠋ Working… 900 tokens\n${DIALOG}`;
+    watch.handle({ type: 'output', paneId: PANE });
+    const drawn = clock.now() - t0;
+    await settle(clock, 400);
+    expect(since().at(-1)).toBe(drawn + 150);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'screen', screen: 'permission' }));
+  });
+
+  it('sees a dialog under a clock that keeps ticking within the max wait', async () => {
+    const { flood, world, events } = setup();
+    await flood(1_000);
+    world.screen = `${DIALOG}\n12s · esc to interrupt`;
+    await flood(1_100);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'screen', screen: 'permission' }));
+  });
+
+  it('pokes the mailbox when a pane settles, not at the reads taken while it still prints', async () => {
+    const { flood, clock, pokes, t0 } = setup();
+    await flood(6_000);
+    expect(pokes).toEqual([]);
+    await settle(clock, 300);
+    expect(pokes.map((at) => at - t0)).toEqual([5_976 + 150]);
+  });
+
+  it('stop cancels its deadline', async () => {
+    const { watch, clock, since } = setup();
+    watch.handle({ type: 'output', paneId: PANE });
+    watch.stop();
+    expect(clock.pending()).toEqual([]);
+    await settle(clock, 3_000);
+    expect(since()).toEqual([]);
+  });
+});
