@@ -14,7 +14,6 @@ import { formatEntry, type JournalEntry } from '../core/journal.js';
 import { UsageError } from '../errors.js';
 import { loadConfig } from '../adapters/configFile.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
-import { startSwarm } from '../runtime/swarm.js';
 import { backendFor, sessionName, tmuxSocket } from '../runtime/hostFor.js';
 import type { SwarmStore } from '../ui/store.js';
 import type { CommandIO } from './io.js';
@@ -69,6 +68,8 @@ export async function up(io: CommandIO): Promise<number> {
   if (terminal && !values.headless) io.stdout('swarm: CI is set, so the headless log is shown (the dashboard draws nothing under CI)\n');
   const untilDone = values['until-done'] ?? true;
 
+  // Loaded here: the `swarm up` that only opens window 0 never needs the engine.
+  const { startSwarm } = await import('../runtime/swarm.js');
   const swarm = await startSwarm(config, { env: io.env, untilDone, timeoutMs });
   const { engine } = swarm;
   const where = engine.host.kind === 'tmux'

@@ -24,15 +24,17 @@ const LAST_FRAME_MS = 1500;
  * restored before any agent starts, so no pane inherits it.
  */
 async function loadUi(env: NodeJS.ProcessEnv) {
-  const before = process.env.NODE_ENV;
-  if (before === undefined) process.env.NODE_ENV = 'production';
+  // Through an alias: the bundle of `swarm up` (scripts/bundle-up.mjs) makes `process.env.NODE_ENV` a constant.
+  const own = process.env;
+  const before = own.NODE_ENV;
+  if (before === undefined) own.NODE_ENV = 'production';
   try {
-    const loaded = await Promise.all([import('react'), import('ink'), import('../ui/App.js'), import('../ui/frames.js')]);
+    const loaded = await Promise.all([import('ink'), import('../ui/App.js'), import('../ui/frames.js')]);
     // Ink's frames drawn without its cell-by-cell pass (ui/inkOutput.ts); SWARM_INK_OUTPUT=ink keeps Ink's own.
     if (env.SWARM_INK_OUTPUT !== 'ink') await (await import('../ui/inkOutput.js')).installFastOutput();
     return loaded;
   } finally {
-    if (before === undefined) delete process.env.NODE_ENV;
+    if (before === undefined) delete own.NODE_ENV;
   }
 }
 
@@ -54,7 +56,7 @@ export interface RunOptions {
  * died; in this terminal (pty backend) the outcome's code, or 1 when a signal ended it.
  */
 export async function runDashboard(config: SwarmConfig, options: RunOptions): Promise<number> {
-  const [{ createElement }, { render }, { App }, { bindFrames }] = await loadUi(options.env);
+  const [{ render }, { appElement }, { bindFrames }] = await loadUi(options.env);
   let stop: (why: string) => void = () => undefined;
   const stopped = new Promise<string>((resolve) => {
     stop = resolve;
@@ -80,7 +82,7 @@ export async function runDashboard(config: SwarmConfig, options: RunOptions): Pr
   const mount = (created: SwarmStore): void => {
     store = created;
     const binding = bindFrames(created);
-    const ink = render(createElement(App, { frames: binding.frames, actions, color: !options.env.NO_COLOR, relativeTo: config.dir }), {
+    const ink = render(appElement({ frames: binding.frames, actions, color: !options.env.NO_COLOR, relativeTo: config.dir }), {
       exitOnCtrlC: false, maxFps: 10,
     });
     view = { unmount: () => { binding.stop(); ink.unmount(); } };

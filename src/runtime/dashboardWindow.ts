@@ -16,7 +16,8 @@ import { runTmux } from '../adapters/tmux/runner.js';
 import { clearOutcome, readOutcome } from './dashboardOutcome.js';
 import { sessionName, tmuxSocket } from './hostFor.js';
 
-const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
+/** The `swarm` command as installed: it runs `swarm up` from its bundle (scripts/bundle-up.mjs), from dist/ and dist/up/ alike. */
+const CLI = fileURLToPath(new URL('../../bin/swarm.cjs', import.meta.url));
 
 /**
  * V8 tuned for size: each Ink frame allocates megabytes (a cell object per character of the
@@ -25,7 +26,7 @@ const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
  */
 export const ENGINE_NODE_FLAGS = ['--optimize-for-size'];
 
-/** The engine+dashboard process window 0 runs: `node <flags> cli.js up <file> --dashboard [flags]`. */
+/** The engine+dashboard process window 0 runs: `node <flags> bin/swarm.cjs up <file> --dashboard [flags]`. */
 export function engineArgv(file: string, flags: readonly string[]): string[] {
   return [process.execPath, ...ENGINE_NODE_FLAGS, CLI, 'up', file, '--dashboard', ...flags];
 }

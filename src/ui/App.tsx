@@ -27,6 +27,11 @@ export interface AppProps {
   relativeTo?: string;
 }
 
+/** The dashboard as an element to render: React's own entry is CommonJS, and the bundle of `swarm up` gives a dynamic import of it no named exports. */
+export function appElement(props: AppProps) {
+  return <App {...props} />;
+}
+
 export function App({ frames, ...rest }: AppProps) {
   return (
     <FrameContext.Provider value={frames}>

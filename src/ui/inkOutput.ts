@@ -9,12 +9,11 @@
  * kept across frames). `frameText` computes such a frame and declines (null) any other, which
  * Ink's own code then draws; the cells are the same either way (tests/ui/inkOutput.test.ts checks
  * them on a real terminal emulator). Ink does not export its Output class, so
- * `installFastOutput` finds it beside Ink's entry point and changes nothing when its shape differs.
+ * `installFastOutput` finds it beside Ink's entry point (ui/inkOutputClass.ts) and changes nothing
+ * when its shape differs.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { lineOf } from './cells.js';
+import { loadInkOutput } from './inkOutputClass.js';
 
 type Transformer = (line: string, index: number) => string;
 
@@ -91,8 +90,7 @@ export const drawn = { fast: 0, ink: 0 };
 export async function inkOutput(): Promise<{ Output: InkOutputClass; inkGet: (this: OutputOps) => FrameText } | string> {
   let Output: InkOutputClass;
   try {
-    const entry = createRequire(import.meta.url).resolve('ink');
-    Output = ((await import(pathToFileURL(join(dirname(entry), 'output.js')).href)) as { default: InkOutputClass }).default;
+    Output = (await loadInkOutput()) as InkOutputClass;
   } catch (error) {
     return `ink's output.js was not found beside its entry point (${error instanceof Error ? error.message : String(error)})`;
   }
