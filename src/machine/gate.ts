@@ -10,7 +10,8 @@ import { degrade } from './degrade.js';
 import { clearTimer, effectId, journal } from './effects.js';
 import { isLive } from './laneState.js';
 import { notices, tail } from './notices.js';
-import { type Ev, ignored } from './step.js';
+import { andThen, type Ev, ignored } from './step.js';
+import { doneAgentLeft } from './doneExit.js';
 import type { Effect, GateRun, LaneState, MachineContext, Step } from './types.js';
 
 /** Run the gate (again, after a restart: ending the earlier run's process first): journal that it started, then run it. */
@@ -56,7 +57,11 @@ export function onGateProcess(lane: LaneState, event: Ev<'gate_process'>, ctx: M
 export function onGate(lane: LaneState, event: Ev<'gate'>, ctx: MachineContext): Step {
   const why = notThisRun(lane, event.id);
   if (why !== null) return ignored(lane, event, why, ctx.now);
-  if (event.passed) return finishDone(lane, ctx);
+  if (event.passed) {
+    // Its agent left while the gate ran: the lane is done, and that agent's lease goes too.
+    const done = finishDone(lane, ctx);
+    return lane.state === 'lost' && lane.paneId !== null ? andThen(done, (l) => doneAgentLeft(l, { type: 'exited', paneId: lane.paneId!, status: null }, ctx)) : done;
+  }
   const command = ctx.doneWhen ?? 'done_when';
   const next: LaneState = { ...lane, gate: null };
   const result = journal(next, 'lane_result', 'delegation', { result: 'gate_failed', gate: command, passed: false, output: tail(event.output, 500) }, ctx.now);

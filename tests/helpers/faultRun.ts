@@ -158,7 +158,7 @@ const laneOf = (agent: string): string => (agent.startsWith('lead') ? 'lead' : a
  * every handoff ended (accepted, rejected, or the run stopped short and said why); nothing recorded
  * before the fault lost; a run that stopped short said why in the journal.
  */
-export function invariants(r: Run, label: string, options: { keptLease?: boolean } = {}): void {
+export function invariants(r: Run, label: string): void {
   expect(r.struck, `${label}: the fault struck`).not.toBeNull();
   expect(r.struck!.hit, `${label}: the fault struck at its moment`).toBe(true);
   const final = r.outcomes[r.outcomes.length - 1]!;
@@ -173,11 +173,9 @@ export function invariants(r: Run, label: string, options: { keptLease?: boolean
   for (const p of live) perLane.set(laneOf(p.split(' ')[0]!), (perLane.get(laneOf(p.split(' ')[0]!)) ?? 0) + 1);
   for (const [lane, n] of perLane) expect(n, `${label}: live agents of ${lane} at the end`).toBe(1);
   // A run that stopped with a handoff in flight keeps its spent lease (released at acceptance, SPEC 5);
-  // `keptLease`: a done lane whose agent left keeps its lease (known, docs/reliability.md).
   const saved = state(r);
   const excused = (l: { lane: string; generation: number }) =>
-    (final.code !== 0 && saved.lanes[l.lane]?.handoff?.from.generation === l.generation)
-    || (options.keptLease === true && saved.lanes[l.lane]?.state === 'done' && saved.lanes[l.lane]?.generation === l.generation);
+    final.code !== 0 && saved.lanes[l.lane]?.handoff?.from.generation === l.generation;
   const leases = readLeases(r.t.plan).filter((l) => !excused(l)).map((l) => `${l.lane} g${l.generation} @${l.account}`).sort();
   const held = live.filter((p) => !excused({ lane: laneOf(p.split(' ')[0]!), generation: Number(p.split(' ')[1]!.slice(1)) }));
   expect(leases, `${label}: leases ↔ live agents`).toEqual(held.map((p) => p.replace(/^lead-b /, 'lead ')).sort());

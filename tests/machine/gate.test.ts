@@ -27,6 +27,15 @@ describe('a gate run is an intent record', () => {
     expect(reduceLane(gating(), gateResult(false, 'FAIL'), gateCtx).lane).toMatchObject({ state: 'working', gate: null });
   });
 
+  it('a lane whose agent left while its gate ran: passed → done, and that agent\'s lease released once', () => {
+    const lost = reduceLane(gating(), { type: 'exited', paneId: '%1', status: 0 }, gateCtx).lane;
+    expect(lost).toMatchObject({ state: 'lost', paneId: '%1' });
+    const step = reduceLane(lost, gateResult(true, 'ok'), gateCtx);
+    expect(step.lane).toMatchObject({ state: 'done', gate: null, paneId: null });
+    expect(only(step.effects, 'release_lease')).toEqual([{ type: 'release_lease', id: 'lane-a/g1/release-done/work2', account: 'work2' }]);
+    expect(only(step.effects, 'release_lease')).toHaveLength(1);
+  });
+
   it.each([
     ['a stale run of this generation', `lane-a/g1/gate/${T0}`],
     ['a run of an earlier generation', `lane-a/g0/gate/${T0 + MIN}`],
