@@ -100,14 +100,15 @@ function parseNotifyArgs(args: string[]): { to: string; text: string; epochFlag:
 function fenceLeadCommand(plan: string, caller: string, role: 'lane' | 'lead', epoch: number | null, to: string, mustHaveRecord: boolean): void {
   const record = readLeadRecord(plan);
   if (record === null && !mustHaveRecord) return;
-  // A lane is never the lead, record or not: say that, not "claim the lead first".
-  const verdict = role === 'lane'
+  // A lane with no lead record to be fenced by: say it is a lane, not "claim the lead first".
+  const lane = role === 'lane' && record === null;
+  const verdict = lane
     ? { ok: false as const, message: `${caller} is a lane: only the current lead may notify all` }
     : fence(record, { caller, epoch: epoch ?? 0 });
   if (verdict.ok) return;
   appendJournal(plan, { type: 'intervention', event: 'fenced', lane: caller, epoch, command: `notify ${to}`, reason: verdict.message });
   throw new MismatchError(`fenced: ${verdict.message}`, [verdict.message], {
-    hint: role === 'lane' ? 'nothing was queued; a lane reports to the lead (swarm notify lead <text>) and the lead tells the others' : 'nothing was queued; a lead that sees a higher epoch stands down',
+    hint: lane ? 'nothing was queued; a lane reports to the lead (swarm notify lead <text>) and the lead tells the others' : 'nothing was queued; a lead that sees a higher epoch stands down',
   });
 }
 

@@ -83,9 +83,11 @@ export class Engine {
       onFault: (fault) => this.toldFault(fault),
       onRecovered: (fault, since) => this.journal({
         type: 'observation', event: 'plan_files_recovered', lane: null, path: fault.path, error: fault.message,
-        since: new Date(since).toISOString(), for_ms: this.now() - since,
+        since: new Date(since).toISOString(), for_ms: systemClock.now() - since,
       }),
-      clock: this.clock,
+      // The retry paces I/O against the file system, which refuses or takes writes in real time: it
+      // runs on the system clock, whatever the run's clock (a hand clock in tests would never retry).
+      clock: systemClock,
     });
   }
 

@@ -98,7 +98,7 @@ export const BAD_INPUTS: BadInput[] = [
   { id: 'report-empty', area: 'report', what: 'swarm notify with no text', args: ['notify', 'lead'], pane: true, code: 2, first: 'swarm notify needs an address and a message' },
   { id: 'report-handoff-no-path', area: 'report', what: 'a handoff report without a packet path', args: ['notify', 'lead', 'handoff'], pane: true, code: 2, first: 'swarm notify: handoff needs the packet path: send "handoff <packet path>"' },
   { id: 'report-bad-capacity', area: 'report', what: 'a report with a capacity field that is no percentage', args: ['notify', 'lead', 'progress step 1 capacity=ok 300% @a2'], pane: true, code: 2, first: 'swarm notify: capacity 300% is out of range in "capacity=ok 300% @a2": send a percentage from 0 to 100, e.g. capacity=low 22% @work2 context=41%' },
-  { id: 'report-lane-to-all', area: 'report', what: 'a lane sending to all (lead only)', args: ['notify', 'all', 'hi'], pane: true, code: 3, first: 'swarm: fenced: no lead record yet, so there is nothing to act on; claim the lead first (swarm lead claim)', records: ['journal.jsonl'] },
+  { id: 'report-lane-to-all', area: 'report', what: 'a lane sending to all (lead only)', args: ['notify', 'all', 'hi'], pane: true, code: 3, first: 'swarm: fenced: lane-a is a lane: only the current lead may notify all', records: ['journal.jsonl'] },
   // CLI arguments
   { id: 'cli-unknown-command', area: 'CLI', what: 'a command that does not exist', args: ['upp'], code: 2, first: 'swarm: unknown command "upp"' },
   { id: 'cli-up-unknown-option', area: 'CLI', what: 'swarm up with an unknown option', args: ['up', '$FILE', '--fast'], code: 2, first: 'swarm up: unknown option "--fast"' },

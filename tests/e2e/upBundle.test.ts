@@ -9,10 +9,11 @@
  * window 0 inherits).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import xterm from '@xterm/headless';
 import type { IPty } from 'node-pty';
 import { CLI, ROOT } from '../helpers/swarm.js';
@@ -64,8 +65,9 @@ function readLoads(dir: string): Loads[] {
 describe('swarm up runs from its bundle', () => {
   it('window 0 loads nothing outside dist/up; the terminal\'s swarm up loads neither React, Ink nor the engine', async () => {
     const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,sleep30000' } }] }));
-    const probes = join(s.root, '..', 'loads');
-    mkdirSync(probes, { recursive: true });
+    // A folder of this run's own: another run's probes (a shared /tmp/loads once) are not this one's.
+    const probes = mkdtempSync(join(tmpdir(), 'swarm-loads-'));
+    onTestFinished(() => rmSync(probes, { recursive: true, force: true }));
     const { spawn } = await import('node-pty');
     const env = { ...s.env, TERM: 'xterm-256color', LANG: 'C.UTF-8', NODE_OPTIONS: `--import ${PROBE}`, LOAD_PROBE_DIR: probes };
     const term = new xterm.Terminal({ cols: 120, rows: 40, allowProposedApi: true });
@@ -79,7 +81,7 @@ describe('swarm up runs from its bundle', () => {
     expect(engine, `window 0's engine among ${loads.map((l) => l.argv).join(' | ')}`).toBeDefined();
     expect(terminal).toBeDefined();
     for (const process of [engine!, terminal!]) {
-      expect(process.files).toContain(join(BUNDLE, 'cli.js'));
+      expect(process.files, process.argv).toContain(join(BUNDLE, 'cli.js'));
       expect(process.files.filter((f) => f !== CLI && f !== PROBE && !f.startsWith(`${BUNDLE}/`))).toEqual([]);
     }
     // React's element type and the bundle's yoga loader: only window 0 loads the chunks that hold them.
