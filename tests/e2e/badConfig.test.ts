@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/swarm.js';
-import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
+import { makeSwarm, type TestSwarm, tmuxServerRuns } from '../helpers/swarmUp.js';
 import { waitFor } from '../helpers/waitFor.js';
 
 let t: TestSwarm | null = null;
@@ -17,14 +17,6 @@ afterEach(async () => {
   t = null;
 });
 
-function tmuxServerRuns(socket: string): boolean {
-  try {
-    execFileSync('tmux', ['-L', socket, 'list-sessions'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** `swarm up --headless` on the swarm; a run that starts anything is stopped by its --timeout. */
 async function up(s: TestSwarm): Promise<{ code: number; stderr: string }> {

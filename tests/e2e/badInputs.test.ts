@@ -5,13 +5,12 @@
  * journal line, no inbox line, no acceptance record. UPDATE_BAD_INPUTS_DOC=1 rewrites
  * docs/bad-inputs.md from what the runs printed; otherwise the doc must name every case.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CLI, ROOT } from '../helpers/swarm.js';
-import { AGENT, makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
+import { AGENT, makeSwarm, type TestSwarm, tmuxServerRuns } from '../helpers/swarmUp.js';
 import { BAD_INPUTS, type BadInput } from './badInputs.cases.js';
 
 const DOC = join(ROOT, 'docs', 'bad-inputs.md');
@@ -24,14 +23,6 @@ afterEach(async () => {
   t = null;
 });
 
-function tmuxServerRuns(socket: string): boolean {
-  try {
-    execFileSync('tmux', ['-L', socket, 'list-sessions'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Every file under the plan that a run records in, that exists. */
 function records(s: TestSwarm): string[] {

@@ -9,6 +9,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/swarm.js';
+import { tmuxServerRuns } from '../helpers/swarmUp.js';
 
 const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1' };
 const drill = (args: string[]) => execa('node', [CLI, 'drill', ...args], { env, extendEnv: false, reject: false, timeout: 150_000, stdin: 'ignore' });
@@ -31,14 +32,6 @@ afterAll(() => {
   for (const dir of kept) rmSync(dir, { recursive: true, force: true });
 });
 
-function serverAlive(socket: string): boolean {
-  try {
-    execFileSync('tmux', ['-L', socket, 'list-sessions'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('swarm drill', () => {
   it('--keep: every item holds, exit 0, the evidence stays in the plan and the tmux server is gone', async () => {
@@ -65,7 +58,7 @@ describe('swarm drill', () => {
 
     const socket = /tmux socket (\S+)/.exec(out)?.[1];
     expect(socket).toBeDefined();
-    expect(serverAlive(socket!)).toBe(false);
+    expect(tmuxServerRuns(socket!)).toBe(false);
     // The lanes committed on their own branches; nothing is left uncommitted in any worktree.
     for (const lane of ['lane-a', 'lane-b', 'lane-c']) {
       const wt = join(root, `wt-${lane}`);

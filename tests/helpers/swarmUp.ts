@@ -212,3 +212,13 @@ function endProcessesUnder(dir: string): void {
     }
   }
 }
+
+/** Does a tmux server answer on this private socket (a test's own, never the default one)? */
+export function tmuxServerRuns(socket: string): boolean {
+  try {
+    execFileSync('tmux', ['-L', socket, 'list-sessions'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
