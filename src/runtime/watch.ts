@@ -44,6 +44,8 @@ export class PaneWatch {
   /** Deaths of panes no lane had yet (pane id → exit status). */
   private readonly exitedUnowned = new Map<string, number | null>();
   private wake: { at: number; timer: ClockTimer } | null = null;
+  /** A microtask is queued to move the deadline later (defer). */
+  private recheck = false;
 
   constructor(private readonly engine: WatchedEngine) {}
 
@@ -76,6 +78,10 @@ export class PaneWatch {
     pane.lastOutput = now;
     pane.firstUnread ??= now;
     this.schedule(nextScreenRead(pane));
+    if (!this.recheck) {
+      this.recheck = true;
+      queueMicrotask(() => this.defer());
+    }
   }
 
   /** Wake at `at` unless an earlier wake is set already (a later one is moved up). */
@@ -83,6 +89,26 @@ export class PaneWatch {
     if (at === null || (this.wake !== null && this.wake.at <= at)) return;
     this.wake?.timer.cancel();
     this.wake = { at, timer: this.engine.clock.after(at - this.engine.clock.now(), () => this.due()) };
+  }
+
+  /**
+   * Once a burst of output events has been handled (a chunk of `%output` lines: one microtask for all
+   * of them), move the deadline later when the output moved every pane's due time past it. In a flood
+   * each chunk pushes the settle reads on, so a deadline left where it was would wake the engine once
+   * per chunk to find nothing due (issue 12 §5); moved, it wakes for the max-wait reads only.
+   */
+  private defer(): void {
+    this.recheck = false;
+    if (this.wake === null) return;
+    let earliest: number | null = null;
+    for (const pane of this.watched.values()) {
+      const at = nextScreenRead(pane);
+      if (at !== null && (earliest === null || at < earliest)) earliest = at;
+    }
+    if (earliest !== null && earliest <= this.wake.at) return;
+    this.wake.timer.cancel();
+    this.wake = null;
+    this.schedule(earliest);
   }
 
   /** The deadline: read every pane that is due, and wake again for the next. */

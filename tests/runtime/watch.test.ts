@@ -65,6 +65,22 @@ describe('PaneWatch on the engine clock (issue 12 §5)', () => {
     expect(wakes.size).toBeLessThanOrEqual(6); // not 32 wake-ups, one per read
   });
 
+  it('wakes for its reads only while panes flood in chunks, not once per chunk to find nothing due', async () => {
+    const { clock, watch, since } = setup(3);
+    let fired = 0;
+    const after = clock.after.bind(clock);
+    clock.after = (ms, fn) => after(ms, () => { fired += 1; fn(); });
+    // The control client's rhythm: a chunk every 100 ms naming every pane that printed in it.
+    for (let t = 0; t < 10_000; t += 100) {
+      for (const i of [1, 2, 3, 4]) watch.handle({ type: 'output', paneId: i === 1 ? PANE : `%${i}/s` });
+      await Promise.resolve();
+      await settle(clock, 100);
+    }
+    const wakes = new Set(since()).size;
+    expect(since().length).toBeGreaterThanOrEqual(4 * 4); // every pane still read every ~2 s
+    expect(fired).toBe(wakes); // each wake-up reads; none is spent on a settle read the next chunk pushed on
+  });
+
   it('sees a dialog drawn after a flood within the settle time once the pane goes quiet', async () => {
     const { flood, world, watch, clock, events, since, t0 } = setup();
     await flood(3_000);
