@@ -62,7 +62,13 @@ const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 
  * Kill the engine and the swarm's tmux server, and remove the folder once the server is gone: with
  * many panes it takes a while to end, and its pane-death hooks write into the plan meanwhile.
  */
-export function cleanup(s, child) {
+export function cleanup(s, child, graceful = false) {
+  // graceful: SIGTERM first and wait (a profiling engine writes its --cpu-prof on the way out).
+  if (graceful && child && child.exitCode === null) {
+    child.kill('SIGTERM');
+    const running = () => { try { return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${child.pid}/stat`, 'utf8')); } catch { return false; } };
+    for (let i = 0; running() && i < 100; i += 1) pause(100);
+  }
   if (child && child.exitCode === null) child.kill('SIGKILL');
   const server = Number(spawnSync('tmux', ['-L', s.socket, 'display', '-p', '#{pid}'], { encoding: 'utf8' }).stdout.trim());
   spawnSync('tmux', ['-L', s.socket, 'kill-server'], { stdio: 'ignore' });

@@ -20,7 +20,8 @@ const WINDOW_S = Number(process.env.BENCH_STREAM_S ?? 20);
 const WARM_S = Number(process.env.BENCH_STREAM_WARM_S ?? 2);
 const SIZES = (process.env.BENCH_STREAM_LANES ?? '16,64').split(',').map(Number);
 const BLOCKERS = 6;
-// BENCH_STREAM_NODE_ARGS: extra node flags for the engine, e.g. `--prof --logfile=/tmp/x.log --no-logfile-per-isolate` to profile it.
+// BENCH_STREAM_NODE_ARGS: extra node flags for the engine, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it
+// (the engine is then stopped with SIGTERM, so it writes the profile), or `--perf-basic-prof` for perf.
 const NODE_ARGS = (process.env.BENCH_STREAM_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 // A kind of our own: command lanes with Claude Code's permission screen, so a screen blocks them.
@@ -81,7 +82,7 @@ async function watched(n) {
     const ms = escalated().map((e) => Date.parse(e.ts) - shown.get(e.lane)).filter((v) => Number.isFinite(v));
     return { enginePct, engineCpuS: engineTicks / TICKS, serverPct, blockP50: quantile(ms, 0.5), blockMax: Math.max(...ms), blocks: ms.length };
   } finally {
-    cleanup(s, child);
+    cleanup(s, child, NODE_ARGS.some((a) => a.startsWith('--cpu-prof')));
   }
 }
 

@@ -61,6 +61,33 @@ describe('a flood over the control connection', () => {
   });
 });
 
+describe('the control connection after a flood', () => {
+  it('hears a pane that prints again once every pane went quiet, and answers commands meanwhile', async () => {
+    const told: { paneId: string; at: number }[] = [];
+    const client = await ControlClient.connect({ socket, session }, { onOutput: (paneId) => { told.push({ paneId, at: Date.now() }); }, onClose: () => undefined });
+    try {
+      // A flood (the pipe rests between reads), silence (the rest's read finds nothing), then one line.
+      const script = `let n=0;const t=setInterval(()=>{process.stdout.write('\\r⠋ '+n++);if(n===40){clearInterval(t);setTimeout(()=>{process.stdout.write('\\nagain\\n');setInterval(()=>{},1e6)},800)}},10)`;
+      const pane = await host.spawn({ lane: 'again', generation: 1, account: 'a1', role: 'lane', cwd: dir, title: 'again', argv: [process.execPath, '-e', script], env: {} });
+      const local = paneTarget(pane.paneId);
+      await waitFor(() => told.some((t) => t.paneId === local), { what: 'the flood' });
+      const lines = await client.command(['display-message', '-p', 'still here']);
+      expect(lines).toEqual(['still here']);
+      const screen = await waitFor(async () => ((await host.capture(pane.paneId)).includes('again') ? true : null), { timeout: 10_000, what: 'the line after the silence on screen' });
+      expect(screen).toBe(true);
+      const heard = await waitFor(() => {
+        const last = told.filter((t) => t.paneId === local).at(-1)!;
+        const before = told.filter((t) => t.paneId === local).at(-2);
+        return before && last.at - before.at >= 500 ? last : null;
+      }, { timeout: 5_000, what: 'the output after the silence to be told' });
+      expect(heard.paneId).toBe(local);
+      expect(await client.command(['display-message', '-p', 'and after'])).toEqual(['and after']);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('PaneWatch over TmuxHost while panes flood', () => {
   it('sees a permission screen drawn after a flood within 700 ms, reading the flooding panes about every 1 to 2 s, not per redraw', async () => {
     const lanes: Record<string, LaneState> = {};

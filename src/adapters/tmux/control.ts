@@ -4,6 +4,7 @@
  * between `%begin` and `%end`/`%error` in the order they were sent.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readSync } from 'node:fs';
 import { SwarmError, excerpt } from '../../errors.js';
 import { continuePane, controlAttach, pauseAfter, subscribeDeaths, tmuxJoin } from './argv.js';
 import { tmuxEnv, tmuxMissing } from './runner.js';
@@ -21,6 +22,8 @@ const BACKSLASH = 0x5c;
 /** How long the control pipe rests after each chunk read (see the constructor). */
 const READ_COALESCE_MS = 100;
 const EMPTY = Buffer.alloc(0);
+/** Where a rest's waiting output is read into (drain); the parser copies what it keeps. */
+const DRAIN = Buffer.alloc(64 * 1024);
 const OUTPUT = Buffer.from('%output ');
 const isOctal = (byte: number | undefined): boolean => byte !== undefined && byte >= 0x30 && byte <= 0x37;
 
@@ -38,11 +41,13 @@ export function unescapeOutput(bytes: Buffer): Buffer {
   return out.subarray(0, n);
 }
 
-/** The libuv pipe under a child's stdout, when Node exposes its read switch (see ControlClient). */
-function pipeHandle(child: ChildProcessWithoutNullStreams): { readStop(): number; readStart(): number } | null {
-  const handle = (child.stdout as unknown as { _handle?: { readStop?: () => number; readStart?: () => number } | null })._handle;
-  return handle && typeof handle.readStop === 'function' && typeof handle.readStart === 'function'
-    ? { readStop: () => handle.readStop!(), readStart: () => handle.readStart!() }
+interface PipeHandle { readStop(): number; readStart(): number; readonly fd: number }
+
+/** The libuv pipe under a child's stdout, when Node exposes its read switch and descriptor (see ControlClient). */
+function pipeHandle(child: ChildProcessWithoutNullStreams): PipeHandle | null {
+  const handle = (child.stdout as unknown as { _handle?: Partial<PipeHandle> | null })._handle;
+  return handle && typeof handle.readStop === 'function' && typeof handle.readStart === 'function' && typeof handle.fd === 'number' && handle.fd >= 0
+    ? (handle as PipeHandle)
     : null;
 }
 
@@ -166,17 +171,9 @@ export class ControlClient {
     // ends the rest at once: replies are never delayed. Node has no public way to stop reading a
     // child's pipe (pause() only stops 'data' events; libuv keeps reading into the stream's buffer),
     // so this uses the pipe handle's readStop/readStart, and does nothing where they are missing.
+    // When a rest ends, what waited is read straight from the descriptor (drain): one wake-up a rest.
     child.stdout.on('data', (chunk: Buffer) => {
-      const printed = new Set<string>();
-      for (const message of this.parser.push(chunk)) {
-        if (message.kind === 'output') printed.add(message.paneId);
-        else this.dispatch(message);
-      }
-      for (const paneId of printed) this.handlers.onOutput(paneId);
-      if (printed.size === 0 || this.pending.length > 0 || this.resting !== null || this.closed) return;
-      const pipe = pipeHandle(child);
-      if (pipe === null || pipe.readStop() !== 0) return;
-      this.resting = setTimeout(() => this.wake(), READ_COALESCE_MS);
+      if (this.consume(chunk)) this.rest();
     });
     child.stdin.on('error', () => undefined);
     this.done = new Promise((resolve) => {
@@ -223,6 +220,52 @@ export class ControlClient {
       this.child.stdin.write(`${tmuxJoin(argv)}\n`);
       this.wake();
     });
+  }
+
+  /** Parse a chunk and act on its messages; true when some pane printed in it. */
+  private consume(chunk: Buffer): boolean {
+    const printed = new Set<string>();
+    for (const message of this.parser.push(chunk)) {
+      if (message.kind === 'output') printed.add(message.paneId);
+      else this.dispatch(message);
+    }
+    for (const paneId of printed) this.handlers.onOutput(paneId);
+    return printed.size > 0;
+  }
+
+  /** Stop reading the pipe for READ_COALESCE_MS (see the constructor), unless a reply is awaited. */
+  private rest(): void {
+    if (this.pending.length > 0 || this.resting !== null || this.closed) return;
+    const pipe = pipeHandle(this.child);
+    if (pipe === null || pipe.readStop() !== 0) return;
+    this.resting = setTimeout(() => this.drain(), READ_COALESCE_MS);
+  }
+
+  /**
+   * The rest is over: read what waited in the pipe from its descriptor, without handing it back to
+   * the event loop (no watcher added and removed, no stream machinery, for a chunk read ten times a
+   * second while agents flood). Output in it: rest again. Nothing, the end of the pipe, an error, or
+   * a command now awaiting its reply: reading goes back to the event loop (which sees the end too).
+   */
+  private drain(): void {
+    this.resting = null;
+    const pipe = pipeHandle(this.child);
+    if (pipe === null) return;
+    let printed = false;
+    let more = true;
+    while (more && !this.closed) {
+      let n: number;
+      try {
+        n = readSync(pipe.fd, DRAIN, 0, DRAIN.length, null);
+      } catch {
+        n = -1; // EAGAIN: nothing waits; anything else the event loop reports itself
+      }
+      if (n <= 0) break;
+      if (this.consume(DRAIN.subarray(0, n))) printed = true;
+      more = n === DRAIN.length;
+    }
+    if (printed && this.pending.length === 0 && !this.closed) this.resting = setTimeout(() => this.drain(), READ_COALESCE_MS);
+    else pipe.readStart();
   }
 
   /** End the pipe's rest (see the constructor): read whatever waits. */
