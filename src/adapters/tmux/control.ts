@@ -27,6 +27,13 @@ const DRAIN = Buffer.alloc(64 * 1024);
 const OUTPUT = Buffer.from('%output ');
 const isOctal = (byte: number | undefined): boolean => byte !== undefined && byte >= 0x30 && byte <= 0x37;
 
+/** Whether `data[start, end)` begins with `prefix`. */
+function startsWith(data: Buffer, start: number, end: number, prefix: Buffer): boolean {
+  if (end - start < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i += 1) if (data[start + i] !== prefix[i]) return false;
+  return true;
+}
+
 /** Undo tmux's `\ooo` escapes; a backslash not followed by three octal digits stays as it is. */
 export function unescapeOutput(bytes: Buffer): Buffer {
   const out = Buffer.alloc(bytes.length);
@@ -60,7 +67,8 @@ function pipeHandle(child: ChildProcessWithoutNullStreams): PipeHandle | null {
  */
 export class ControlParser {
   private rest = EMPTY;
-  private block: { guard: string; number: number; fromClient: boolean; lines: string[] } | null = null;
+  /** The reply block being read: the lines that end it (`%end`/`%error` and its guard), and its lines so far. */
+  private block: { end: string; error: string; number: number; fromClient: boolean; lines: string[] } | null = null;
   private readonly decode: boolean;
 
   constructor(options: { decode?: boolean } = {}) {
@@ -73,8 +81,7 @@ export class ControlParser {
     const messages: ControlMessage[] = [];
     let start = 0;
     for (let end = data.indexOf(0x0a); end !== -1; end = data.indexOf(0x0a, start)) {
-      const line = data.subarray(start, end > start && data[end - 1] === 0x0d ? end - 1 : end);
-      const message = this.line(line);
+      const message = this.line(data, start, end > start && data[end - 1] === 0x0d ? end - 1 : end);
       if (message) messages.push(message);
       start = end + 1;
     }
@@ -82,24 +89,27 @@ export class ControlParser {
     return messages;
   }
 
-  private line(raw: Buffer): ControlMessage | null {
+  /** The line `data[start, end)`; offsets rather than a slice, so a flood's lines cost no Buffer each. */
+  private line(data: Buffer, start: number, end: number): ControlMessage | null {
     if (this.block) {
-      const text = raw.toString('utf8');
+      const text = data.toString('utf8', start, end);
       const block = this.block;
-      if (text === `%end ${block.guard}` || text === `%error ${block.guard}`) {
+      if (data[start] === 0x25 && (text === block.end || text === block.error)) {
         this.block = null;
-        return { kind: 'reply', number: block.number, fromClient: block.fromClient, ok: text.startsWith('%end'), lines: block.lines };
+        return { kind: 'reply', number: block.number, fromClient: block.fromClient, ok: text === block.end, lines: block.lines };
       }
       block.lines.push(text);
       return null;
     }
-    if (raw[0] !== 0x25) return null;
-    if (raw.subarray(0, OUTPUT.length).equals(OUTPUT)) {
+    if (data[start] !== 0x25) return null;
+    if (startsWith(data, start, end, OUTPUT)) {
       // The flood's own line, first and without a string made of its name.
-      const gap = raw.indexOf(0x20, OUTPUT.length);
-      const paneId = raw.toString('latin1', OUTPUT.length, gap === -1 ? raw.length : gap);
-      return { kind: 'output', paneId, data: this.decode ? (gap === -1 ? EMPTY : unescapeOutput(raw.subarray(gap + 1))) : null };
+      const found = data.indexOf(0x20, start + OUTPUT.length);
+      const gap = found === -1 || found >= end ? -1 : found;
+      const paneId = data.toString('latin1', start + OUTPUT.length, gap === -1 ? end : gap);
+      return { kind: 'output', paneId, data: this.decode ? (gap === -1 ? EMPTY : unescapeOutput(data.subarray(gap + 1, end))) : null };
     }
+    const raw = data.subarray(start, end);
     const space = raw.indexOf(0x20);
     const name = raw.subarray(1, space === -1 ? raw.length : space).toString('utf8');
     const args = space === -1 ? Buffer.alloc(0) : raw.subarray(space + 1);
@@ -107,7 +117,8 @@ export class ControlParser {
       case 'begin': {
         const match = /^(\d+) (\d+) (\d+)$/.exec(args.toString('utf8'));
         if (!match) return { kind: 'notification', name, args: args.toString('utf8') };
-        this.block = { guard: match.slice(1).join(' '), number: Number(match[2]), fromClient: (Number(match[3]) & 1) === 1, lines: [] };
+        const guard = match.slice(1).join(' ');
+        this.block = { end: `%end ${guard}`, error: `%error ${guard}`, number: Number(match[2]), fromClient: (Number(match[3]) & 1) === 1, lines: [] };
         return null;
       }
       case 'extended-output': {
