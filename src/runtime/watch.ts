@@ -43,9 +43,8 @@ export class PaneWatch {
   private readonly kinds = new Map<string, KindSpec>();
   /** Deaths of panes no lane had yet (pane id → exit status). */
   private readonly exitedUnowned = new Map<string, number | null>();
-  private wake: { at: number; timer: ClockTimer } | null = null;
-  /** A microtask is queued to move the deadline later (defer). */
-  private recheck = false;
+  /** The one deadline: when, and the pane whose read set it (its next output moves it: rearm). */
+  private wake: { at: number; paneId: string; timer: ClockTimer } | null = null;
 
   constructor(private readonly engine: WatchedEngine) {}
 
@@ -77,45 +76,46 @@ export class PaneWatch {
     pane.current = owner.current;
     pane.lastOutput = now;
     pane.firstUnread ??= now;
-    this.schedule(nextScreenRead(pane));
-    if (!this.recheck) {
-      this.recheck = true;
-      queueMicrotask(() => this.defer());
-    }
+    const at = nextScreenRead(pane);
+    if (this.wake?.paneId === event.paneId && at !== this.wake.at) this.rearm();
+    else this.schedule(at, event.paneId);
   }
 
-  /** Wake at `at` unless an earlier wake is set already (a later one is moved up). */
-  private schedule(at: number | null): void {
+  /** Wake at `at` (for `paneId`'s read) unless an earlier wake is set already (a later one is moved up). */
+  private schedule(at: number | null, paneId: string): void {
     if (at === null || (this.wake !== null && this.wake.at <= at)) return;
     this.wake?.timer.cancel();
-    this.wake = { at, timer: this.engine.clock.after(at - this.engine.clock.now(), () => this.due()) };
+    this.wake = { at, paneId, timer: this.engine.clock.after(at - this.engine.clock.now(), () => this.due()) };
   }
 
   /**
-   * Once a burst of output events has been handled (a chunk of `%output` lines: one microtask for all
-   * of them), move the deadline later when the output moved every pane's due time past it. In a flood
-   * each chunk pushes the settle reads on, so a deadline left where it was would wake the engine once
-   * per chunk to find nothing due (issue 12 §5); moved, it wakes for the max-wait reads only.
+   * Set the deadline to the earliest due read of all panes, now: the pane it was set for printed
+   * again, which moved its own read later. Done at once, inside the output event, not later in a
+   * microtask: a flood's chunk pushes every pane's settle read on, and a deadline moved after the
+   * event loop has armed its timer for it still wakes the engine, for nothing, once per chunk
+   * (issue 12 §5: Node arms the loop's timer for the earliest deadline as the timer phase ends,
+   * before microtasks run, and never moves it later for a cancelled one).
    */
-  private defer(): void {
-    this.recheck = false;
-    if (this.wake === null) return;
-    let earliest: number | null = null;
-    for (const pane of this.watched.values()) {
+  private rearm(): void {
+    let earliest: { at: number; paneId: string } | null = null;
+    for (const [paneId, pane] of this.watched) {
       const at = nextScreenRead(pane);
-      if (at !== null && (earliest === null || at < earliest)) earliest = at;
+      if (at !== null && (earliest === null || at < earliest.at)) earliest = { at, paneId };
     }
-    if (earliest !== null && earliest <= this.wake.at) return;
-    this.wake.timer.cancel();
+    if (earliest !== null && this.wake !== null && earliest.at === this.wake.at) {
+      this.wake.paneId = earliest.paneId;
+      return;
+    }
+    this.wake?.timer.cancel();
     this.wake = null;
-    this.schedule(earliest);
+    if (earliest !== null) this.schedule(earliest.at, earliest.paneId);
   }
 
   /** The deadline: read every pane that is due, and wake again for the next. */
   private due(): void {
     this.wake = null;
     const now = this.engine.clock.now();
-    const { read, next } = dueReads(this.watched, now);
+    const { read } = dueReads(this.watched, now);
     for (const paneId of read) {
       const pane = this.watched.get(paneId)!;
       // Read while it still prints (max wait): the agent is at work, not at a prompt for its mailbox.
@@ -124,7 +124,7 @@ export class PaneWatch {
       pane.lastRead = now;
       void this.readScreen(pane.lane, paneId, pane.current, flooding);
     }
-    this.schedule(next);
+    this.rearm();
   }
 
   /** Read a pane's screen soon, as if it had printed something (a pane just assigned to a lane). */

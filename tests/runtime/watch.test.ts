@@ -67,18 +67,28 @@ describe('PaneWatch on the engine clock (issue 12 §5)', () => {
 
   it('wakes for its reads only while panes flood in chunks, not once per chunk to find nothing due', async () => {
     const { clock, watch, since } = setup(3);
-    let fired = 0;
+    // Node's view of a deadline: the event loop arms its timer for the earliest one as an event's
+    // synchronous part ends; one cancelled after that still wakes the engine at its time, for nothing.
+    const timers: { at: number; fired: boolean; cancelled: boolean }[] = [];
     const after = clock.after.bind(clock);
-    clock.after = (ms, fn) => after(ms, () => { fired += 1; fn(); });
+    clock.after = (ms, fn) => {
+      const t = { at: clock.now() + ms, fired: false, cancelled: false };
+      timers.push(t);
+      const timer = after(ms, () => { t.fired = true; fn(); });
+      return { cancel: () => { t.cancelled = true; timer.cancel(); } };
+    };
+    let idle = 0;
     // The control client's rhythm: a chunk every 100 ms naming every pane that printed in it.
     for (let t = 0; t < 10_000; t += 100) {
       for (const i of [1, 2, 3, 4]) watch.handle({ type: 'output', paneId: i === 1 ? PANE : `%${i}/s` });
-      await Promise.resolve();
+      const armed = timers.filter((x) => !x.fired && !x.cancelled).sort((x, y) => x.at - y.at)[0];
       await settle(clock, 100);
+      if (armed && armed.at < clock.now() && !armed.fired) idle += 1; // the loop woke for it: cancelled meanwhile
     }
     const wakes = new Set(since()).size;
     expect(since().length).toBeGreaterThanOrEqual(4 * 4); // every pane still read every ~2 s
-    expect(fired).toBe(wakes); // each wake-up reads; none is spent on a settle read the next chunk pushed on
+    expect(timers.filter((x) => x.fired).length).toBe(wakes); // each deadline that fired read something
+    expect(idle).toBe(0); // and none armed after a chunk was moved before it came
   });
 
   it('sees a dialog drawn after a flood within the settle time once the pane goes quiet', async () => {
