@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ControlParser, unescapeOutput, type ControlMessage } from '../../../src/adapters/tmux/control.js';
+import { ControlParser, unescapeOutput, type ControlMessage } from '../../../src/adapters/tmux/controlParser.js';
 
 /** Messages with output data as text, easier to compare. */
 const parse = (...chunks: (string | Buffer)[]): unknown[] => parseWith(new ControlParser(), chunks);
