@@ -35,6 +35,14 @@ export interface PaneInfo {
 export type HostEvent =
   /** The pane printed something: treat as "this pane changed", read the screen on demand. */
   | { type: 'output'; paneId: string }
+  /**
+   * The pane printed and is printing (core/outputEdges.ts): a host that tells this tells `quiet`
+   * when the pane stops, and `printing` again at least every second meanwhile, instead of an
+   * `output` per redraw.
+   */
+  | { type: 'printing'; paneId: string }
+  /** A printing pane has printed nothing for `quietMs`. */
+  | { type: 'quiet'; paneId: string; quietMs: number }
   /** The agent's process ended; the pane stays (remain-on-exit) until closed. */
   | { type: 'exited'; paneId: string; status: number | null }
   /** The host connection was lost (tmux server gone). */

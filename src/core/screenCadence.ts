@@ -4,7 +4,8 @@
  * many times a second; reading its screen at every redraw costs a capture and a match each time for
  * nothing. A screen that matters (permission, trust, login, usage limit) is drawn, and then the pane
  * goes quiet: so a screen is read once output has settled, at most every `maxWaitMs` while it floods
- * (a dialog under a clock that keeps ticking is still seen), and never twice within `minGapMs`.
+ * (a dialog under a clock that keeps ticking is still seen), and never twice within `minGapMs`. A
+ * pane its host calls printing (core/outputEdges.ts) has not settled until the host says quiet.
  */
 
 export interface ScreenCadence {
@@ -27,12 +28,15 @@ export interface PaneOutput {
   readonly firstUnread: number | null;
   /** When its screen was last read (null: never). */
   readonly lastRead: number | null;
+  /** Its host says it is printing still (a `printing` edge, no `quiet` yet): it has not settled, whenever it last told. */
+  readonly streaming?: boolean;
 }
 
 /** When to read the pane's screen next (epoch ms), or null when it printed nothing since the last read. */
 export function nextScreenRead(pane: PaneOutput, cadence: ScreenCadence = SCREEN_CADENCE): number | null {
   if (pane.firstUnread === null) return null;
-  const due = Math.min(pane.lastOutput + cadence.settleMs, pane.firstUnread + cadence.maxWaitMs);
+  const maxWait = pane.firstUnread + cadence.maxWaitMs;
+  const due = pane.streaming === true ? maxWait : Math.min(pane.lastOutput + cadence.settleMs, maxWait);
   return pane.lastRead === null ? due : Math.max(due, pane.lastRead + cadence.minGapMs);
 }
 

@@ -1,9 +1,12 @@
 /**
- * Pane events → lane events. `%output` means "this pane changed": the screen is read when the output
+ * Pane events → lane events. Output means "this pane changed": the screen is read when the output
  * settles (and at most every few seconds while it floods; core/screenCadence.ts decides when) and
  * matched against the kind's screens; activity reaches the machine only when it is news for the stall
- * clock (core/screenCadence.ts `activityDue`). Deaths become `exited`. Every deadline is on the
- * engine's clock (runtime/clock.ts), one for all panes: a redraw only moves its pane's due time.
+ * clock (core/screenCadence.ts `activityDue`). A host tells output as `output` (each time, as the
+ * pty host does) or by its edges, `printing` … `quiet` (core/outputEdges.ts, the tmux host): a
+ * printing pane has not settled until it is quiet, however long since it was last told. Deaths
+ * become `exited`. Every deadline is on the engine's clock (runtime/clock.ts), one for all panes: a
+ * redraw only moves its pane's due time.
  */
 import { lastWords, matchScreen, screenLines, type ScreenMatch } from '../core/screens.js';
 import { stripAnsi } from '../core/protocol.js';
@@ -34,6 +37,8 @@ interface Watched {
   lastOutput: number;
   firstUnread: number | null;
   lastRead: number | null;
+  /** Its host said `printing` and not yet `quiet`. */
+  streaming: boolean;
 }
 
 export class PaneWatch {
@@ -63,19 +68,21 @@ export class PaneWatch {
     }
     const now = this.engine.clock.now();
     const lane = this.engine.state.lanes[owner.lane];
-    if (owner.current && lane) {
+    if (owner.current && lane && event.type !== 'quiet') {
       const view = { state: lane.state, stallNudged: lane.stallNudged, blockedClass: lane.blocked?.class ?? null, stallMs: this.engine.config.timeouts.stall };
       if (activityDue(view, this.lastActivity.get(owner.lane) ?? null, now)) {
         this.lastActivity.set(owner.lane, now);
         this.engine.dispatch(owner.lane, { type: 'output' });
       }
     }
+    const printed = event.type === 'quiet' ? now - event.quietMs : now;
     let pane = this.watched.get(event.paneId);
-    if (!pane) this.watched.set(event.paneId, (pane = { ...owner, lastOutput: now, firstUnread: now, lastRead: null }));
+    if (!pane) this.watched.set(event.paneId, (pane = { ...owner, lastOutput: printed, firstUnread: printed, lastRead: null, streaming: false }));
     pane.lane = owner.lane;
     pane.current = owner.current;
-    pane.lastOutput = now;
-    pane.firstUnread ??= now;
+    pane.lastOutput = printed;
+    pane.firstUnread ??= printed;
+    pane.streaming = event.type === 'printing';
     const at = nextScreenRead(pane);
     if (this.wake?.paneId === event.paneId && at !== this.wake.at) this.rearm();
     else this.schedule(at, event.paneId);
@@ -119,8 +126,9 @@ export class PaneWatch {
     for (const paneId of read) {
       const pane = this.watched.get(paneId)!;
       // Read while it still prints (max wait): the agent is at work, not at a prompt for its mailbox.
-      const flooding = now - pane.lastOutput < SCREEN_CADENCE.settleMs;
-      pane.firstUnread = null;
+      const flooding = pane.streaming || now - pane.lastOutput < SCREEN_CADENCE.settleMs;
+      // A pane still printing has unread output again at once: its next max-wait read counts from now.
+      pane.firstUnread = pane.streaming ? now : null;
       pane.lastRead = now;
       void this.readScreen(pane.lane, paneId, pane.current, flooding);
     }
@@ -135,7 +143,7 @@ export class PaneWatch {
       this.handle({ type: 'exited', paneId, status });
       return;
     }
-    this.handle({ type: 'output', paneId });
+    this.handle({ type: this.watched.get(paneId)?.streaming === true ? 'printing' : 'output', paneId });
   }
 
   stop(): void {

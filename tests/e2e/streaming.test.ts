@@ -41,10 +41,19 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A control client's handler that looks again while anything printed in the last read, calling `seen` for each pane that did. */
+const whilePrinting = (seen: (paneId: string) => void) => ({
+  onRead: (printed: ReadonlySet<string>) => {
+    for (const paneId of printed) seen(paneId);
+    return printed.size > 0;
+  },
+  onClose: () => undefined,
+});
+
 describe('a flood over the control connection', () => {
   it('tells of a pane that printed once per read, not once per %output line, and reads a flood ~10 times a second', async () => {
     const calls = new Map<string, number>();
-    const client = await ControlClient.connect({ socket, session }, { onOutput: (paneId) => { calls.set(paneId, (calls.get(paneId) ?? 0) + 1); }, onClose: () => undefined });
+    const client = await ControlClient.connect({ socket, session }, whilePrinting((paneId) => { calls.set(paneId, (calls.get(paneId) ?? 0) + 1); }));
     try {
       const started = Date.now();
       const pane = await host.spawn(streamer('burst', 4, 500));
@@ -64,7 +73,7 @@ describe('a flood over the control connection', () => {
 describe('the control connection after a flood', () => {
   it('hears a pane that prints again once every pane went quiet, and answers commands meanwhile', async () => {
     const told: { paneId: string; at: number }[] = [];
-    const client = await ControlClient.connect({ socket, session }, { onOutput: (paneId) => { told.push({ paneId, at: Date.now() }); }, onClose: () => undefined });
+    const client = await ControlClient.connect({ socket, session }, whilePrinting((paneId) => { told.push({ paneId, at: Date.now() }); }));
     try {
       // A flood (the pipe rests between reads), silence (the rest's read finds nothing), then one line.
       const script = `let n=0;const t=setInterval(()=>{process.stdout.write('\\r⠋ '+n++);if(n===40){clearInterval(t);setTimeout(()=>{process.stdout.write('\\nagain\\n');setInterval(()=>{},1e6)},800)}},10)`;
@@ -84,6 +93,30 @@ describe('the control connection after a flood', () => {
       expect(await client.command(['display-message', '-p', 'and after'])).toEqual(['and after']);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('TmuxHost tells a flood by its edges', () => {
+  it('printing once and then twice a second while a pane floods, quiet once when it stops: not an event per redraw', async () => {
+    const told: { type: string; at: number }[] = [];
+    let paneId = '';
+    const off = host.onEvent((event) => { if (event.type !== 'lost' && event.paneId === paneId) told.push({ type: event.type, at: Date.now() }); });
+    try {
+      const started = Date.now();
+      paneId = (await host.spawn(streamer('edges', 4, 500))).paneId;
+      await waitFor(() => existsSync(join(dir, 'edges.done')), { timeout: 20_000, what: 'the burst to end' });
+      const ended = Date.now();
+      const quiet = await waitFor(() => told.find((t) => t.type === 'quiet'), { timeout: 2_000, what: 'quiet after the burst' });
+      const printing = told.filter((t) => t.type === 'printing');
+      // 500 redraws over ~2 s: one edge, a heartbeat every 500 ms, one quiet ~100-200 ms after the last redraw.
+      expect(printing.length).toBeGreaterThanOrEqual(2);
+      expect(printing.length).toBeLessThanOrEqual(Math.ceil((ended - started) / 500) + 2);
+      expect(quiet.at - ended).toBeLessThan(1_000);
+      expect(told.filter((t) => t.type === 'quiet')).toHaveLength(1);
+      expect(told.every((t) => t.type === 'printing' || t.type === 'quiet')).toBe(true);
+    } finally {
+      off();
     }
   });
 });

@@ -81,7 +81,8 @@ describe('TmuxHost on a real tmux', () => {
     const listed = await host.list();
     expect(listed.filter((p) => p.paneId === a.paneId || p.paneId === b.paneId)).toEqual([a, { ...b, generation: 1 }]);
     expect(await tmux('display-message', '-p', '-t', paneTarget(a.paneId), '#{@swarm_role} #{pane_title} #{window_name}')).toEqual(['lane lane-a g1 @work1 agents-1']);
-    await waitFor(() => events.some((e) => e.type === 'output' && e.paneId === a.paneId), { what: 'an output event from lane-a' });
+    await waitFor(() => events.some((e) => e.type === 'printing' && e.paneId === a.paneId), { what: 'a printing event from lane-a' });
+    await waitFor(() => events.some((e) => e.type === 'quiet' && e.paneId === a.paneId), { what: 'then quiet from lane-a' });
     expect(await host.capture(a.paneId)).toBe('up lane-a');
   });
 
@@ -178,12 +179,12 @@ describe('TmuxHost on a real tmux', () => {
     await waitFor(async () => (await controlClients()) === 1, { what: 'the host to attach again' });
     const record = join(dir, 'after reconnect');
     const pane = await host.spawn(agent('tmux-record-lines.sh', [], {}, { RECORD_FILE: record }));
-    await waitFor(() => events.some((e) => e.type === 'output' && e.paneId === pane.paneId), { what: 'output after the reconnect' });
+    await waitFor(() => events.some((e) => e.type === 'printing' && e.paneId === pane.paneId), { what: 'output after the reconnect' });
     expect(events.some((e) => e.type === 'lost')).toBe(false);
   });
 
   it('quotes any argument through the control connection (set-buffer round trip)', async () => {
-    const client = await ControlClient.connect({ socket, session }, { onOutput: () => undefined, onClose: () => undefined });
+    const client = await ControlClient.connect({ socket, session }, { onRead: () => false, onClose: () => undefined });
     try {
       const data = `-a "b" $c ~d #{e} 'f' ; g\\h \u001b[1m\ttab é {x}`;
       await client.command(['set-buffer', '-b', 'roundtrip', '--', data]);

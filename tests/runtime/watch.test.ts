@@ -118,6 +118,56 @@ describe('PaneWatch on the engine clock (issue 12 §5)', () => {
     expect(pokes.map((at) => at - t0)).toEqual([5_976 + 150]);
   });
 
+  it('a pane told by its edges (printing … quiet) is read once per max wait while it prints, and its dialog once it is quiet', async () => {
+    const { watch, clock, world, events, since, t0, pokes } = setup();
+    // The tmux host's rhythm (core/outputEdges.ts): printing, again every 500 ms, then quiet 100 ms after the last redraw.
+    for (let t = 0; t < 5_000; t += 1) {
+      if (t % 500 === 0) watch.handle({ type: 'printing', paneId: PANE });
+      expect(clock.pending().length).toBeLessThanOrEqual(1);
+      clock.advance(1);
+      await Promise.resolve();
+    }
+    expect(since()).toEqual([2_000, 4_000]); // not a settle read 150 ms after each heartbeat
+    expect(pokes).toEqual([]);
+    world.screen = `⠋ Working… 900 tokens\n${DIALOG}`;
+    // Last redraw (the dialog) at 5 000, quiet told at the next look, 100 ms on.
+    await settle(clock, 100);
+    watch.handle({ type: 'quiet', paneId: PANE, quietMs: 100 });
+    await settle(clock, 400);
+    expect(since()).toEqual([2_000, 4_000, 5_150]); // settle after the last output, not after the quiet was told
+    expect(events).toContainEqual(expect.objectContaining({ type: 'screen', screen: 'permission' }));
+    expect(pokes.map((at) => at - t0)).toEqual([5_150]);
+  });
+
+  it('a quiet told late reads at once: its settle time has passed already', async () => {
+    const { watch, clock, since } = setup();
+    watch.handle({ type: 'printing', paneId: PANE });
+    await settle(clock, 1_000);
+    watch.handle({ type: 'quiet', paneId: PANE, quietMs: 700 });
+    await settle(clock, 1);
+    expect(since()).toEqual([1_000]);
+  });
+
+  it('a printing pane is activity for the stall clock, on its cadence; quiet is not', async () => {
+    const { watch, clock, events } = setup();
+    for (let t = 0; t <= 130_000; t += 500) {
+      watch.handle({ type: 'printing', paneId: PANE });
+      clock.advance(500);
+      await Promise.resolve();
+    }
+    watch.handle({ type: 'quiet', paneId: PANE, quietMs: 100 });
+    expect(events.filter((e) => e.type === 'output')).toHaveLength(3); // at once, then once a minute (a 30-minute stall clock)
+  });
+
+  it('a pane poked while printing stays printing: no settle read until it is quiet', async () => {
+    const { watch, clock, since } = setup();
+    watch.handle({ type: 'printing', paneId: PANE });
+    await settle(clock, 100);
+    watch.poke(PANE);
+    await settle(clock, 1_500);
+    expect(since()).toEqual([]);
+  });
+
   it('stop cancels its deadline', async () => {
     const { watch, clock, since } = setup();
     watch.handle({ type: 'output', paneId: PANE });

@@ -10,8 +10,8 @@ import { continuePane, controlAttach, pauseAfter, subscribeDeaths, tmuxJoin } fr
 import { tmuxEnv, tmuxMissing } from './runner.js';
 import { ControlParser, type ControlMessage } from './controlParser.js';
 
-/** How long the control pipe rests after each chunk read (see the constructor). */
-const READ_COALESCE_MS = 100;
+/** How long the control pipe rests while panes print (see the constructor); over core/outputEdges.ts `quietMs`. */
+export const READ_COALESCE_MS = 100;
 /** Where a rest's waiting output is read into (drain); the parser copies what it keeps. */
 const DRAIN = Buffer.alloc(64 * 1024);
 
@@ -27,8 +27,12 @@ function pipeHandle(child: ChildProcessWithoutNullStreams): PipeHandle | null {
 
 
 export interface ControlHandlers {
-  /** The pane printed: once per pane per chunk read, however many `%output` lines it held. */
-  onOutput(paneId: string): void;
+  /**
+   * One read of the connection: the panes that printed in it (none for a look that found nothing).
+   * Returns whether some pane is printing still: the client then looks again in READ_COALESCE_MS,
+   * whatever comes meanwhile (core/outputEdges.ts needs a look to see a pane stop).
+   */
+  onRead(printed: ReadonlySet<string>): boolean;
   onSubscription?(name: string, paneId: string | null, value: string): void;
   /** The connection ended; `expected` when close() asked for it. */
   onClose(reason: string, expected: boolean): void;
@@ -46,27 +50,35 @@ export interface ControlOptions {
 interface Pending { argv: readonly string[]; resolve(lines: string[]): void; reject(error: Error): void }
 
 export class ControlClient {
-  private readonly parser = new ControlParser({ decode: false });
+  private readonly parser = new ControlParser();
   private readonly pending: Pending[] = [];
+  /** The panes that printed in the read being taken. */
+  private readonly printed = new Set<string>();
   private ready: { resolve(): void; reject(error: Error): void } | null = null;
   private exitReason = '';
   private closing = false;
   private closed = false;
-  private resting: NodeJS.Timeout | null = null;
+  /** The pipe is not being read (see the constructor). */
+  private resting = false;
+  /** When to look at the connection again while some pane prints. */
+  private look: NodeJS.Timeout | null = null;
+  private corked = false;
   private readonly done: Promise<void>;
 
   private constructor(private readonly child: ChildProcessWithoutNullStreams, private readonly handlers: ControlHandlers) {
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
-    // Reads coalesce while agents flood: after a chunk of `%output` with no command waiting for its
-    // reply, the pipe is not read for READ_COALESCE_MS, so output that never stops costs ~10 reads a
-    // second, not one per redraw (tmux's writes wait in the pipe meanwhile). A command sent meanwhile
-    // ends the rest at once: replies are never delayed. Node has no public way to stop reading a
-    // child's pipe (pause() only stops 'data' events; libuv keeps reading into the stream's buffer),
-    // so this uses the pipe handle's readStop/readStart, and does nothing where they are missing.
-    // When a rest ends, what waited is read straight from the descriptor (drain): one wake-up a rest.
+    // Reads coalesce while agents print: while some pane is printing and no command waits for its
+    // reply, the pipe is not read, and the client looks again every READ_COALESCE_MS, so output
+    // that never stops costs ~10 reads a second, not one per redraw (tmux's writes wait in the pipe
+    // meanwhile). A command sent meanwhile ends the rest at once: replies are never delayed. Node
+    // has no public way to stop reading a child's pipe (pause() only stops 'data' events; libuv
+    // keeps reading into the stream's buffer), so this uses the pipe handle's readStop/readStart,
+    // and only looks (without resting) where they are missing. A look reads what waited straight
+    // from the descriptor (drain): one wake-up a look, no watcher added and removed.
     child.stdout.on('data', (chunk: Buffer) => {
-      if (this.consume(chunk)) this.rest();
+      this.consume(chunk);
+      this.afterRead(true);
     });
     child.stdin.on('error', () => undefined);
     this.done = new Promise((resolve) => {
@@ -110,69 +122,94 @@ export class ControlClient {
     if (!this.open) return Promise.reject(new SwarmError(`tmux ${argv[0] ?? ''}: the control connection is closed`));
     return new Promise((resolve, reject) => {
       this.pending.push({ argv, resolve, reject });
+      // Commands sent in one go (a batch of screen reads) leave in one write.
+      if (!this.corked) {
+        this.corked = true;
+        this.child.stdin.cork();
+        process.nextTick(() => {
+          this.corked = false;
+          this.child.stdin.uncork();
+        });
+      }
       this.child.stdin.write(`${tmuxJoin(argv)}\n`);
-      this.wake();
+      this.unrest();
     });
   }
 
-  /** Parse a chunk and act on its messages; true when some pane printed in it. */
-  private consume(chunk: Buffer): boolean {
-    const printed = new Set<string>();
-    for (const message of this.parser.push(chunk)) {
-      if (message.kind === 'output') printed.add(message.paneId);
+  /** Parse a chunk: the panes that printed join `printed`, other messages are acted on. */
+  private consume(chunk: Buffer): void {
+    for (const message of this.parser.push(chunk, this.printed)) {
+      if (message.kind === 'output') this.printed.add(message.paneId);
       else this.dispatch(message);
     }
-    for (const paneId of printed) this.handlers.onOutput(paneId);
-    return printed.size > 0;
-  }
-
-  /** Stop reading the pipe for READ_COALESCE_MS (see the constructor), unless a reply is awaited. */
-  private rest(): void {
-    if (this.pending.length > 0 || this.resting !== null || this.closed) return;
-    const pipe = pipeHandle(this.child);
-    if (pipe === null || pipe.readStop() !== 0) return;
-    this.resting = setTimeout(() => this.drain(), READ_COALESCE_MS);
   }
 
   /**
-   * The rest is over: read what waited in the pipe from its descriptor, without handing it back to
-   * the event loop (no watcher added and removed, no stream machinery, for a chunk read ten times a
-   * second while agents flood). Output in it: rest again. Nothing, the end of the pipe, an error, or
-   * a command now awaiting its reply: reading goes back to the event loop (which sees the end too).
+   * A read was taken (`pipeOk`: the pipe can rest, nothing ended or failed in it): tell the handler
+   * what printed, and while some pane prints, rest the pipe unless a reply is awaited, and look
+   * again in READ_COALESCE_MS.
    */
-  private drain(): void {
-    this.resting = null;
+  private afterRead(pipeOk: boolean): void {
+    const printing = this.handlers.onRead(this.printed) && !this.closed;
+    this.printed.clear();
+    if (printing && pipeOk && this.pending.length === 0 && !this.closing) this.rest();
+    else this.unrest();
+    if (printing) this.look ??= setTimeout(() => this.lookBack(), READ_COALESCE_MS);
+    else this.stopLooking();
+  }
+
+  private lookBack(): void {
+    this.look = null;
+    this.afterRead(this.resting ? this.drain() : true);
+  }
+
+  /**
+   * Read what waited in the resting pipe from its descriptor, without handing it back to the event
+   * loop (no watcher added and removed, no stream machinery, for a chunk read ten times a second
+   * while agents print). False at the end of the pipe or on an error: the event loop is to read
+   * it then, and see the end itself.
+   */
+  private drain(): boolean {
     const pipe = pipeHandle(this.child);
-    if (pipe === null) return;
-    let printed = false;
-    let more = true;
-    while (more && !this.closed) {
+    if (pipe === null) return false;
+    for (;;) {
       let n: number;
       try {
         n = readSync(pipe.fd, DRAIN, 0, DRAIN.length, null);
-      } catch {
-        n = -1; // EAGAIN: nothing waits; anything else the event loop reports itself
+      } catch (error) {
+        return (error as NodeJS.ErrnoException).code === 'EAGAIN'; // EAGAIN: nothing more waits
       }
-      if (n <= 0) break;
-      if (this.consume(DRAIN.subarray(0, n))) printed = true;
-      more = n === DRAIN.length;
+      if (n === 0) return false;
+      this.consume(DRAIN.subarray(0, n));
+      if (n < DRAIN.length) return true;
     }
-    if (printed && this.pending.length === 0 && !this.closed) this.resting = setTimeout(() => this.drain(), READ_COALESCE_MS);
-    else pipe.readStart();
   }
 
-  /** End the pipe's rest (see the constructor): read whatever waits. */
-  private wake(): void {
-    if (this.resting === null) return;
-    clearTimeout(this.resting);
-    this.resting = null;
+  /** Stop reading the pipe (see the constructor). */
+  private rest(): void {
+    if (this.resting || this.closed) return;
+    const pipe = pipeHandle(this.child);
+    if (pipe !== null && pipe.readStop() === 0) this.resting = true;
+  }
+
+  /** End the pipe's rest: the event loop reads whatever comes. */
+  private unrest(): void {
+    if (!this.resting) return;
+    this.resting = false;
     pipeHandle(this.child)?.readStart();
+  }
+
+  private stopLooking(): void {
+    if (this.look === null) return;
+    clearTimeout(this.look);
+    this.look = null;
   }
 
   /** Detach (an empty line), then make sure the process is gone. Panes keep running. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closing = true;
+    this.unrest(); // the pipe must be read to its end, or the close never comes
     this.child.stdin.end('\n');
     const timer = setTimeout(() => this.child.kill('SIGTERM'), 2000);
     await this.done;
@@ -189,9 +226,6 @@ export class ControlClient {
           return;
         }
         this.settle(message);
-        return;
-      case 'output':
-        this.handlers.onOutput(message.paneId);
         return;
       case 'pause':
         this.command(continuePane(message.paneId)).catch(() => undefined);
@@ -220,7 +254,8 @@ export class ControlClient {
   private finish(error: SwarmError): void {
     if (this.closed) return;
     this.closed = true;
-    this.wake();
+    this.stopLooking();
+    this.unrest();
     this.ready?.reject(error);
     this.ready = null;
     for (const entry of this.pending.splice(0)) entry.reject(error);

@@ -5,8 +5,8 @@
  */
 
 export type ControlMessage =
-  /** `data` is the pane's bytes, or null from a parser told not to decode them (ControlParser). */
-  | { kind: 'output'; paneId: string; data: Buffer | null }
+  /** The pane's bytes, unescaped. */
+  | { kind: 'output'; paneId: string; data: Buffer }
   | { kind: 'reply'; number: number; fromClient: boolean; ok: boolean; lines: string[] }
   | { kind: 'pause'; paneId: string }
   | { kind: 'subscription'; name: string; paneId: string | null; value: string }
@@ -16,6 +16,7 @@ export type ControlMessage =
 const BACKSLASH = 0x5c;
 const EMPTY = Buffer.alloc(0);
 const OUTPUT = Buffer.from('%output ');
+const EXTENDED = Buffer.from('%extended-output ');
 const isOctal = (byte: number | undefined): boolean => byte !== undefined && byte >= 0x30 && byte <= 0x37;
 
 /** Whether `data[start, end)` begins with `prefix`. */
@@ -43,31 +44,51 @@ export function unescapeOutput(bytes: Buffer): Buffer {
  * The control-mode protocol as a pure, incremental parser: feed chunks as they arrive, get whole
  * messages back. Inside a reply block every line is data until the `%end`/`%error` that repeats the
  * block's own `<time> <number> <flags>`, so pane text that looks like `%begin …` cannot confuse it.
- * With `decode: false`, `%output` names its pane only: the bytes are not unescaped (the engine needs
- * to know that a pane printed, not what: its screen it reads with capture-pane).
+ *
+ * Given a set, `push` adds to it the panes that printed instead of returning their output: the
+ * engine needs to know that a pane printed, not what (its screen it reads with capture-pane), and a
+ * flood's lines then cost no message, no string and no copy each (the pane's name is made once).
  */
 export class ControlParser {
   private rest = EMPTY;
   /** The reply block being read: the lines that end it (`%end`/`%error` and its guard), and its lines so far. */
   private block: { end: string; error: string; number: number; fromClient: boolean; lines: string[] } | null = null;
-  private readonly decode: boolean;
+  /** Pane names by number (`%12` at 12), made once. */
+  private readonly names: string[] = [];
 
-  constructor(options: { decode?: boolean } = {}) {
-    this.decode = options.decode ?? true;
-  }
-
-  push(chunk: Buffer | string): ControlMessage[] {
+  push(chunk: Buffer | string, printed?: Set<string>): ControlMessage[] {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     const data = this.rest.length === 0 ? bytes : Buffer.concat([this.rest, bytes]);
     const messages: ControlMessage[] = [];
     let start = 0;
     for (let end = data.indexOf(0x0a); end !== -1; end = data.indexOf(0x0a, start)) {
-      const message = this.line(data, start, end > start && data[end - 1] === 0x0d ? end - 1 : end);
-      if (message) messages.push(message);
+      const stop = end > start && data[end - 1] === 0x0d ? end - 1 : end;
+      const pane = printed === undefined || this.block !== null ? null : this.outputPane(data, start, stop);
+      if (pane !== null) printed!.add(pane);
+      else {
+        const message = this.line(data, start, stop);
+        if (message) messages.push(message);
+      }
       start = end + 1;
     }
     this.rest = start === data.length ? EMPTY : Buffer.from(data.subarray(start));
     return messages;
+  }
+
+  /**
+   * The pane an output line `data[start, end)` names (`%output %12 …`, `%extended-output %12 …`), or
+   * null for any other line, and for a pane name not in tmux's `%<number>` form (that line is then
+   * returned as a message like any other).
+   */
+  private outputPane(data: Buffer, start: number, end: number): string | null {
+    if (data[start] !== 0x25) return null;
+    const from = startsWith(data, start, end, OUTPUT) ? start + OUTPUT.length : startsWith(data, start, end, EXTENDED) ? start + EXTENDED.length : -1;
+    if (from === -1 || data[from] !== 0x25) return null;
+    let n = 0;
+    let i = from + 1;
+    for (; i < end && i < from + 8 && data[i]! >= 0x30 && data[i]! <= 0x39; i += 1) n = n * 10 + data[i]! - 0x30;
+    if (i === from + 1 || (i < end && data[i] !== 0x20)) return null;
+    return (this.names[n] ??= `%${n}`);
   }
 
   /** The line `data[start, end)`; offsets rather than a slice, so a flood's lines cost no Buffer each. */
@@ -88,7 +109,7 @@ export class ControlParser {
       const found = data.indexOf(0x20, start + OUTPUT.length);
       const gap = found === -1 || found >= end ? -1 : found;
       const paneId = data.toString('latin1', start + OUTPUT.length, gap === -1 ? end : gap);
-      return { kind: 'output', paneId, data: this.decode ? (gap === -1 ? EMPTY : unescapeOutput(data.subarray(gap + 1, end))) : null };
+      return { kind: 'output', paneId, data: gap === -1 ? EMPTY : unescapeOutput(data.subarray(gap + 1, end)) };
     }
     const raw = data.subarray(start, end);
     const space = raw.indexOf(0x20);
@@ -106,7 +127,7 @@ export class ControlParser {
         const gap = args.indexOf(0x20);
         const colon = args.indexOf(' : ');
         const paneId = args.subarray(0, gap === -1 ? args.length : gap).toString('utf8');
-        return { kind: 'output', paneId, data: !this.decode ? null : colon === -1 ? EMPTY : unescapeOutput(args.subarray(colon + 3)) };
+        return { kind: 'output', paneId, data: colon === -1 ? EMPTY : unescapeOutput(args.subarray(colon + 3)) };
       }
       case 'pause':
         return { kind: 'pause', paneId: args.toString('utf8').trim() };

@@ -7,9 +7,12 @@
  *
  * Pane ids handed out name their server (paneRef.ts): an id saved under an earlier tmux server is
  * a pane that is gone, so no kill, key or capture ever reaches the pane that reuses its number.
- * Typing a line so that it lands is typing.ts.
+ * Typing a line so that it lands is typing.ts. Output is told by its edges, `printing` … `quiet`
+ * (core/outputEdges.ts), from the control connection's reads: not an event per redraw.
  */
+import { performance } from 'node:perf_hooks';
 import { SwarmError } from '../../errors.js';
+import { OutputEdges } from '../../core/outputEdges.js';
 import type { HostEvent, PaneHost, PaneInfo, PaneSpec } from '../host.js';
 import * as tmux from './argv.js';
 import { ControlClient } from './control.js';
@@ -29,7 +32,6 @@ export interface TmuxHostOptions {
   bin?: string;
 }
 
-const OUTPUT_EVERY_MS = 50;
 const RECONNECTS = 3;
 /** tmux checks subscriptions once a second: a status not known after this will not come. */
 const UNSETTLED_MS = 2500;
@@ -38,8 +40,8 @@ export class TmuxHost implements PaneHost {
   readonly kind = 'tmux' as const;
   private control: ControlClient | null = null;
   private readonly listeners = new Set<(event: HostEvent) => void>();
-  /** At most one `output` event per pane per OUTPUT_EVERY_MS: at once when the last was longer ago, else one trailing event (a timer only then: no wake-up per redraw of a steady stream). */
-  private readonly throttles = new Map<string, { last: number; timer: NodeJS.Timeout | null }>();
+  /** Which panes are printing, from the control connection's reads. */
+  private readonly edges = new OutputEdges();
   private readonly outputs = new OutputWaiters();
   private readonly reported = new Set<string>();
   private readonly queues = new Map<string, Promise<unknown>>();
@@ -134,10 +136,9 @@ export class TmuxHost implements PaneHost {
 
   async detach(): Promise<void> {
     this.stopped = true;
+    this.edges.end(performance.now());
     this.deaths?.close();
     this.deaths = null;
-    for (const entry of this.throttles.values()) if (entry.timer !== null) clearTimeout(entry.timer);
-    this.throttles.clear();
     for (const timer of this.unsettled.values()) clearTimeout(timer);
     this.unsettled.clear();
     const control = this.control;
@@ -188,7 +189,7 @@ export class TmuxHost implements PaneHost {
 
   private async connect(): Promise<void> {
     this.control = await ControlClient.connect({ socket: this.options.socket, session: this.options.session, ...(this.options.bin ? { bin: this.options.bin } : {}) }, {
-      onOutput: (paneId) => this.output(paneId),
+      onRead: (printed) => this.read(printed),
       onSubscription: (name, paneId, value) => {
         if (name === tmux.DEATH_SUBSCRIPTION && paneId !== null) this.deathValue(paneId, value);
       },
@@ -200,6 +201,7 @@ export class TmuxHost implements PaneHost {
   /** `%exit` while the session lives (a detach-client, say): reconnect; else the host is lost. */
   private async lost(reason: string): Promise<void> {
     this.control = null;
+    this.endReads();
     if (this.stopped) return;
     const alive = await this.run(tmux.hasSession(this.options.session)).then(() => true, () => false);
     const same = alive && (await this.readServer().catch(() => null)) === this.server;
@@ -216,22 +218,16 @@ export class TmuxHost implements PaneHost {
     if (!this.stopped) this.emit({ type: 'lost', reason });
   }
 
-  private output(paneId: string): void {
-    this.outputs.fire(paneId);
-    const now = Date.now();
-    const entry = this.throttles.get(paneId) ?? { last: 0, timer: null };
-    this.throttles.set(paneId, entry);
-    if (entry.timer !== null) return; // folded into the trailing event already due
-    if (now - entry.last >= OUTPUT_EVERY_MS) {
-      entry.last = now;
-      this.emit({ type: 'output', paneId });
-      return;
-    }
-    entry.timer = setTimeout(() => {
-      entry.timer = null;
-      entry.last = Date.now();
-      if (!this.stopped) this.emit({ type: 'output', paneId });
-    }, OUTPUT_EVERY_MS - (now - entry.last));
+  /** A read of the control connection: typing waits for its pane's output, the engine hears the edges. */
+  private read(printed: ReadonlySet<string>): boolean {
+    for (const paneId of printed) this.outputs.fire(paneId);
+    for (const edge of this.edges.read(printed, performance.now())) if (!this.stopped) this.emit(edge);
+    return this.edges.printing;
+  }
+
+  /** The connection's reads ended: no pane is left printing with no read to see it stop. */
+  private endReads(): void {
+    for (const edge of this.edges.end(performance.now())) if (!this.stopped) this.emit(edge);
   }
 
   /**
@@ -257,9 +253,7 @@ export class TmuxHost implements PaneHost {
   private died(paneId: string, status: number | null): void {
     clearTimeout(this.unsettled.get(paneId));
     this.unsettled.delete(paneId);
-    const throttle = this.throttles.get(paneId);
-    if (throttle?.timer) clearTimeout(throttle.timer);
-    this.throttles.delete(paneId);
+    this.edges.forget(paneId);
     if (this.reported.has(paneId) || this.stopped) return;
     this.reported.add(paneId);
     this.emit({ type: 'exited', paneId, status });

@@ -4,7 +4,7 @@ import { ControlParser, unescapeOutput, type ControlMessage } from '../../../src
 /** Messages with output data as text, easier to compare. */
 const parse = (...chunks: (string | Buffer)[]): unknown[] => parseWith(new ControlParser(), chunks);
 const parseWith = (parser: ControlParser, chunks: (string | Buffer)[]): unknown[] =>
-  chunks.flatMap((chunk) => parser.push(chunk)).map((m: ControlMessage) => (m.kind === 'output' ? { ...m, data: m.data?.toString('utf8') ?? null } : m));
+  chunks.flatMap((chunk) => parser.push(chunk)).map((m: ControlMessage) => (m.kind === 'output' ? { ...m, data: m.data.toString('utf8') } : m));
 const out = (paneId: string, data: string) => ({ kind: 'output', paneId, data });
 const reply = (number: number, lines: string[], ok = true, fromClient = true) => ({ kind: 'reply', number, fromClient, ok, lines });
 
@@ -94,16 +94,30 @@ describe('ControlParser', () => {
     expect(parse(bytes.subarray(0, cut), bytes.subarray(cut))).toEqual([reply(1, ['hé'])]);
   });
 
-  it.each<[string, (string | Buffer)[], unknown[]]>([
-    ['an output line: its pane, no bytes', ['%output %1 hello\\015\\012\n'], [{ kind: 'output', paneId: '%1', data: null }]],
-    ['output with ANSI escapes and CRLF', ['%output %2 \\033[1mB\\033[0m\r\n'], [{ kind: 'output', paneId: '%2', data: null }]],
-    ['output with trailing spaces, split across chunks', ['%outp', 'ut %13 a  ', '\n'], [{ kind: 'output', paneId: '%13', data: null }]],
-    ['output with nothing after the pane', ['%output %5\n'], [{ kind: 'output', paneId: '%5', data: null }]],
-    ['extended output', ['%extended-output %6 12 : a\\134b\n'], [{ kind: 'output', paneId: '%6', data: null }]],
+  /** Chunks pushed with a set: the panes that printed, in order, and the other messages. */
+  const collect = (chunks: (string | Buffer)[]) => {
+    const parser = new ControlParser();
+    const printed = new Set<string>();
+    const messages = chunks.flatMap((chunk) => parser.push(chunk, printed));
+    return { printed: [...printed], messages: messages.map((m) => (m.kind === 'output' ? { ...m, data: m.data.toString('utf8') } : m)) };
+  };
+  it.each<[string, (string | Buffer)[], string[], unknown[]]>([
+    ['nothing', [''], [], []],
+    ['an output line: its pane', ['%output %1 hello\\015\\012\n'], ['%1'], []],
+    ['output with ANSI escapes and CRLF', ['%output %2 \\033[1mB\\033[0m\r\n'], ['%2'], []],
+    ['output with trailing spaces, split across chunks', ['%outp', 'ut %13 a  ', '\n'], ['%13'], []],
+    ['output with nothing after the pane', ['%output %5\n'], ['%5'], []],
+    ['extended output', ['%extended-output %6 12 : a\\134b\n'], ['%6'], []],
+    ['a pane many times: once', ['%output %1 a\n%extended-output %1 0 : b\n%output %1 c\n'], ['%1'], []],
+    ['a large pane number', ['%output %1234567 x\n'], ['%1234567'], []],
+    ['a pane name not of tmux\'s form: a message', ['%output %1x y\n%output % z\n'], [], [out('%1x', 'y'), out('%', 'z')]],
+    ['an unfinished line waits', ['%output %3 not yet'], [], []],
+    ['a terminal escape in the data does not end the line', ['%output %3 \x1b[2J\x1b]52;c;eA==\x07\n'], ['%3'], []],
     ['a flood between two replies', ['%begin 1 2 1\nx\n%end 1 2 1\n%output %1 a\n%output %2 b\n%output %1 c\n%begin 1 3 1\n%end 1 3 1\n'],
-      [reply(2, ['x']), ...['%1', '%2', '%1'].map((paneId) => ({ kind: 'output', paneId, data: null })), reply(3, [])]],
-  ])('without decoding: %s', (_name, chunks, expected) => {
-    expect(parseWith(new ControlParser({ decode: false }), chunks)).toEqual(expected);
+      ['%1', '%2'], [reply(2, ['x']), reply(3, [])]],
+    ['output-looking lines inside a reply are its data', ['%begin 1 4 1\n%output %9 q\n%end 1 4 1\n'], [], [reply(4, ['%output %9 q'])]],
+  ])('collecting the panes that printed: %s', (_name, chunks, printed, messages) => {
+    expect(collect(chunks)).toEqual({ printed, messages });
   });
 
   it('a malformed %begin is only a notification', () => {
