@@ -15,11 +15,12 @@ import { AGENT, CLI, TICKS, cleanup, cpuTicks, makeSwarm, quantile, result, slee
 
 const WINDOW_S = Number(process.env.BENCH_STREAM_S ?? 20);
 // BENCH_STREAM_WARM_S (default 2): how long after every lane streams the first CPU window starts. The
-// first ~20 s hold the engine's JIT warm-up (V8 compiling the hot paths: a quarter of its CPU then), so
-// a second window of the same length starts BENCH_STREAM_STEADY_S (default 30) after they stream: the
-// steady state, what agents streaming for hours cost.
+// first minute holds the engine's JIT warm-up (V8 compiling the hot paths: the flood's in the first
+// 20 s, the screen reads', taken every 2 s, between 30 and 60 s; --trace-opt), so a second window of
+// the same length starts BENCH_STREAM_STEADY_S (default 90) after they stream: the steady state, what
+// agents streaming for hours cost.
 const WARM_S = Number(process.env.BENCH_STREAM_WARM_S ?? 2);
-const STEADY_S = Math.max(WARM_S + WINDOW_S, Number(process.env.BENCH_STREAM_STEADY_S ?? 30));
+const STEADY_S = Math.max(WARM_S + WINDOW_S, Number(process.env.BENCH_STREAM_STEADY_S ?? 90));
 const SIZES = (process.env.BENCH_STREAM_LANES ?? '16,64').split(',').map(Number);
 const BLOCKERS = 6;
 // BENCH_STREAM_NODE_ARGS: extra node flags for the engine, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it

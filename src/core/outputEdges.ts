@@ -5,11 +5,15 @@
  * long it has been quiet already). The tmux host reads its control connection in rests of 100 ms
  * while panes print (adapters/tmux/control.ts); each read names the panes that printed in it, and
  * a pane missing from a read `quietMs` or more after it was last seen has stopped. So sixteen
- * agents redrawing twelve times a second cost the engine a few events a second, not 190.
+ * agents redrawing twelve times a second cost the engine 32 events a second, not 190.
  */
 
 export interface OutputEdgeTiming {
-  /** Not seen for this long at a read: quiet. A little under the reader's rest, so one missed rest is enough. */
+  /**
+   * Not seen for this long at a read: quiet. A little under the reader's rest, so one look that
+   * finds nothing is enough; well over a redraw's gap, so a read between looks (a command's reply)
+   * does not find a printing pane quiet.
+   */
   readonly quietMs: number;
   /** A pane printing all along is told again this often. */
   readonly heartbeatMs: number;

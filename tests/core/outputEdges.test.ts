@@ -5,15 +5,20 @@ import { OUTPUT_EDGES, OutputEdges, type OutputEdge } from '../../src/core/outpu
 const printing = (paneId: string): OutputEdge => ({ type: 'printing', paneId });
 const quiet = (paneId: string, quietMs: number): OutputEdge => ({ type: 'quiet', paneId, quietMs });
 
+/** The timing the cases are written for (the real one is tuned to the reader's rest: first case). */
+const TIMING = { quietMs: 90, heartbeatMs: 500 };
+
 /** Reads `[at, panes]` in order; the edges of each read, by its time. */
 function run(reads: [number, string[]][]): Record<number, readonly OutputEdge[]> {
-  const edges = new OutputEdges();
+  const edges = new OutputEdges(TIMING);
   return Object.fromEntries(reads.map(([at, panes]) => [at, edges.read(panes, at)]));
 }
 
 describe('OutputEdges', () => {
   it('uses a quiet time under the control client rest and a heartbeat within the stall clock floor', () => {
     expect(OUTPUT_EDGES.quietMs).toBeLessThan(READ_COALESCE_MS); // one look that finds nothing is enough
+    // and over a 12-a-second redraw's gap (83 ms), so a read between looks (a reply) finds no printing pane quiet
+    expect(OUTPUT_EDGES.quietMs).toBeGreaterThan(1_000 / 12);
     expect(OUTPUT_EDGES.heartbeatMs).toBeLessThan(1_000);
   });
 
@@ -36,7 +41,7 @@ describe('OutputEdges', () => {
   });
 
   it('is printing from a pane’s first output until it is quiet', () => {
-    const edges = new OutputEdges();
+    const edges = new OutputEdges(TIMING);
     expect(edges.printing).toBe(false);
     edges.read(['%1'], 0);
     expect(edges.printing).toBe(true);
@@ -45,14 +50,14 @@ describe('OutputEdges', () => {
   });
 
   it('forgets a pane that is gone: no quiet for it', () => {
-    const edges = new OutputEdges();
+    const edges = new OutputEdges(TIMING);
     edges.read(['%1', '%2'], 0);
     edges.forget('%1');
     expect(edges.read([], 100)).toEqual([quiet('%2', 100)]);
   });
 
   it('ends with every printing pane quiet, and nothing left', () => {
-    const edges = new OutputEdges();
+    const edges = new OutputEdges(TIMING);
     edges.read(['%1'], 0);
     edges.read(['%2'], 40);
     expect(edges.end(60)).toEqual([quiet('%1', 60), quiet('%2', 20)]);
@@ -61,14 +66,14 @@ describe('OutputEdges', () => {
   });
 
   it('a clock that steps back does not make a pane quiet early', () => {
-    const edges = new OutputEdges();
+    const edges = new OutputEdges(TIMING);
     edges.read(['%1'], 1_000);
     expect(edges.read([], 900)).toEqual([]);
     expect(edges.read([], 1_090)).toEqual([quiet('%1', 90)]);
   });
 
   it('twelve redraws a second in sixteen panes, read every 100 ms for a minute: 16 edges to start, two a second each after, then 16 quiet', () => {
-    const edges = new OutputEdges();
+    const edges = new OutputEdges(TIMING);
     const panes = Array.from({ length: 16 }, (_, i) => `%${i + 1}`);
     const told: OutputEdge[] = [];
     for (let at = 0; at < 60_000; at += 100) told.push(...edges.read(panes, at));
