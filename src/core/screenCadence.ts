@@ -29,14 +29,14 @@ export interface PaneOutput {
   /** When its screen was last read (null: never). */
   readonly lastRead: number | null;
   /** Its host says it is printing still (a `printing` edge, no `quiet` yet): it has not settled, whenever it last told. */
-  readonly streaming?: boolean;
+  readonly printing?: boolean;
 }
 
 /** When to read the pane's screen next (epoch ms), or null when it printed nothing since the last read. */
 export function nextScreenRead(pane: PaneOutput, cadence: ScreenCadence = SCREEN_CADENCE): number | null {
   if (pane.firstUnread === null) return null;
   const maxWait = pane.firstUnread + cadence.maxWaitMs;
-  const due = pane.streaming === true ? maxWait : Math.min(pane.lastOutput + cadence.settleMs, maxWait);
+  const due = pane.printing === true ? maxWait : Math.min(pane.lastOutput + cadence.settleMs, maxWait);
   return pane.lastRead === null ? due : Math.max(due, pane.lastRead + cadence.minGapMs);
 }
 

@@ -38,7 +38,7 @@ interface Watched {
   firstUnread: number | null;
   lastRead: number | null;
   /** Its host said `printing` and not yet `quiet`. */
-  streaming: boolean;
+  printing: boolean;
 }
 
 export class PaneWatch {
@@ -77,12 +77,12 @@ export class PaneWatch {
     }
     const printed = event.type === 'quiet' ? now - event.quietMs : now;
     let pane = this.watched.get(event.paneId);
-    if (!pane) this.watched.set(event.paneId, (pane = { ...owner, lastOutput: printed, firstUnread: printed, lastRead: null, streaming: false }));
+    if (!pane) this.watched.set(event.paneId, (pane = { ...owner, lastOutput: printed, firstUnread: printed, lastRead: null, printing: false }));
     pane.lane = owner.lane;
     pane.current = owner.current;
     pane.lastOutput = printed;
     pane.firstUnread ??= printed;
-    pane.streaming = event.type === 'printing';
+    pane.printing = event.type === 'printing';
     const at = nextScreenRead(pane);
     if (this.wake?.paneId === event.paneId && at !== this.wake.at) this.rearm();
     else this.schedule(at, event.paneId);
@@ -126,9 +126,9 @@ export class PaneWatch {
     for (const paneId of read) {
       const pane = this.watched.get(paneId)!;
       // Read while it still prints (max wait): the agent is at work, not at a prompt for its mailbox.
-      const flooding = pane.streaming || now - pane.lastOutput < SCREEN_CADENCE.settleMs;
+      const flooding = pane.printing || now - pane.lastOutput < SCREEN_CADENCE.settleMs;
       // A pane still printing has unread output again at once: its next max-wait read counts from now.
-      pane.firstUnread = pane.streaming ? now : null;
+      pane.firstUnread = pane.printing ? now : null;
       pane.lastRead = now;
       void this.readScreen(pane.lane, paneId, pane.current, flooding);
     }
@@ -143,7 +143,7 @@ export class PaneWatch {
       this.handle({ type: 'exited', paneId, status });
       return;
     }
-    this.handle({ type: this.watched.get(paneId)?.streaming === true ? 'printing' : 'output', paneId });
+    this.handle({ type: this.watched.get(paneId)?.printing === true ? 'printing' : 'output', paneId });
   }
 
   stop(): void {

@@ -11,10 +11,10 @@ describe('nextScreenRead', () => {
     ['a flood: at most max wait after the first unread output', { lastOutput: 2_990, firstUnread: 1_000, lastRead: null }, 3_000],
     ['never within min gap of the last read', { lastOutput: 1_010, firstUnread: 1_010, lastRead: 1_000 }, 1_250],
     ['a quiet pane read long ago: settle decides', { lastOutput: 9_000, firstUnread: 9_000, lastRead: 1_000 }, 9_150],
-    ['printing, last told long ago: not settled, max wait', { lastOutput: 1_000, firstUnread: 1_000, lastRead: null, streaming: true }, 3_000],
-    ['printing, read just now: min gap still holds', { lastOutput: 1_000, firstUnread: 1_000, lastRead: 2_900, streaming: true }, 3_150],
-    ['printing, nothing unread: nothing to read', { lastOutput: 1_000, firstUnread: null, lastRead: 1_200, streaming: true }, null],
-    ['quiet again (not printing): settle after its last output', { lastOutput: 1_000, firstUnread: 1_000, lastRead: null, streaming: false }, 1_150],
+    ['printing, last told long ago: not settled, max wait', { lastOutput: 1_000, firstUnread: 1_000, lastRead: null, printing: true }, 3_000],
+    ['printing, read just now: min gap still holds', { lastOutput: 1_000, firstUnread: 1_000, lastRead: 2_900, printing: true }, 3_150],
+    ['printing, nothing unread: nothing to read', { lastOutput: 1_000, firstUnread: null, lastRead: 1_200, printing: true }, null],
+    ['quiet again (not printing): settle after its last output', { lastOutput: 1_000, firstUnread: 1_000, lastRead: null, printing: false }, 1_150],
   ])('%s', (_, pane, expected) => {
     expect(nextScreenRead(pane, c)).toBe(expected);
   });

@@ -136,7 +136,7 @@ export class TmuxHost implements PaneHost {
 
   async detach(): Promise<void> {
     this.stopped = true;
-    this.edges.end(performance.now());
+    this.endReads(); // told to no one: the host has stopped
     this.deaths?.close();
     this.deaths = null;
     for (const timer of this.unsettled.values()) clearTimeout(timer);
