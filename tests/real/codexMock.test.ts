@@ -257,7 +257,8 @@ describe('Codex 0.171.0 against the mock Responses API (tmux)', () => {
     dump('usage limit', screen);
     expect(matchScreen(codexKind(), screen)?.screen).toBe('usage_limit');
 
-    expect(screen).toMatch(/■ You’ve hit your usage limit\. Visit https:\/\/chatgpt\.com\/settings\/usage to purchase more credits or try again at \d{1,2}:\d\d [AP]M\./);
+    // A reset after midnight carries its date first ("Dec 2nd, 2026 12:06 AM"): seen at 23:06.
+    expect(screen).toMatch(/■ You’ve hit your usage limit\. Visit https:\/\/chatgpt\.com\/settings\/usage to purchase more credits or try again at (?:[A-Z][a-z]{2} \d{1,2}(?:st|nd|rd|th), \d{4} )?\d{1,2}:\d\d [AP]M\./);
     expect(mock.seen).toEqual([]);
     expect(mock.records.filter((r) => r.status === 429)).toHaveLength(1);
     await waitFor(() => events(lane.home, 'task_complete').length > 0, { what: 'task_complete in the rollout' });
