@@ -4,6 +4,7 @@
  * the only place that prints errors and sets the exit code. Commands are loaded lazily, so no command
  * loads YAML or React unless it needs them.
  */
+import { quietWhenReaderGoes } from './closedPipe.js';
 import { describeError } from './errorReport.js';
 import type { Command, CommandIO } from './commands/io.js';
 import { asksHelp, usageOf } from './usage.js';
@@ -91,6 +92,9 @@ function report(error: unknown): number {
   process.stderr.write(text);
   return code;
 }
+
+// A closed pipe (`swarm journal | head -1`) is no error: every command that prints ends there, with 0.
+quietWhenReaderGoes(() => process.exit(0));
 
 main(process.argv.slice(2)).then(
   (code) => {
