@@ -12,13 +12,17 @@ function closedPipe(error: unknown): boolean {
 
 /**
  * `onStdoutGone` runs once when standard output's reader has gone; a gone reader of standard error is
- * only silenced (the command's own exit code stands). Any other write error is thrown as before.
+ * only silenced (the command's own exit code stands). Any other write error is left as it was: to
+ * another listener of the stream (the dashboard's), else thrown.
  */
 export function quietWhenReaderGoes(onStdoutGone: () => void): void {
   let told = false;
   const watch = (stream: NodeJS.WriteStream, gone: () => void) => {
     stream.on('error', (error) => {
-      if (!closedPipe(error)) throw error;
+      if (!closedPipe(error)) {
+        if (stream.listenerCount('error') === 1) throw error;
+        return;
+      }
       gone();
     });
   };
