@@ -6,6 +6,7 @@
  * commands, same errors as src/cli.ts.
  */
 import type { Command } from './commands/io.js';
+import { quietWhenReaderGoes } from './closedPipe.js';
 import { describeError } from './errorReport.js';
 import { readStdin } from './adapters/stdin.js';
 import { asksHelp, usageOf } from './usage.js';
@@ -16,6 +17,11 @@ import { asksHelp, usageOf } from './usage.js';
  */
 export function runHot(name: string, command: Command): void {
   const args = process.argv.slice(3);
+  // A closed pipe is no error: the output stops, the command finishes (each is short) and exits 0.
+  let readerGone = false;
+  quietWhenReaderGoes(() => {
+    readerGone = true;
+  });
   const usage = usageOf(name);
   if (usage !== null && asksHelp(name, args)) {
     process.stdout.write(usage);
@@ -30,7 +36,7 @@ export function runHot(name: string, command: Command): void {
     stdin: () => readStdin(),
   }).then(
     (code) => {
-      process.exitCode = code;
+      process.exitCode = readerGone ? 0 : code;
     },
     (error: unknown) => {
       const { text, code } = describeError(error, { color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR });

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { basename, resolve } from 'node:path';
-import { agentContext, wholeNumber, type AgentContext } from '../core/agentContext.js';
+import { agentContext, wholeNumber, type AgentContext, type LeadsOnly } from '../core/agentContext.js';
 import { claim, handover, mayTakeOver, release, takeover, type LeadHealth, type LeadOutcome, type LeadRecord } from '../core/epochs.js';
 import { planPaths } from '../core/paths.js';
 import { MismatchError, UsageError } from '../errors.js';
@@ -27,6 +27,12 @@ const USAGE = [
 
 type Action = 'claim' | 'handover' | 'takeover' | 'release';
 
+/** How each action is told outside every pane: the current lead's two, not claim (swarm up's) or takeover (a successor's). */
+const LEADS_ONLY: Partial<Record<Action, LeadsOnly>> = {
+  handover: { does: 'hands over the lead', ask: 'hand over' },
+  release: { does: 'releases the plan', ask: 'release the plan' },
+};
+
 export async function lead(io: CommandIO): Promise<number> {
   const [action, ...rest] = io.args;
   if (action === 'show') return show(io);
@@ -34,7 +40,7 @@ export async function lead(io: CommandIO): Promise<number> {
     throw new UsageError(`swarm lead: unknown action "${action ?? ''}"`, { hint: USAGE });
   }
   const { values, positionals } = parse(rest);
-  const ctx = agentContext(io.env, `lead ${action}`);
+  const ctx = agentContext(io.env, `lead ${action}`, LEADS_ONLY[action]);
   requirePlanFolder(ctx.plan, `lead ${action}`);
   const plan = resolve(ctx.plan);
   const epoch = values.epoch !== undefined ? wholeNumber(values.epoch, '--epoch', 1) : (ctx.epoch ?? 0);

@@ -23,9 +23,24 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 const REQUIRED = ['SWARM_PLAN', 'SWARM_LANE', 'SWARM_ROLE', 'SWARM_ACCOUNT', 'SWARM_GENERATION'] as const;
 
+/**
+ * A command only the lead runs (`lane add`, `lead handover`): outside every pane it is told as the
+ * lead's, never with variables to set by hand (they make no shell the lead: SPEC's authority).
+ * `does` completes "only the swarm's lead …", e.g. "adds lanes".
+ */
+export interface LeadsOnly {
+  does: string;
+  ask: string;
+}
+
 /** Read the agent context; every missing or malformed variable is named in one error. */
-export function agentContext(env: Env, command: string): AgentContext {
+export function agentContext(env: Env, command: string, leadsOnly?: LeadsOnly): AgentContext {
   const missing = REQUIRED.filter((name) => !env[name]?.trim());
+  if (missing.length > 0 && leadsOnly) {
+    throw new UsageError(`swarm ${command} is the lead's: only the swarm's lead ${leadsOnly.does}, from its own pane (no ${missing.join(', ')} here)`, {
+      hint: `ask the lead in its pane (\`swarm attach\`) to ${leadsOnly.ask}; variables set by hand make no shell the lead`,
+    });
+  }
   if (missing.length > 0) {
     throw new UsageError(`swarm ${command} runs inside a swarm pane: ${missing.join(', ')} not set`, {
       hint: 'agents get these from `swarm up`; to try it by hand, export SWARM_PLAN=<plan dir> SWARM_LANE=<name> SWARM_ROLE=lane SWARM_ACCOUNT=<id> SWARM_GENERATION=1',

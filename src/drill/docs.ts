@@ -19,11 +19,15 @@ function table(head: string[], rows: unknown[][]): string[] {
 
 const doc = (lines: string[]) => `${lines.join('\n').trimEnd()}\n`;
 
-/** The summary table as plain text for the terminal: item, holds, evidence. */
-export function summaryTable(items: readonly DrillItem[]): string {
+/**
+ * The table printed at the end: each item, whether it holds, and its evidence file (relative to the
+ * plan) when the repository is kept; once it is removed, what was seen instead of a file that is gone.
+ */
+export function summaryTable(items: readonly DrillItem[], options: { kept: boolean }): string {
   const w = Math.max(4, ...items.map((i) => i.item.length));
-  const lines = [`${'item'.padEnd(w)}  holds  evidence`, `${'-'.repeat(w)}  -----  --------`];
-  for (const i of items) lines.push(`${i.item.padEnd(w)}  ${(i.holds ? 'yes' : 'NO').padEnd(5)}  ${i.evidence}`);
+  const last = options.kept ? 'evidence' : 'seen';
+  const lines = [`${'item'.padEnd(w)}  holds  ${last}`, `${'-'.repeat(w)}  -----  ${'-'.repeat(last.length)}`];
+  for (const i of items) lines.push(`${i.item.padEnd(w)}  ${(i.holds ? 'yes' : 'NO').padEnd(5)}  ${options.kept ? i.evidence : i.detail}`);
   return `${lines.join('\n')}\n`;
 }
 

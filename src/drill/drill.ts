@@ -118,7 +118,7 @@ export async function runDrill(options: DrillOptions): Promise<DrillResult> {
       'gates.md': gatesDoc(facts),
     };
     for (const [name, text] of Object.entries(docs)) writeFileAtomic(join(evidence, name), text);
-    return { ok: items.every((i) => i.holds), items, table: summaryTable(items), root, plan: config.plan, kept: options.keep };
+    return { ok: items.every((i) => i.holds), items, table: summaryTable(items, { kept: options.keep }), root, plan: config.plan, kept: options.keep };
   } finally {
     await runTmux(socket, killServer()).catch(() => undefined);
     if (!options.keep) rmSync(root, { recursive: true, force: true });

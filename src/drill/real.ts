@@ -98,7 +98,7 @@ export async function runRealDrill(options: RealDrillOptions): Promise<DrillResu
       'mock.md': mockDoc(requests),
     };
     for (const [name, text] of Object.entries(docs)) writeFileAtomic(join(evidence, name), text);
-    const table = `${summaryTable(items)}\nclaude ${clis.versions.claude}; ${clis.versions.codex}; ${seconds.toFixed(1)} s\n`;
+    const table = `${summaryTable(items, { kept: options.keep })}\nclaude ${clis.versions.claude}; ${clis.versions.codex}; ${seconds.toFixed(1)} s\n`;
     return { ok: items.length > 0 && items.every((i) => i.holds), items, table, root, plan: config.plan, kept: options.keep };
   } finally {
     await server.close();

@@ -26,7 +26,8 @@ export function cacheBin(env: NodeJS.ProcessEnv): string {
  * into $CODEX_HOME/tmp (by default the developer's ~/.codex).
  */
 export function findRealClis(env: NodeJS.ProcessEnv, scratch: string): RealClis {
-  const search = { PATH: [cacheBin(env), env.PATH ?? ''].join(delimiter) };
+  // PATH first, as the README promises: the developer's own CLIs win over the pinned cache.
+  const search = { PATH: [env.PATH ?? '', cacheBin(env)].join(delimiter) };
   const dirs: string[] = [];
   const versions = { claude: '', codex: '' };
   for (const name of ['claude', 'codex'] as const) {

@@ -38,6 +38,22 @@ async function loadUi(env: NodeJS.ProcessEnv) {
   }
 }
 
+/**
+ * The dashboard draws on the terminal's alternate screen, as full-screen programs do: frames never
+ * reach the scrollback (a terminal that narrows rewraps the frame and would push its top lines
+ * there), and the terminal is given back as it was when the view closes, or the process exits.
+ */
+function ownScreen(): { leave: () => void } {
+  if (!process.stdout.isTTY) return { leave: () => undefined };
+  const leave = (): void => {
+    process.off('exit', leave);
+    process.stdout.write('\u001b[?1049l');
+  };
+  process.stdout.write('\u001b[?1049h');
+  process.once('exit', leave);
+  return { leave };
+}
+
 export interface RunOptions {
   env: NodeJS.ProcessEnv;
   untilDone: boolean;
@@ -82,10 +98,11 @@ export async function runDashboard(config: SwarmConfig, options: RunOptions): Pr
   const mount = (created: SwarmStore): void => {
     store = created;
     const binding = bindFrames(created);
+    const screen = ownScreen();
     const ink = render(appElement({ frames: binding.frames, actions, color: !options.env.NO_COLOR, relativeTo: config.dir }), {
       exitOnCtrlC: false, maxFps: 10,
     });
-    view = { unmount: () => { binding.stop(); ink.unmount(); } };
+    view = { unmount: () => { binding.stop(); ink.unmount(); screen.leave(); } };
   };
   let swarm;
   try {

@@ -26,7 +26,7 @@ import { runEffect } from './effects.js';
 import { Deadlines } from './timers.js';
 import { systemClock, type Clock } from './clock.js';
 import { Deliveries } from './delivery.js';
-import { laneViews } from './views.js';
+import { laneViews, leadView } from './views.js';
 import { PlanWrites } from './planWrites.js';
 
 export interface EngineDeps {
@@ -269,9 +269,8 @@ export class Engine {
   }
 
   publish(): void {
-    const lead = this.state.lanes[this.state.leadName];
     this.store.setState({
-      lead: { name: this.state.leadAgent, epoch: this.state.epoch, account: lead?.account ?? null, state: lead?.state ?? 'starting' },
+      lead: leadView(this),
       lanes: laneViews(this),
     });
   }

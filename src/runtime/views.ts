@@ -1,5 +1,6 @@
-/** The store's lane rows, derived from the engine state (lead excluded; it has its own header). */
-import type { LaneView } from '../ui/store.js';
+/** The store's lead and lane rows, derived from the engine state (the lead has its own header). */
+import type { LeadRecord } from '../core/epochs.js';
+import type { LaneView, SwarmView } from '../ui/store.js';
 import type { EngineState } from './engineState.js';
 
 /** What the views read of the engine (not the engine itself: no import cycle). */
@@ -19,4 +20,14 @@ export function laneViews(engine: ViewSource): LaneView[] {
       vendor: engine.config.accounts.find((a) => a.id === lane.account)?.vendor ?? null,
       task: engine.taskOf(lane.name),
     }));
+}
+
+/**
+ * The header's lead: `released` once the lead record is released (by the lead or by swarm), as
+ * `swarm status` says, whatever its pane still shows; else its lane's state.
+ */
+export function leadView(engine: ViewSource & { leadRecord(): LeadRecord | null }): SwarmView['lead'] {
+  const lead = engine.state.lanes[engine.state.leadName];
+  const released = engine.leadRecord()?.released === true;
+  return { name: engine.state.leadAgent, epoch: engine.state.epoch, account: lead?.account ?? null, state: released ? 'released' : (lead?.state ?? 'starting') };
 }

@@ -19,6 +19,16 @@ describe('swarm lane add --task', () => {
   });
 });
 
+describe('swarm lane add from a plain shell', () => {
+  it('says plainly that only the lead adds lanes, from its pane, and suggests no variables to set (exit 2)', async () => {
+    const error = (await laneAdd(io(['add', 'lane-z', '--task', 'x'])).then(() => null, (e: unknown) => e)) as UsageError;
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toBe("swarm lane add is the lead's: only the swarm's lead adds lanes, from its own pane (no SWARM_PLAN, SWARM_LANE, SWARM_ROLE, SWARM_ACCOUNT, SWARM_GENERATION here)");
+    expect(error.hint).toBe('ask the lead in its pane (`swarm attach`) to add the lane; variables set by hand make no shell the lead');
+    expect(`${error.message} ${error.hint ?? ''}`).not.toMatch(/export|SWARM_ROLE=/);
+  });
+});
+
 describe('swarm lane add on a pool whose kinds have no launch of their own', () => {
   let t: TestPlan;
   beforeEach(() => {

@@ -148,12 +148,22 @@ describe('drillItems', () => {
 });
 
 describe('the summary as text', () => {
-  it('summaryTable lines up item, holds and evidence', () => {
+  it('summaryTable lines up item, holds and evidence (kept)', () => {
     const items = drillItems({ ...good(), outcome: { code: 1, why: 'x' } });
-    const lines = summaryTable(items).split('\n');
+    const lines = summaryTable(items, { kept: true }).split('\n');
     expect(lines[0]).toBe(`${'item'.padEnd(38)}  holds  evidence`);
     expect(lines[2]).toBe(`${'no key typed by a human'.padEnd(38)}  yes    analysis_results/drill/keys.md`);
     expect(lines[11]).toBe(`${'plan done, headless'.padEnd(38)}  NO     analysis_results/drill/summary.md`);
+  });
+
+  it('summaryTable names no evidence file once the repository is removed: what was seen instead', () => {
+    const items = drillItems({ ...good(), outcome: { code: 1, why: 'x' } });
+    const text = summaryTable(items, { kept: false });
+    expect(text).not.toContain('analysis_results');
+    const lines = text.split('\n');
+    expect(lines[0]).toBe(`${'item'.padEnd(38)}  holds  seen`);
+    expect(lines[2]).toBe(`${'no key typed by a human'.padEnd(38)}  yes    2 line(s) typed into 6 pane(s), 0 not swarm's pointer line; 0 key(s) in 0 keys log(s)`);
+    expect(lines[11]).toBe(`${'plan done, headless'.padEnd(38)}  NO     stopped: x in 7.3 s`);
   });
 
   it.each([

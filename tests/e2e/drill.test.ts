@@ -74,6 +74,10 @@ describe('swarm drill', () => {
     const root = /swarm drill: removed (\S+)\n/.exec(out)?.[1];
     expect(root).toMatch(/swarm-drill-/);
     expect(existsSync(root!)).toBe(false);
+    // The summary names no file it has just removed.
+    const table = out.slice(out.lastIndexOf('\nitem '));
+    expect(table).toMatch(/^\nitem +holds {2}seen$/m);
+    expect(table).not.toContain('analysis_results');
   });
 
   it.each([

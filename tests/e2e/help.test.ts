@@ -28,3 +28,11 @@ it('swarm up --headless --help is help too, not a start', async () => {
   expect(r.code).toBe(0);
   expect(r.stdout).toMatch(/^usage: swarm up /);
 });
+
+it('bare swarm lists the commands and exits 2, with no line that ends in nothing', async () => {
+  const r = await swarm([]);
+  expect(r.code).toBe(2);
+  expect(r.stdout).toMatch(/^usage: swarm <command> \[args\]$/m);
+  for (const name of NAMES) expect(r.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+  expect(r.stdout.split('\n').filter((line) => /:\s*$/.test(line))).toEqual([]);
+});

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/adapters/configFile.js';
 import { readLeases } from '../../src/adapters/leaseFiles.js';
 import { startSwarm, type Outcome } from '../../src/runtime/swarm.js';
+import type { SwarmStore } from '../../src/ui/store.js';
 import { FakeHost, type Action, type Scripts } from '../helpers/fakeHost.js';
 import { HandClock } from '../helpers/handClock.js';
 import { waitFor } from '../helpers/waitFor.js';
@@ -48,7 +49,8 @@ async function run(lanes: LaneOptions[], scripts: Scripts, extra: { succession?:
   clock = new HandClock();
   const config = loadConfig(s.file, { env: s.env, cwd: dirname(s.file) });
   const started = Date.now();
-  const swarm = await startSwarm(config, { env: s.env, untilDone: true, timeoutMs: null, host, clock });
+  let store: SwarmStore | null = null;
+  const swarm = await startSwarm(config, { env: s.env, untilDone: true, timeoutMs: null, host, clock, onStore: (made) => { store = made; } });
   let over = false;
   const releaser = releaseWhenDue(() => over);
   const outcome: Outcome = await swarm.finished;
@@ -58,7 +60,7 @@ async function run(lanes: LaneOptions[], scripts: Scripts, extra: { succession?:
   await Promise.all([...host.running]);
   // Every agent's script ran to its end (a command it ran that failed is in its pane's output).
   expect([...host.panes.values()].flatMap((p) => p.out.filter((l) => l.startsWith('agent failed')))).toEqual([]);
-  return { s, host, outcome, ms: Date.now() - started };
+  return { s, host, outcome, ms: Date.now() - started, view: () => store!.getState() };
 }
 
 describe('the engine in-process, with a fake pane host', () => {
@@ -76,8 +78,10 @@ describe('the engine in-process, with a fake pane host', () => {
   });
 
   it('plan done: the lane reports done, the lead is told once, the release deadline releases the plan', async () => {
-    const { s, outcome } = await run([{ name: 'lane-a' }], {});
+    const { s, outcome, view } = await run([{ name: 'lane-a' }], {});
     expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
+    // The dashboard's header says what `swarm status` says of a released lead.
+    expect(view().lead).toMatchObject({ name: 'lead', epoch: 1, state: 'released' });
     expect(s.events('all_lanes_done')).toHaveLength(1);
     expect(s.events('lead_released')).toMatchObject([{ by: 'swarm', why: 'timeouts.release passed' }]);
     expect(s.events('plan_done')).toHaveLength(1);
@@ -190,7 +194,7 @@ describe('the engine in-process, with a fake pane host', () => {
   });
 
   it('the lead\'s pane dies: taken over at epoch + 1 by the succession entry, which leads to the end', async () => {
-    const { s, host, outcome } = await run([{ name: 'lane-a' }], {
+    const { s, host, outcome, view } = await run([{ name: 'lane-a' }], {
       'lead g1': ['ready', 'exit'],
       'lane-a g1': ['ready', async () => { await waitFor(() => t!.events('lead_accepted').length > 0, { what: 'lead_accepted' }); }, 'done'],
     }, { succession: ['lead-b'] });
@@ -198,6 +202,7 @@ describe('the engine in-process, with a fake pane host', () => {
     expect(s.events('lead_accepted')).toMatchObject([{ takeover: true }]);
     expect(JSON.parse(readFileSync(join(s.plan, 'lead.json'), 'utf8'))).toMatchObject({ lead: 'lead-b', epoch: 2, released: true });
     expect(host.live().filter((p) => p.startsWith('lead'))).toEqual([expect.stringMatching(/^lead-b g2 @/)]);
+    expect(view().lead).toMatchObject({ name: 'lead-b', epoch: 2, state: 'released' });
   });
 
   it('lead handover: epoch + 1, the successor lead accepts, every lane told once', async () => {
