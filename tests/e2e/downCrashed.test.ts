@@ -102,9 +102,9 @@ describe('swarm down after kill -9 of swarm up', () => {
 
     const down = await s.run(['down', s.file]);
     expect(down.code).toBe(0);
-    expect(down.stdout).toContain('ended the done_when gate of lane-a');
     expect(groupMembers(leader!)).toEqual([]);
     expect(readFileSync(log, 'utf8').split('\n').filter(Boolean)).toEqual(['start']);
+    expect(down.stdout).toContain('ended the done_when gate of lane-a');
     expect(s.events('gate_ended')).toMatchObject([{ lane: 'lane-a', run, pid: leader, found: 'ended' }]);
   });
 });
