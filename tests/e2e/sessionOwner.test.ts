@@ -56,6 +56,14 @@ describe('a tmux session belongs to one plan', () => {
     expect(up.code).toBe(3);
     namesBoth(up.stderr, a, b);
     expect(owner(a.socket)).toBe(realpathSync(a.plan));
+    // Nor does B attach to A's session or read A's panes as its own logs.
+    for (const args of [['attach', b.file], ['logs', 'lane-a', b.file]]) {
+      const other = await b.run(args, { SWARM_TMUX_SOCKET: a.socket });
+      expect(other.code).toBe(3);
+      namesBoth(other.stderr, a, b);
+    }
+    expect((await a.run(['logs', 'lane-a', a.file])).stdout).toContain('lane-a g1 ready');
+    expect(panesOn(a.socket)).toEqual(before);
   });
 
   it("another plan's swarm down exits 3, kills nothing of the first plan, and releases its own leases and lead record", async () => {
