@@ -11,8 +11,7 @@
  * (core/outputEdges.ts), from the control connection's reads: not an event per redraw.
  */
 import { performance } from 'node:perf_hooks';
-import { MismatchError, SwarmError } from '../../errors.js';
-import { foreignSession } from '../../core/sessionOwner.js';
+import { SwarmError } from '../../errors.js';
 import { OutputEdges } from '../../core/outputEdges.js';
 import type { HostEvent, PaneHost, PaneInfo, PaneSpec, SessionOwnership } from '../host.js';
 import * as tmux from './argv.js';
@@ -20,7 +19,7 @@ import { ControlClient } from './control.js';
 import { followDeathFile, type DeathFollower } from './deathFile.js';
 import { localPane, paneRef, parseServer, serverIdentity } from './paneRef.js';
 import { isGoneError, runTmux } from './runner.js';
-import { sessionOwnership, stampOwner } from './sessionOwner.js';
+import { refuseForeign, sessionOwnership, stampOwner } from './sessionOwner.js';
 import { OutputWaiters, typeInto } from './typing.js';
 
 export interface TmuxHostOptions {
@@ -73,7 +72,7 @@ export class TmuxHost implements PaneHost {
       const stamp = this.options.plan === undefined ? [] : [';', ...stampOwner(session, this.options.plan)];
       await this.run([...tmux.newSession(session), ...stamp]).catch(async (error: unknown) => {
         if (!(await this.run(tmux.hasSession(session)).then(() => true, () => false))) throw error;
-        await this.refuseForeign(); // another swarm made it meanwhile
+        if (this.ownership && this.options.plan !== undefined) await refuseForeign(this.ownership, this.options.plan); // another swarm made it meanwhile
       });
     }
     for (const argv of tmux.sessionSetup(session, { historyLimit: this.options.historyLimit ?? 5000, paneDeathFile: this.options.paneDeathFile })) {
@@ -84,15 +83,6 @@ export class TmuxHost implements PaneHost {
     this.deaths?.close();
     this.deaths = await followDeathFile(this.options.paneDeathFile, ({ paneId, status }) => this.died(paneId, status));
     await this.connect();
-  }
-
-  /** A session another plan made is not joined (SPEC 10.1). */
-  private async refuseForeign(): Promise<void> {
-    const found = await this.ownership?.found();
-    const plan = this.options.plan;
-    if (found?.exists !== true || plan === undefined || found.owner === plan) return;
-    const { message, hint } = foreignSession({ session: this.options.session, socket: this.options.socket, plan, owner: found.owner });
-    throw new MismatchError(message, [], { hint });
   }
 
   async spawn(spec: PaneSpec): Promise<PaneInfo> {

@@ -3,6 +3,8 @@
  * plan folder's real path. Reads what core/sessionOwner.ts judges, and stamps. `=<name>:` is the
  * session by its exact name (a bare `=<name>` is no target of `set-option`).
  */
+import { foreignSession } from '../../core/sessionOwner.js';
+import { MismatchError } from '../../errors.js';
 import type { PaneInfo, SessionOwnership } from '../host.js';
 import { hasSession, listLiteral } from './argv.js';
 
@@ -32,4 +34,12 @@ export function sessionOwnership(where: { socket: string; session: string; plan:
       await run(stampOwner(where.session, where.plan));
     },
   };
+}
+
+/** A session found made by another swarm (it won the race to make it) is not joined unless it is this plan's. */
+export async function refuseForeign(own: SessionOwnership, plan: string): Promise<void> {
+  const found = await own.found();
+  if (!found.exists || found.owner === plan) return;
+  const { message, hint } = foreignSession({ session: own.session, socket: own.socket, plan, owner: found.owner });
+  throw new MismatchError(message, [], { hint });
 }
