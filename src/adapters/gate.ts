@@ -9,8 +9,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spokenDuration } from '../core/duration.js';
-import { ended, parseProcStat, sameProcess, type ProcessId, type ProcStat } from '../core/procStat.js';
+import { ended, sameProcess, type ProcessId } from '../core/procStat.js';
 import { childProcess } from './childProcess.js';
+import { readStat } from './procStatFile.js';
 
 export interface GateResult { passed: boolean; output: string }
 /** A gate started: its process (null where /proc is missing: it cannot be told apart later) and its result. */
@@ -22,14 +23,6 @@ const FORCE_AFTER_MS = 5000;
 const running = new Set<number>();
 let endOnExit = false;
 
-export function readStat(pid: number): ProcStat | null {
-  try {
-    return parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return null;
-  }
-}
-
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
@@ -40,6 +33,9 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
 
 /** The variable naming a gate's run in its environment (and its children's). */
 export const GATE_VARIABLE = 'SWARM_GATE';
+
+/** What names a gate's run (its `SWARM_GATE`): the plan folder and the run_gate intent's id. */
+export const gateRun = (plan: string, id: string): string => `${plan}#${id}`;
 
 /**
  * The leader of the gate group whose environment names `run` (`SWARM_GATE=<run>`), started by an

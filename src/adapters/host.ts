@@ -3,6 +3,8 @@
  * sees only this interface; both hosts pass the same scenario tests.
  */
 
+import type { SessionFound } from '../core/sessionOwner.js';
+
 /** What the engine asks a host to start: one agent, launched directly as the pane's command. */
 export interface PaneSpec {
   lane: string;
@@ -48,8 +50,21 @@ export type HostEvent =
   /** The host connection was lost (tmux server gone). */
   | { type: 'lost'; reason: string };
 
+/**
+ * The session a host works in, where other swarms can reach it (a tmux server): whose it is
+ * (core/sessionOwner.ts) and the stamp that makes it this plan's.
+ */
+export interface SessionOwnership {
+  readonly session: string;
+  readonly socket: string;
+  found(): Promise<SessionFound>;
+  stamp(): Promise<void>;
+}
+
 export interface PaneHost {
   readonly kind: 'tmux' | 'pty';
+  /** Set where the session could be another plan's (tmux); a plan acts only on its own. */
+  readonly ownership?: SessionOwnership;
   /** Create or join the session; idempotent. */
   start(): Promise<void>;
   spawn(spec: PaneSpec): Promise<PaneInfo>;

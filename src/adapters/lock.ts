@@ -1,14 +1,19 @@
 /**
- * Exclusive lock files (O_EXCL) naming their holder (pid and host). A lock whose holder is dead on
- * this host is taken over. Used for the plan lock of `swarm up` and short read-modify-write
- * sections (the lead record's compare-and-swap).
+ * Exclusive lock files (O_EXCL) naming their holder: a process (pid and its start time), not a bare
+ * pid, and its host. A lock whose holder is dead on this host is taken over; a pid now used by
+ * another process (another start time) is a dead holder. Used for the plan lock of `swarm up` and
+ * short read-modify-write sections (the lead record's compare-and-swap).
  */
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { hostname } from 'node:os';
+import { sameProcess } from '../core/procStat.js';
+import { ownProcess, readStat } from './procStatFile.js';
 
 export interface LockHolder {
   pid: number;
+  /** The holder's start time (clock ticks since boot); null where /proc is missing or in a lock written without it. */
+  startTicks: number | null;
   host: string;
   since: string;
   purpose: string;
@@ -29,7 +34,8 @@ export function readHolder(path: string): LockHolder | null {
   try {
     const value = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockHolder>;
     if (typeof value.pid !== 'number' || typeof value.host !== 'string') return null;
-    return { pid: value.pid, host: value.host, since: String(value.since ?? ''), purpose: String(value.purpose ?? '') };
+    const startTicks = typeof value.startTicks === 'number' ? value.startTicks : null;
+    return { pid: value.pid, startTicks, host: value.host, since: String(value.since ?? ''), purpose: String(value.purpose ?? '') };
   } catch {
     return null;
   }
@@ -45,15 +51,29 @@ function ageMs(path: string): number {
   }
 }
 
+/** Whether the holder (on this host) still runs: its pid alive and, where its start time is known, still that process. */
+export function holderAlive(holder: Pick<LockHolder, 'pid' | 'startTicks'>): boolean {
+  if (!pidAlive(holder.pid)) return false;
+  if (holder.startTicks === null) return true;
+  const now = readStat(holder.pid);
+  return now === null ? readStat(process.pid) === null : sameProcess({ pid: holder.pid, startTicks: holder.startTicks }, now);
+}
+
+/** The lock's holder when it is a live process of this host (that very process: pid and start time), else null. */
+export function liveHolder(path: string): LockHolder | null {
+  const holder = readHolder(path);
+  return holder && holder.host === hostname() && holderAlive(holder) ? holder : null;
+}
+
 function isStale(holder: LockHolder | null): boolean {
-  return holder !== null && holder.host === hostname() && !pidAlive(holder.pid);
+  return holder !== null && holder.host === hostname() && !holderAlive(holder);
 }
 
 /** Try once; take over a dead holder's lock. */
 export function tryLock(path: string, purpose: string): LockResult {
   mkdirSync(dirname(path), { recursive: true });
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const me: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), purpose };
+    const me: LockHolder = { pid: process.pid, startTicks: ownProcess()?.startTicks ?? null, host: hostname(), since: new Date().toISOString(), purpose };
     try {
       const fd = openSync(path, 'wx', 0o644);
       try {

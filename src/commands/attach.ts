@@ -1,11 +1,13 @@
-/** `swarm attach [file]` (SPEC 8): attach this terminal to the swarm's tmux session, at the dashboard (window 0). */
+/** `swarm attach [file]` (SPEC 8): attach this terminal to the swarm's tmux session, at the dashboard (window 0); only to this plan's (SPEC 10.1). */
 import { UsageError } from '../errors.js';
 import { loadConfig } from '../adapters/configFile.js';
 import { findOnPath } from '../adapters/which.js';
-import { hasSession } from '../adapters/tmux/argv.js';
 import { attachDashboard } from '../adapters/tmux/attach.js';
-import { runTmux, tmuxMissing } from '../adapters/tmux/runner.js';
-import { sessionName, tmuxSocket } from '../runtime/hostFor.js';
+import { tmuxMissing } from '../adapters/tmux/runner.js';
+import { planPaths } from '../core/paths.js';
+import { loadState } from '../runtime/engineState.js';
+import { sessionName, tmuxHostFor, tmuxSocket } from '../runtime/hostFor.js';
+import { requireSession } from '../runtime/sessionClaim.js';
 import type { CommandIO } from './io.js';
 
 export async function attach(io: CommandIO): Promise<number> {
@@ -14,7 +16,7 @@ export async function attach(io: CommandIO): Promise<number> {
   if (!findOnPath('tmux', io.env)) throw tmuxMissing();
   const socket = tmuxSocket(io.env);
   const session = sessionName(config);
-  const has = await runTmux(socket, hasSession(session)).then(() => true, () => false);
+  const has = (await requireSession(await tmuxHostFor(config, io.env), config.plan, loadState(planPaths(config.plan).state))) !== 'absent';
   if (!has) throw new UsageError(`no tmux session ${session} on socket ${socket}`, { hint: 'start it with `swarm up`' });
   return attachDashboard(socket, session, io.env);
 }

@@ -1,12 +1,14 @@
 /**
- * `swarm down [file]` (SPEC 8): stop every pane, release every lease, release the lead record.
- * A running `swarm up` for the plan is asked to stop first (SIGTERM to the lock holder).
+ * `swarm down [file]` (SPEC 8, 10.1): stop every pane, release every lease, release the lead record.
+ * A running `swarm up` for the plan is asked to stop first (SIGTERM to the lock holder, only while
+ * it is that very process); the `done_when` gates a crashed engine left running are ended. Only
+ * this plan's tmux session is closed: with another plan's session of the same name, the plan's own
+ * leases and lead record are released, nothing of that session is touched, and it exits 3.
  * It ends the run (runtime/runEnd.ts): its state says ended, every lane that was live stopped, so
  * `swarm status` tells the truth and the next `swarm up` starts the plan afresh. The journal,
  * packets and reports stay.
  */
 import { readdirSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { basename } from 'node:path';
 import { release } from '../core/epochs.js';
 import { planPaths } from '../core/paths.js';
@@ -15,11 +17,13 @@ import { appendJournal } from '../adapters/journal.js';
 import { readLeadRecord, updateLeadRecord } from '../adapters/leadStore.js';
 import { readInbox } from '../adapters/inbox.js';
 import { readLeases, releaseLease } from '../adapters/leaseFiles.js';
-import { pidAlive, readHolder } from '../adapters/lock.js';
+import { holderAlive, liveHolder, type LockHolder } from '../adapters/lock.js';
 import { loadConfig } from '../adapters/configFile.js';
 import { loadState, saveState } from '../runtime/engineState.js';
 import { hostFor } from '../runtime/hostFor.js';
+import { endLeftGates } from '../runtime/leftGates.js';
 import { endRun } from '../runtime/runEnd.js';
+import { claimSession } from '../runtime/sessionClaim.js';
 import type { CommandIO } from './io.js';
 
 const USAGE = 'usage: swarm down [file]';
@@ -31,16 +35,24 @@ export async function down(io: CommandIO): Promise<number> {
   const config = loadConfig(io.args[0] ?? 'swarm.yaml', { cwd: io.cwd, env: io.env, checkKinds: false });
   const paths = planPaths(config.plan);
 
-  const holder = readHolder(paths.lock);
-  if (holder && holder.host === hostname() && holder.pid !== process.pid && pidAlive(holder.pid)) {
+  const holder = liveHolder(paths.lock);
+  if (holder && holder.pid !== process.pid) {
     process.kill(holder.pid, 'SIGTERM');
-    await waitGone(holder.pid, 5000);
+    await waitGone(holder, 5000);
     io.stdout(`swarm down: stopped the engine (pid ${holder.pid})\n`);
+  }
+  // After the engine stopped (it saves its state as it goes).
+  const state = loadState(paths.state);
+  for (const gate of state ? await endLeftGates(config.plan, state) : []) {
+    appendJournal(config.plan, { type: 'observation', event: 'gate_ended', ...gate });
+    if (gate.found === 'ended') io.stdout(`swarm down: ended the done_when gate of ${gate.lane} (pid ${gate.pid})\n`);
   }
 
   const host = await hostFor(config, io.env);
-  const panes = await host.list().catch(() => []);
-  await host.destroy().catch(() => undefined);
+  const claimed = await claimSession(host, config.plan, state);
+  const refused = typeof claimed === 'object' ? claimed.refused : null;
+  const panes = refused ? [] : await host.list().catch(() => []);
+  if (!refused) await host.destroy().catch(() => undefined);
   io.stdout(`swarm down: ${panes.length} pane${panes.length === 1 ? '' : 's'} stopped\n`);
 
   const leases = readLeases(config.plan);
@@ -56,16 +68,16 @@ export async function down(io: CommandIO): Promise<number> {
   if (record && !record.released && record.lead) {
     updateLeadRecord(config.plan, (current) => release(current, { caller: record.lead!, epoch: record.epoch, now: new Date().toISOString() }));
   }
-  // After the engine stopped (it saves its state as it goes): the run is over, the inbox read to its end.
-  const state = loadState(paths.state);
+  // The run is over, the inbox read to its end.
   if (state && state.ended === undefined && !state.planDone) saveState(paths.state, endRun(state, new Date().toISOString(), readInbox(config.plan, state.inboxOffset).offset));
   appendJournal(config.plan, { type: 'intervention', event: 'swarm_down', lane: null, panes: panes.length, leases: leases.length });
   io.stdout(`swarm down: ${leases.length} lease${leases.length === 1 ? '' : 's'} released; lead record of ${basename(config.plan)} released\n`);
   if (state) io.stdout('swarm down: the run is ended; `swarm up` starts the plan afresh (the journal, packets and reports stay)\n');
+  if (refused) throw refused;
   return 0;
 }
 
-async function waitGone(pid: number, timeoutMs: number): Promise<void> {
+async function waitGone(holder: LockHolder, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (pidAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (holderAlive(holder) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }

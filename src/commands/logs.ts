@@ -7,6 +7,7 @@ import { readTextIfExists } from '../adapters/files.js';
 import { loadConfig } from '../adapters/configFile.js';
 import { hostFor } from '../runtime/hostFor.js';
 import { loadState } from '../runtime/engineState.js';
+import { claimSession } from '../runtime/sessionClaim.js';
 import type { CommandIO } from './io.js';
 import { argsProblem } from './argsProblem.js';
 
@@ -29,7 +30,10 @@ export async function logs(io: CommandIO): Promise<number> {
 
   const host = await hostFor(config, io.env);
   const agent = lane === config.lead.name && state ? state.leadAgent : lane;
-  const pane = (await host.list().catch(() => [])).find((p) => (p.lane === lane || p.lane === agent) && p.generation === generation);
+  // Another plan's session of the same name is not read (SPEC 10.1): only the saved logs are this plan's.
+  const claimed = await claimSession(host, config.plan, state);
+  const refused = typeof claimed === 'object' ? claimed.refused : null;
+  const pane = refused ? undefined : (await host.list().catch(() => [])).find((p) => (p.lane === lane || p.lane === agent) && p.generation === generation);
   if (pane) {
     io.stdout(`${(await host.capture(pane.paneId, 5000)).trimEnd()}\n`);
     return 0;
@@ -39,5 +43,6 @@ export async function logs(io: CommandIO): Promise<number> {
     io.stdout(saved);
     return 0;
   }
+  if (refused) throw refused;
   throw new UsageError(`no pane and no saved log for ${lane} g${generation}`, { hint: `lanes: ${state ? state.order.join(', ') : 'none yet'}` });
 }

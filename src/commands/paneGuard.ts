@@ -5,18 +5,16 @@
  * with, and on the socket of any ancestor tmux server that hosts the swarm's session (so unsetting
  * or changing SWARM_TMUX_SOCKET changes nothing); and that engine's pid.
  */
-import { hostname } from 'node:os';
 import type { SwarmConfig } from '../core/config.js';
 import { paneCaller, type PaneVerdict, type SwarmProcesses } from '../core/paneCaller.js';
 import { planPaths } from '../core/paths.js';
 import { callerFacts, processEnv, tmuxServer, tmuxSocketsOf } from '../adapters/callerProcess.js';
-import { pidAlive, readHolder } from '../adapters/lock.js';
+import { liveHolder } from '../adapters/lock.js';
 import { sessionName, tmuxSocket } from '../runtime/hostFor.js';
 
 export async function swarmPaneVerdict(config: SwarmConfig, env: NodeJS.ProcessEnv): Promise<PaneVerdict> {
   const caller = callerFacts();
-  const holder = readHolder(planPaths(config.plan).lock);
-  const engine = holder && holder.host === hostname() && pidAlive(holder.pid) ? holder.pid : null;
+  const engine = liveHolder(planPaths(config.plan).lock)?.pid ?? null;
   const named = new Set([tmuxSocket(env)]);
   if (engine !== null) named.add(processEnv(engine, 'SWARM_TMUX_SOCKET')?.trim() || 'swarm');
   const found = tmuxSocketsOf(caller.ancestors).filter((socket) => !named.has(socket));

@@ -3,18 +3,20 @@
  * together in the first window (`swarm`) of the swarm's own tmux session, under the restart loop of
  * core/dashboardLoop.ts; this terminal attaches to that window, so closing it stops nothing.
  */
-import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { SwarmConfig } from '../core/config.js';
 import { dashboardLoop } from '../core/dashboardLoop.js';
 import { planPaths } from '../core/paths.js';
 import { MismatchError } from '../errors.js';
-import { pidAlive, readHolder } from '../adapters/lock.js';
-import { DASHBOARD_WINDOW, dashboardBorderOff, dashboardWindowArgv, hasSession, listWindows, paneEnvArgs, parseWindows } from '../adapters/tmux/argv.js';
+import { liveHolder } from '../adapters/lock.js';
+import { DASHBOARD_WINDOW, dashboardBorderOff, dashboardWindowArgv, listWindows, paneEnvArgs, parseWindows } from '../adapters/tmux/argv.js';
+import { stampOwner } from '../adapters/tmux/sessionOwner.js';
 import { attachDashboard } from '../adapters/tmux/attach.js';
 import { runTmux } from '../adapters/tmux/runner.js';
 import { clearOutcome, readOutcome } from './dashboardOutcome.js';
-import { sessionName, tmuxSocket } from './hostFor.js';
+import { loadState } from './engineState.js';
+import { planOwner, sessionName, tmuxHostFor, tmuxSocket } from './hostFor.js';
+import { requireSession } from './sessionClaim.js';
 
 /** The `swarm` command as installed: it runs `swarm up` from its bundle (scripts/bundle-up.mjs), from dist/ and dist/up/ alike. */
 const CLI = fileURLToPath(new URL('../../bin/swarm.cjs', import.meta.url));
@@ -33,8 +35,7 @@ export function engineArgv(file: string, flags: readonly string[]): string[] {
 
 /** The pid of a live engine holding the plan's lock on this host, else null. */
 export function liveEngine(config: SwarmConfig): number | null {
-  const holder = readHolder(planPaths(config.plan).lock);
-  return holder && holder.host === hostname() && pidAlive(holder.pid) ? holder.pid : null;
+  return liveHolder(planPaths(config.plan).lock)?.pid ?? null;
 }
 
 export interface OpenOptions {
@@ -54,7 +55,8 @@ export interface OpenOptions {
 export async function openDashboard(config: SwarmConfig, options: OpenOptions): Promise<number> {
   const socket = tmuxSocket(options.env);
   const session = sessionName(config);
-  const exists = await runTmux(socket, hasSession(session)).then(() => true, () => false);
+  // Only this plan's session (SPEC 10.1): another plan's is refused before its window 0 is touched.
+  const exists = (await requireSession(await tmuxHostFor(config, options.env), config.plan, loadState(planPaths(config.plan).state))) !== 'absent';
   const running = liveEngine(config);
   if (running !== null && !exists) {
     throw new MismatchError(`plan ${config.name} is already run by pid ${running} on this host, outside tmux session ${session}`, [], {
@@ -66,6 +68,7 @@ export async function openDashboard(config: SwarmConfig, options: OpenOptions): 
     const window = exists ? await findDashboardWindow(socket, session) : null;
     const command = dashboardLoop(engineArgv(config.file, options.flags));
     await runTmux(socket, dashboardWindowArgv(session, window, options.cwd, paneEnvArgs(options.env), command, options.size));
+    if (!exists) await runTmux(socket, stampOwner(session, planOwner(config.plan)));
     await runTmux(socket, dashboardBorderOff(session)).catch(() => undefined);
   }
   if ((await attachDashboard(socket, session, options.env)) !== 0) {

@@ -16,7 +16,7 @@ import { planPaths } from '../core/paths.js';
 import { writeFileAtomic } from '../adapters/files.js';
 import { planContractOf } from '../adapters/planFile.js';
 import { gitState } from '../adapters/git.js';
-import { endGate, findGate, startGate } from '../adapters/gate.js';
+import { endGate, findGate, gateRun, startGate } from '../adapters/gate.js';
 import { acquireLease, readLeases, releaseLease } from '../adapters/leaseFiles.js';
 import { packetFileName, readPacketFile, writePacketFile } from '../adapters/packetFile.js';
 import { parsePacket } from '../core/packet.js';
@@ -117,7 +117,7 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
     case 'run_gate': {
       // Runs a killed swarm left running are ended first, only while still that very process: the
       // earlier run this one replaces, and this run itself when its intent is carried out again.
-      const run = (id: string) => `${plan}#${id}`;
+      const run = (id: string) => gateRun(plan, id);
       const runs = [...(effect.ends ? [{ id: effect.ends.id, process: effect.ends.process ?? findGate(run(effect.ends.id)) }] : []), { id: effect.id, process: findGate(run(effect.id)) }];
       for (const earlier of runs) {
         if (earlier.id === effect.id && earlier.process === null) continue;

@@ -8,6 +8,7 @@ import { excerpt, UsageError } from '../errors.js';
 import { findOnPath } from '../adapters/which.js';
 import type { PaneHost } from '../adapters/host.js';
 import { tmuxMissing } from '../adapters/tmux/runner.js';
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function sessionName(config: SwarmConfig): string {
@@ -25,6 +26,15 @@ export function tmuxSocket(env: NodeJS.ProcessEnv): string {
   return name;
 }
 
+/** What a session of the plan carries as its owner (`@swarm_plan`): the plan folder's real path, however it is spelled. */
+export function planOwner(plan: string): string {
+  try {
+    return realpathSync(plan);
+  } catch {
+    return plan;
+  }
+}
+
 /** Which host runs the panes: `tmux` when asked (tmux missing: exit 4) or, with `auto`, when on PATH; else `pty`. */
 export function backendFor(config: Pick<SwarmConfig, 'backend'>, env: NodeJS.ProcessEnv): 'tmux' | 'pty' {
   if (config.backend === 'pty') return 'pty';
@@ -34,10 +44,13 @@ export function backendFor(config: Pick<SwarmConfig, 'backend'>, env: NodeJS.Pro
 }
 
 export async function hostFor(config: SwarmConfig, env: NodeJS.ProcessEnv): Promise<PaneHost> {
-  if (backendFor(config, env) === 'tmux') {
-    const { TmuxHost } = await import('../adapters/tmux/host.js');
-    return new TmuxHost({ socket: tmuxSocket(env), session: sessionName(config), paneDeathFile: join(planPaths(config.plan).swarmDir, 'panes.jsonl') });
-  }
+  if (backendFor(config, env) === 'tmux') return tmuxHostFor(config, env);
   const { PtyHost } = await import('../adapters/pty/host.js');
   return new PtyHost({ session: sessionName(config) });
+}
+
+/** The plan's tmux host, whatever the backend setting (`swarm attach`). */
+export async function tmuxHostFor(config: SwarmConfig, env: NodeJS.ProcessEnv): Promise<PaneHost> {
+  const { TmuxHost } = await import('../adapters/tmux/host.js');
+  return new TmuxHost({ socket: tmuxSocket(env), session: sessionName(config), plan: planOwner(config.plan), paneDeathFile: join(planPaths(config.plan).swarmDir, 'panes.jsonl') });
 }

@@ -30,6 +30,7 @@ import { leadClaimed } from './leadSuccession.js';
 import { runSwarmEffect } from './swarmEffects.js';
 import { systemClock, isoNow, type Clock, type ClockTimer } from './clock.js';
 import { PaneWatch } from './watch.js';
+import { requireSession } from './sessionClaim.js';
 
 export interface Outcome {
   code: 0 | 1 | 5;
@@ -70,6 +71,8 @@ export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Pr
     const clock = options.clock ?? systemClock;
     const host = options.host ?? (await hostFor(config, options.env));
     const { state, corrupt } = freshOrSaved(config, host, clock);
+    // Only this plan's session is used (SPEC 10.1): another plan's is refused before anything of it is touched.
+    const claimed = await requireSession(host, config.plan, state);
     const store = createSwarmStore({
       name: config.name,
       plan: config.plan,
@@ -81,6 +84,7 @@ export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Pr
     });
     const engine = new Engine({ config, host, store, state, env: options.env, clock, untilDone: options.untilDone });
     probePlanFiles(engine);
+    if (claimed === 'adopted') engine.journal({ type: 'observation', event: 'session_adopted', lane: null, session: sessionName(config), what: 'a tmux session without an owner, its panes this plan\'s, is stamped as this plan\'s' });
     options.onStore?.(store);
     return await run(engine, options, () => lock.release(), corrupt);
   } catch (error) {

@@ -6,7 +6,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { endGate, findGate, readStat, startGate, type RunningGate } from '../../src/adapters/gate.js';
+import { endGate, findGate, startGate, type RunningGate } from '../../src/adapters/gate.js';
+import { readStat } from '../../src/adapters/procStatFile.js';
 import { waitFor } from '../helpers/waitFor.js';
 
 const linux = existsSync('/proc/self/stat');

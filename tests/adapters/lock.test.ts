@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pidAlive, readHolder, tryLock, withLock, type LockHolder } from '../../src/adapters/lock.js';
+import { waitFor } from '../helpers/waitFor.js';
+import { liveHolder, pidAlive, readHolder, tryLock, withLock, type LockHolder } from '../../src/adapters/lock.js';
+import { readStat } from '../../src/adapters/procStatFile.js';
 
 let dir: string;
 let lockPath: string;
@@ -25,7 +27,7 @@ function deadPid(): number {
 }
 
 const holderFile = (holder: Partial<LockHolder> & Record<string, unknown>): void => writeFileSync(lockPath, JSON.stringify(holder));
-const me = (purpose: string): Omit<LockHolder, 'since'> => ({ pid: process.pid, host: hostname(), purpose });
+const me = (purpose: string): Omit<LockHolder, 'since'> => ({ pid: process.pid, startTicks: readStat(process.pid)!.startTicks, host: hostname(), purpose });
 
 describe('pidAlive', () => {
   it.each<[string, () => number, boolean]>([
@@ -44,8 +46,10 @@ describe('readHolder', () => {
     ['pid not a number', '{"pid":"12","host":"h"}', null],
     ['no host', '{"pid":12}', null],
     ['a full holder', '{"pid":12,"host":"h","since":"2025-01-01T00:00:00.000Z","purpose":"swarm up demo"}',
-      { pid: 12, host: 'h', since: '2025-01-01T00:00:00.000Z', purpose: 'swarm up demo' }],
-    ['only pid and host', '{"pid":12,"host":"h"}', { pid: 12, host: 'h', since: '', purpose: '' }],
+      { pid: 12, startTicks: null, host: 'h', since: '2025-01-01T00:00:00.000Z', purpose: 'swarm up demo' }],
+    ['only pid and host', '{"pid":12,"host":"h"}', { pid: 12, startTicks: null, host: 'h', since: '', purpose: '' }],
+    ['with its start time', '{"pid":12,"startTicks":345,"host":"h"}', { pid: 12, startTicks: 345, host: 'h', since: '', purpose: '' }],
+    ['a start time not a number', '{"pid":12,"startTicks":"345","host":"h"}', { pid: 12, startTicks: null, host: 'h', since: '', purpose: '' }],
   ])('%s', (_name, text, expected) => {
     if (text !== null) writeFileSync(lockPath, text);
     expect(readHolder(lockPath)).toEqual(expected);
@@ -90,7 +94,7 @@ describe('tryLock', () => {
   it('release leaves a lock that is no longer ours', () => {
     const first = tryLock(lockPath, 'one');
     if (!first.ok) throw new Error('expected the lock');
-    const other = { pid: process.ppid, host: hostname(), since: 'then', purpose: 'other' };
+    const other = { pid: process.ppid, startTicks: null, host: hostname(), since: 'then', purpose: 'other' };
     holderFile(other);
     first.release();
     expect(readHolder(lockPath)).toEqual(other);
@@ -106,13 +110,33 @@ describe('tryLock', () => {
   });
 
   it.each<[string, () => Partial<LockHolder> & Record<string, unknown>]>([
-    ['a live pid on this host', () => ({ pid: process.ppid, host: hostname(), since: 's', purpose: 'p' })],
-    ['a dead pid on another host', () => ({ pid: deadPid(), host: `not-${hostname()}`, since: 's', purpose: 'p' })],
+    ['a live pid on this host', () => ({ pid: process.ppid, startTicks: null, host: hostname(), since: 's', purpose: 'p' })],
+    ['a live process on this host, its start time recorded', () => ({ pid: process.ppid, startTicks: readStat(process.ppid)!.startTicks, host: hostname(), since: 's', purpose: 'p' })],
+    ['a dead pid on another host', () => ({ pid: deadPid(), startTicks: null, host: `not-${hostname()}`, since: 's', purpose: 'p' })],
   ])('does not take over %s', (_name, make) => {
     const holder = make();
     holderFile(holder);
     expect(tryLock(lockPath, 'x')).toEqual({ ok: false, holder });
     expect(readHolder(lockPath)).toEqual(holder);
+  });
+
+  // The lock names a process, not a pid: a pid now used by another process is a dead holder.
+  it('takes over the lock of a pid now used by another process (another start time), and never names that process a live holder', async () => {
+    const stranger = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      const pid = stranger.pid!;
+      const startTicks = await waitFor(() => readStat(pid)?.startTicks, { what: 'the stranger in /proc' });
+      holderFile({ pid, startTicks: startTicks - 1, host: hostname(), since: '2025-01-01T00:00:00.000Z', purpose: 'swarm up demo' });
+      expect(liveHolder(lockPath)).toBeNull();
+      expect(tryLock(lockPath, 'swarm up demo').ok).toBe(true);
+      expect(readHolder(lockPath)).toMatchObject(me('swarm up demo'));
+      expect(pidAlive(pid)).toBe(true); // nothing was signalled
+      holderFile({ pid, startTicks, host: hostname(), since: 's', purpose: 'p' });
+      expect(liveHolder(lockPath)).toMatchObject({ pid, startTicks });
+      expect(tryLock(lockPath, 'x').ok).toBe(false);
+    } finally {
+      stranger.kill('SIGKILL');
+    }
   });
 
   it('fails naming no holder when the lock file cannot be read as one', () => {

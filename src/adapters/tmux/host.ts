@@ -13,18 +13,21 @@
 import { performance } from 'node:perf_hooks';
 import { SwarmError } from '../../errors.js';
 import { OutputEdges } from '../../core/outputEdges.js';
-import type { HostEvent, PaneHost, PaneInfo, PaneSpec } from '../host.js';
+import type { HostEvent, PaneHost, PaneInfo, PaneSpec, SessionOwnership } from '../host.js';
 import * as tmux from './argv.js';
 import { ControlClient } from './control.js';
 import { followDeathFile, type DeathFollower } from './deathFile.js';
 import { localPane, paneRef, parseServer, serverIdentity } from './paneRef.js';
 import { isGoneError, runTmux } from './runner.js';
+import { refuseForeign, sessionOwnership, stampOwner } from './sessionOwner.js';
 import { OutputWaiters, typeInto } from './typing.js';
 
 export interface TmuxHostOptions {
   /** A `tmux -L` name; every command carries it, so the default server is never touched. */
   socket: string;
   session: string;
+  /** The plan folder's real path: a session this host makes is stamped with it (`@swarm_plan`). */
+  plan?: string;
   /** The `pane-died` hook appends one JSON line per death here. */
   paneDeathFile: string;
   historyLimit?: number;
@@ -53,15 +56,23 @@ export class TmuxHost implements PaneHost {
   /** `<pid>.<start time>` of the server the host works with (paneRef.ts). */
   private server: string | null = null;
 
-  constructor(private readonly options: TmuxHostOptions) {}
+  readonly ownership?: SessionOwnership;
+
+  constructor(private readonly options: TmuxHostOptions) {
+    const { socket, session, plan } = options;
+    if (plan !== undefined) this.ownership = sessionOwnership({ socket, session, plan }, (argv) => this.run(argv), () => this.list());
+  }
 
   async start(): Promise<void> {
     if (this.control?.open) return;
     this.stopped = false;
     const { session } = this.options;
     if (!(await this.run(tmux.hasSession(session)).then(() => true, () => false))) {
-      await this.run(tmux.newSession(session)).catch(async (error: unknown) => {
+      // Made and stamped in one command list: no moment in which the session is nobody's.
+      const stamp = this.options.plan === undefined ? [] : [';', ...stampOwner(session, this.options.plan)];
+      await this.run([...tmux.newSession(session), ...stamp]).catch(async (error: unknown) => {
         if (!(await this.run(tmux.hasSession(session)).then(() => true, () => false))) throw error;
+        if (this.ownership && this.options.plan !== undefined) await refuseForeign(this.ownership, this.options.plan); // another swarm made it meanwhile
       });
     }
     for (const argv of tmux.sessionSetup(session, { historyLimit: this.options.historyLimit ?? 5000, paneDeathFile: this.options.paneDeathFile })) {
