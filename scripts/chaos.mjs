@@ -6,7 +6,9 @@
  * resume), the run's tmux server killed (swarm stops short with host_lost and exit 1; `swarm up` again
  * resumes), a plan file refusing writes for a while (chattr +i on the journal, the state file or
  * .swarm/, then -i), lane agents crashing before a random step (SIM_CRASH_AT) or killed from outside
- * (kill -9 of a pane's process), and accounts capped so lanes hand off. After each run the invariants
+ * (kill -9 of a pane's process), the disk under the plan's `.swarm/` full for a while (a small tmpfs
+ * filled, then freed), a lane reporting and exiting while no engine runs (`swarm up` killed, then
+ * started again), and accounts capped so lanes hand off. After each run the invariants
  * are checked (scripts/chaosCheck.mjs); it prints the counts per fault kind and the seed of every
  * failing run (`--seed S` replays that one run).
  *
@@ -20,7 +22,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { checkRun, livePanes } from './chaosCheck.mjs';
-import { chattr, killSurvivors, processesOf, refusalPath, survivors, textOf } from './chaosFaults.mjs';
+import { chattr, fillDisk, freeDisk, killSurvivors, mountTmpfs, processesOf, refusalPath, survivors, textOf, unmount } from './chaosFaults.mjs';
 import { planRun, swarmYaml } from './chaosPlan.mjs';
 import { printTotals, tally } from './chaosReport.mjs';
 import { cliPath, killServer, layOut, removeRun, runEnv, runFolder, simPlanMd, sleep, startUp } from './simRun.mjs';
@@ -46,14 +48,21 @@ export async function oneRun(seed, { keep = false } = {}) {
   const dir = runFolder(`swarm-chaos-${seed}-`);
   const socket = `swarm-chaos-${process.pid}-${seed}`;
   const env = runEnv(dir, socket);
-  const stats = { swarmKills: 0, tmuxKills: 0, tmuxKillsAtStart: 0, stoppedShort: 0, refusals: [], faultsTold: 0, crashes: Object.keys(run.crashAt).length, paneKills: 0, handoffs: 0, violations: [] };
+  const stats = { swarmKills: 0, tmuxKills: 0, tmuxKillsAtStart: 0, stoppedShort: 0, refusals: [], faultsTold: 0, crashes: Object.keys(run.crashAt).length, paneKills: 0, handoffs: 0, violations: [], downReports: [] };
   const samples = [];
   const snapshots = [];
   const orphans = [];
   let frozen = null;
   let current = null;
+  /** The tmpfs under the plan's `.swarm/` (a full-disk fault), and the window it is full. */
+  let disk = null;
+  let full = null;
   undo = () => {
     if (frozen) chattr('-i', frozen.path);
+    if (disk) {
+      freeDisk(disk);
+      unmount(disk);
+    }
     current?.child.kill('SIGKILL');
     killServer(socket);
     killSurvivors(orphans);
@@ -69,6 +78,12 @@ export async function oneRun(seed, { keep = false } = {}) {
     const kills = [...run.swarmKills].sort((a, b) => a - b);
     const tmuxKills = [...run.tmuxKills];
     const refusals = run.refusals.map((r) => ({ ...r }));
+    let fullDisk = run.fullDisk;
+    let downReport = run.downReport;
+    if (fullDisk) {
+      disk = join(layout.plan, '.swarm');
+      if (!mountTmpfs(disk)) throw new Error(`mount -t tmpfs on ${disk} failed: the full-disk fault needs root`);
+    }
     const upAgain = () => {
       if (current !== null) current.done.then((e) => logs.push(e.out));
       current = { ...startUp(CLI, layout, env, ['--timeout', '90s']), since: Date.now(), hostKilled: null };
@@ -111,6 +126,12 @@ export async function oneRun(seed, { keep = false } = {}) {
         frozen = null;
         quietUntil = Date.now() + CATCH_UP_MS;
       }
+      if (full && (exited || Date.now() >= full.until)) {
+        freeDisk(disk);
+        stats.refusals.push({ target: 'full-disk', from: full.from, to: Date.now() });
+        full = null;
+        quietUntil = Date.now() + CATCH_UP_MS;
+      }
       if (exited) {
         stats.faultsTold += count(exited.out, 'plan_files_fault');
         if (current.hostKilled === null || exited.code === 0) {
@@ -133,7 +154,7 @@ export async function oneRun(seed, { keep = false } = {}) {
       }
       // Caught up: every refusal told so far has been written through (plan_files_recovered).
       if (Date.now() < quietUntil && count(journal(), '"plan_files_recovered"') >= stats.faultsTold + count(current.output(), 'plan_files_fault')) quietUntil = 0;
-      const quiet = frozen === null && Date.now() >= quietUntil && current.hostKilled === null;
+      const quiet = frozen === null && full === null && Date.now() >= quietUntil && current.hostKilled === null;
       if (quiet && kills.length > 0 && Date.now() - current.since >= kills[0]) {
         kills.shift();
         snapshots.push(journal());
@@ -149,6 +170,20 @@ export async function oneRun(seed, { keep = false } = {}) {
         current.hostKilledAt = Date.now();
         killServer(socket);
         stats.tmuxKills += 1;
+      } else if (quiet && running() && fullDisk && now >= fullDisk.atMs) {
+        full = { from: Date.now(), until: Date.now() + fullDisk.forMs };
+        fullDisk = null;
+        snapshots.push(journal());
+        fillDisk(disk);
+      } else if (quiet && running() && downReport && now >= downReport.atMs) {
+        downReport = null;
+        snapshots.push(journal());
+        current.child.kill('SIGKILL');
+        stats.faultsTold += count((await current.done).out, 'plan_files_fault');
+        stats.swarmKills += 1;
+        const report = await reportWhileDown(layout.plan, socket);
+        if (report) stats.downReports.push(report);
+        upAgain();
       } else if (quiet && running() && refusals.length > 0 && now >= refusals[0].atMs) {
         const path = refusalPath(layout.plan, refusals[0].target);
         if (existsSync(path)) {
@@ -175,6 +210,7 @@ export async function oneRun(seed, { keep = false } = {}) {
     const result = checkRun({
       plan: layout.plan, socket, exit: ended, samples, snapshots, lanes: run.lanes,
       hostLost: stats.stoppedShort, refusals: stats.refusals, faultsTold: stats.faultsTold,
+      fullDisk: stats.refusals.some((r) => r.target === 'full-disk'), downReports: stats.downReports,
     });
     stats.handoffs = result.handoffs;
     stats.violations.push(...result.violations);
@@ -188,6 +224,40 @@ export async function oneRun(seed, { keep = false } = {}) {
     if (!keep) removeRun(dir);
   }
   return { run, stats, dir };
+}
+
+/**
+ * While no engine runs: wait (up to 20 s) for a lane's `done` or `handoff` in the inbox, then end that
+ * agent (kill -9 of its pane's process) as an agent that exits after reporting. The report, or null.
+ */
+async function reportWhileDown(plan, socket) {
+  const inbox = join(plan, '.swarm', 'inbox.jsonl');
+  const from = existsSync(inbox) ? readFileSync(inbox).length : 0;
+  const until = Date.now() + 20_000;
+  while (Date.now() < until) {
+    const text = existsSync(inbox) ? readFileSync(inbox).subarray(from).toString('utf8') : '';
+    for (const line of text.split('\n')) {
+      let r = null;
+      try {
+        r = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const kind = r?.kind === 'message' && r.role === 'lane' && r.to === 'lead' ? /^(done|handoff)\b/.exec(String(r.text))?.[1] : undefined;
+      if (!kind) continue;
+      const pane = (livePanes(socket) ?? []).find((p) => p.lane === r.from && p.generation === r.generation);
+      if (pane) {
+        try {
+          process.kill(pane.pid, 'SIGKILL');
+        } catch {
+          // gone already
+        }
+      }
+      return { lane: r.from, generation: r.generation, kind };
+    }
+    await sleep(150);
+  }
+  return null;
 }
 
 async function main() {

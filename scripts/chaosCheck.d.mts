@@ -1,6 +1,7 @@
 /** Types of chaosCheck.mjs for its tests. */
 export interface LivePane { lane: string; generation: number; pid: number }
 export interface Refusal { target: string; from: number; to: number }
+export interface DownReport { lane: string; generation: number; kind: 'done' | 'handoff' }
 export function livePanes(socket: string): LivePane[] | null;
 export function checkRun(run: {
   plan: string;
@@ -13,4 +14,6 @@ export function checkRun(run: {
   hostLost?: number;
   refusals?: Refusal[];
   faultsTold?: number;
+  fullDisk?: boolean;
+  downReports?: DownReport[];
 }): { violations: string[]; handoffs: number };

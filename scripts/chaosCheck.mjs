@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { afterDownReports, afterFullDisk } from './chaosAppends.mjs';
 
 /** Every live agent pane on the server: lane, generation, pid; null when no server runs. */
 export function livePanes(socket) {
@@ -48,9 +49,10 @@ function readLeases(plan) {
  * The violations of one run, and how many handoffs it made. `live`: the agent panes alive at the end
  * (else read from tmux -L socket); `hostLost`: how many times swarm up stopped short on a killed tmux
  * server; `refusals`: the windows of refused writes ({ target, from, to } in epoch ms); `faultsTold`:
- * how many plan_files_fault lines swarm up printed.
+ * how many plan_files_fault lines swarm up printed; `fullDisk`: the disk under `.swarm/` was full for a
+ * while; `downReports`: reports made while no engine ran (scripts/chaosAppends.mjs).
  */
-export function checkRun({ plan, socket, exit, samples, snapshots, lanes, live, hostLost = 0, refusals = [], faultsTold = 0 }) {
+export function checkRun({ plan, socket, exit, samples, snapshots, lanes, live, hostLost = 0, refusals = [], faultsTold = 0, fullDisk = false, downReports = [] }) {
   const violations = [];
   const { text, entries } = readJournal(plan);
   const ev = (name) => entries.filter((e) => e.event === name);
@@ -106,6 +108,8 @@ export function checkRun({ plan, socket, exit, samples, snapshots, lanes, live, 
   }
 
   violations.push(...afterHostLost(entries, lanes, hostLost), ...afterRefusals(entries, refusals, faultsTold));
+  if (fullDisk) violations.push(...afterFullDisk(plan, entries));
+  violations.push(...afterDownReports(entries, downReports));
 
   // The plan ends done.
   if (exit?.code !== 0) violations.push(`the last swarm up exited ${exit?.code ?? '?'}${exit?.signal ? ` (${exit.signal})` : ''}`);

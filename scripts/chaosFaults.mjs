@@ -4,7 +4,7 @@
  * killed tmux server must take with it. Only the run's own files and processes are touched.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The path a refusal of `target` freezes, in the plan folder `plan`. */
@@ -59,4 +59,47 @@ export function killSurvivors(processes) {
       // gone meanwhile
     }
   }
+}
+
+/** Mount a small tmpfs on `dir` (made if missing): true when it took (we run as root). */
+export function mountTmpfs(dir, size = '8m') {
+  mkdirSync(dir, { recursive: true });
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Unmount `dir` (lazily: a process may still hold a file there). */
+export function unmount(dir) {
+  try {
+    execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
+  } catch {
+    // not mounted
+  }
+}
+
+const FILLER = '.chaos-filler';
+
+/** Fill the file system of `dir` to its last byte with one file. */
+export function fillDisk(dir) {
+  const fd = openSync(join(dir, FILLER), 'a');
+  try {
+    for (const size of [1 << 16, 4096, 1]) {
+      try {
+        for (;;) writeSync(fd, Buffer.alloc(size, 0x2e));
+      } catch {
+        // full at this grain: a finer one next
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Free what fillDisk took. */
+export function freeDisk(dir) {
+  rmSync(join(dir, FILLER), { force: true });
 }

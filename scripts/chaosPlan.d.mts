@@ -10,6 +10,8 @@ export interface ChaosRun {
   swarmKills: number[];
   tmuxKills: number[];
   refusals: { target: (typeof REFUSAL_TARGETS)[number]; atMs: number; forMs: number }[];
+  fullDisk: { atMs: number; forMs: number } | null;
+  downReport: { atMs: number } | null;
 }
 export function rng(seed: number): { next: () => number; int: (lo: number, hi: number) => number; chance: (p: number) => boolean };
 export function planRun(seed: number): ChaosRun;

@@ -1,8 +1,8 @@
 /**
  * What one chaos run does, from its seed alone (scripts/chaos.mjs carries it out): the lanes and
  * their steps, which accounts are capped (so lanes hand off), which lanes crash or are killed, when
- * `swarm up` is killed, when the run's tmux server is killed, and which plan file refuses writes for
- * how long. Pure: the same seed gives the same run, so `npm run chaos -- --seed S` replays it.
+ * `swarm up` is killed, when the run's tmux server is killed, which plan file refuses writes for
+ * how long, when the disk under `.swarm/` is full, and when a lane reports while no engine runs. Pure: the same seed gives the same run, so `npm run chaos -- --seed S` replays it.
  */
 
 /** mulberry32: a small seeded generator, so a run replays from its seed. */
@@ -26,7 +26,10 @@ export const REFUSAL_TARGETS = ['journal', 'state', 'swarm-dir'];
  * lanes, crashes and swarm kills it did before tmux kills and refusals were added.
  * - swarmKills: ms after each `swarm up` starts, SIGKILL it (then `swarm up` again);
  * - tmuxKills: ms after the run starts, kill its tmux server (swarm stops short; `swarm up` again);
- * - refusals: ms after the run starts, make `target` immutable for `forMs`, then writable again.
+ * - refusals: ms after the run starts, make `target` immutable for `forMs`, then writable again;
+ * - fullDisk: ms after the run starts, fill the tmpfs the plan's `.swarm/` lies on for `forMs`, then free it;
+ * - downReport: ms after the run starts, kill -9 `swarm up`, let a lane report and exit while no engine
+ *   runs, then `swarm up` again.
  */
 export function planRun(seed) {
   const r = rng(seed);
@@ -40,7 +43,10 @@ export function planRun(seed) {
   const refusals = r.chance(0.45)
     ? [{ target: REFUSAL_TARGETS[r.int(0, REFUSAL_TARGETS.length - 1)], atMs: r.int(1000, 4000), forMs: r.int(800, 4000) }]
     : [];
-  return { seed, lanes, steps, capped, crashAt, paneKills, swarmKills, tmuxKills, refusals };
+  // Drawn last, so earlier seeds replay what they did before these faults were added.
+  const fullDisk = r.chance(0.35) ? { atMs: r.int(1000, 4000), forMs: r.int(800, 3000) } : null;
+  const downReport = r.chance(0.3) ? { atMs: r.int(1500, 5000) } : null;
+  return { seed, lanes, steps, capped, crashAt, paneKills, swarmKills, tmuxKills, refusals, fullDisk, downReport };
 }
 
 const HERMETIC = { AGENTKIT_CAPACITY_LOW: '25', AGENTKIT_CAPACITY_CRITICAL: '10', AGENTKIT_CAPACITY_CAP: '', SIM_STEP_MS: '250' };

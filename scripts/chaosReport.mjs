@@ -54,7 +54,7 @@ export function printTotals(totals, minutes, print) {
   print('');
   print(
     `chaos: ${all.runs} runs in ${minutes.toFixed(1)} min, ${swarm.faults} swarm kills (SIGKILL), ${tmux.faults} tmux kills, `
-    + `${writes.faults} write refusals (journal ${t.journal}, state.json ${t.state}, .swarm/ ${t['swarm-dir']}; ${totals.told} told), `
+    + `${writes.faults} write refusals (journal ${t.journal}, state.json ${t.state}, .swarm/ ${t['swarm-dir']}, full disk ${t['full-disk'] ?? 0}; ${totals.told} told), `
     + `${crash.faults} lane crashes (SIM_CRASH_AT) + ${pane.faults} lane pane kills (SIGKILL), ${all.handoffs} handoffs, ${all.violations} violations`,
   );
   if (totals.failing.length > 0) print(`failing seeds: ${totals.failing.join(' ')} (replay one: npm run chaos -- --seed S --keep)`);

@@ -1,7 +1,8 @@
 /** Small, boring file operations with the guarantees the engine relies on. */
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeSync, chmodSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync, chmodSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { planFilesFault } from '../errors.js';
+import { appendWhole } from './appendWhole.js';
 
 /**
  * Write to a temporary file beside the target, then rename: readers see the old or the new file, never
@@ -13,26 +14,56 @@ export function writeFileAtomic(path: string, data: string, mode = 0o644, option
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   const fd = openSync(temp, 'wx', mode);
   try {
-    writeAll(fd, Buffer.from(data));
-    if (options.durable !== false) fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      writeAll(fd, Buffer.from(data));
+      if (options.durable !== false) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    chmodSync(temp, mode);
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true }); // a half-written temporary file would hold the space a full disk lacks
+    throw error;
   }
-  chmodSync(temp, mode);
-  renameSync(temp, path);
 }
 
 /**
  * Append one line in a single write(2) on an O_APPEND descriptor, so concurrent writers never
- * interleave inside a line.
+ * interleave inside a line; whole or not at all (adapters/appendWhole.ts), else an ENOSPC error.
  */
 export function appendLine(path: string, line: string): void {
   mkdirSync(dirname(path), { recursive: true });
-  const fd = openSync(path, 'a', 0o644);
+  const fd = openSync(path, 'a+', 0o644);
   try {
-    const bytes = Buffer.from(line);
-    const written = writeSync(fd, bytes);
-    if (written !== bytes.length) throw new Error(`short append to ${path}: ${written} of ${bytes.length} bytes`);
+    appendWhole({
+      size: () => fstatSync(fd).size,
+      read: (at, length) => readAt(fd, at, length),
+      append: (bytes) => writeSync(fd, bytes),
+      overwrite: (at, bytes) => overwriteAt(path, at, bytes),
+    }, line, path);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readAt(fd: number, at: number, length: number): Buffer {
+  const bytes = Buffer.alloc(Math.max(0, length));
+  let read = 0;
+  while (read < bytes.length) {
+    const n = readSync(fd, bytes, read, bytes.length - read, at + read);
+    if (n === 0) break;
+    read += n;
+  }
+  return bytes.subarray(0, read);
+}
+
+/** Write over bytes already in the file (a descriptor without O_APPEND, whose writes go where asked). */
+function overwriteAt(path: string, at: number, bytes: Buffer): void {
+  const fd = openSync(path, 'r+');
+  try {
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset, at + offset);
   } finally {
     closeSync(fd);
   }
@@ -76,6 +107,22 @@ export async function retryWrite<T>(write: () => T, budgetMs: number): Promise<T
   }
 }
 
+/** The bytes of a file from `from` to its end (none when it does not exist). */
+export function readFrom(path: string, from: number): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
+    throw error;
+  }
+  try {
+    return readAt(fd, from, fstatSync(fd).size - from);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Part of a file as text: `choose` gets the file's size and says where to start and how many bytes to
  * read (a torn first or last line is the parser's to skip); null when the file cannot be opened.
@@ -89,14 +136,7 @@ export function readSlice(path: string, choose: (size: number) => { from: number
   }
   try {
     const { from, length } = choose(fstatSync(fd).size);
-    const bytes = Buffer.alloc(Math.max(0, length));
-    let read = 0;
-    while (read < bytes.length) {
-      const n = readSync(fd, bytes, read, bytes.length - read, from + read);
-      if (n === 0) break;
-      read += n;
-    }
-    return { text: bytes.subarray(0, read).toString('utf8'), from };
+    return { text: readAt(fd, from, length).toString('utf8'), from };
   } finally {
     closeSync(fd);
   }

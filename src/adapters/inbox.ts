@@ -1,37 +1,20 @@
 /** The plan's inbox file: agents append, the engine reads from a saved offset. */
-import { closeSync, openSync, readSync, fstatSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { planPaths } from '../core/paths.js';
-import { inboxLine, parseInboxChunk, type InboxChunk, type InboxRecord } from '../core/inbox.js';
-import { appendLine } from './files.js';
+import { inboxLine, parseInboxChunk, type InboxChunk, type InboxRecord, type InboxTail } from '../core/inbox.js';
+import { appendLine, readFrom } from './files.js';
 
 export function appendInbox(planDir: string, record: InboxRecord): void {
   appendLine(planPaths(planDir).inbox, inboxLine(record));
 }
 
-/** Read complete records from `offset`; `consumed` says how far to advance the offset. */
-export function readInbox(planDir: string, offset: number): InboxChunk & { offset: number } {
-  let fd: number;
-  try {
-    fd = openSync(planPaths(planDir).inbox, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], bad: [], consumed: 0, offset };
-    throw error;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    if (size <= offset) return { records: [], bad: [], consumed: 0, offset };
-    const bytes = Buffer.alloc(size - offset);
-    let read = 0;
-    while (read < bytes.length) {
-      const n = readSync(fd, bytes, read, bytes.length - read, offset + read);
-      if (n === 0) break;
-      read += n;
-    }
-    const chunk = parseInboxChunk(bytes.subarray(0, read));
-    return { ...chunk, offset: offset + chunk.consumed };
-  } finally {
-    closeSync(fd);
-  }
+/**
+ * Read records from `offset`; `offset` in the answer is how far to advance. A last line without its
+ * newline is read again later, unless `seen` says it is the same line and `now` is past its deadline.
+ */
+export function readInbox(planDir: string, offset: number, torn: { seen?: InboxTail | null; now?: number } = {}): InboxChunk & { offset: number } {
+  const chunk = parseInboxChunk(readFrom(planPaths(planDir).inbox, offset), { ...torn, from: offset });
+  return { ...chunk, offset: offset + chunk.consumed };
 }
 
 /** The inbox's size now (bytes): where a reader starts to see only what comes next. */

@@ -3,6 +3,7 @@
  * `swarm` commands and read by the engine from a saved byte offset. Pure: records and text.
  */
 import type { Role } from './agentContext.js';
+import { gluedObject } from './tornLines.js';
 
 interface Sender {
   ts: string;
@@ -63,35 +64,91 @@ export interface InboxChunk {
   records: InboxRecord[];
   /** Lines that were complete but not records (kept for the journal, never acted on). */
   bad: string[];
-  /** Bytes consumed: up to and including the last complete line. A torn last line is not consumed. */
+  /** Bytes of a write cut short, skipped alone: where they start in the file, and how many. */
+  torn: { offset: number; bytes: number }[];
+  /** Bytes consumed: up to and including the last complete line (and a last line found torn). */
   consumed: number;
+  /** Where a last line without its newline starts in the file: not yet written, read again later. */
+  tail: number | null;
 }
 
-/** Parse bytes read from an offset. A last line without its newline is "not yet written". */
-export function parseInboxChunk(bytes: Uint8Array): InboxChunk {
-  const records: InboxRecord[] = [];
-  const bad: string[] = [];
+/** How long a last line may go without its newline before it is torn (SPEC 10.1). */
+export const TORN_AFTER_MS = 10_000;
+
+/** A last line without its newline first seen earlier: where it starts, and when it is torn. */
+export interface InboxTail {
+  offset: number;
+  due: number;
+}
+
+/**
+ * Parse bytes read from the file offset `from`. A last line without its newline is not yet written
+ * (`tail`) until `now` reaches the deadline of that same line (`seen`): then it is torn, as is every
+ * line cut short that another record follows (on its own line, or glued to it).
+ */
+export function parseInboxChunk(bytes: Uint8Array, options: { from?: number; seen?: InboxTail | null; now?: number } = {}): InboxChunk {
+  const from = options.from ?? 0;
+  const chunk: InboxChunk = { records: [], bad: [], torn: [], consumed: 0, tail: null };
   let start = 0;
   for (let i = 0; i < bytes.length; i += 1) {
     if (bytes[i] !== 0x0a) continue;
-    const line = new TextDecoder().decode(bytes.subarray(start, i)).trim();
+    readLine(chunk, bytes.subarray(start, i), from + start);
     start = i + 1;
-    if (line === '') continue;
-    const record = parseRecord(line);
-    if (record) records.push(record);
-    else bad.push(line);
   }
-  return { records, bad, consumed: start };
+  chunk.consumed = start;
+  if (start < bytes.length) {
+    const seen = options.seen;
+    const due = seen !== null && seen !== undefined && seen.offset === from + start && (options.now ?? -Infinity) >= seen.due;
+    const text = decode(bytes.subarray(start));
+    if (!due) chunk.tail = from + start;
+    else {
+      if (text.trim() !== '') chunk.torn.push({ offset: from + start, bytes: bytes.length - start });
+      chunk.consumed = bytes.length;
+    }
+  }
+  return chunk;
 }
 
-function parseRecord(line: string): InboxRecord | null {
-  try {
-    const value: unknown = JSON.parse(line);
-    if (typeof value !== 'object' || value === null) return null;
-    const kind = (value as { kind?: unknown }).kind;
-    const known: InboxKind[] = ['message', 'accept', 'capacity', 'lead', 'answer', 'lane', 'hook'];
-    return known.includes(kind as InboxKind) ? (value as InboxRecord) : null;
-  } catch {
-    return null;
+/** One complete line at file offset `at`: a record, a bad line, or torn bytes (and a record glued after them). */
+function readLine(chunk: InboxChunk, bytes: Uint8Array, at: number): void {
+  const raw = decode(bytes);
+  const line = raw.trim();
+  if (line === '') return;
+  const lead = byteLength(raw.slice(0, raw.length - raw.trimStart().length));
+  const whole = parseJson(line);
+  if (whole.ok) {
+    const record = asRecord(whole.value);
+    if (record) chunk.records.push(record);
+    else chunk.bad.push(line);
+    return;
   }
+  const glued = gluedObject(line);
+  const cut = glued ? line.slice(0, glued.at) : line;
+  // In bytes (a torn multi-byte character decodes to another length): all but the spaces around and the glued record.
+  const trail = byteLength(raw.slice(raw.trimEnd().length));
+  const size = bytes.length - lead - trail - (glued ? byteLength(line.slice(glued.at)) : 0);
+  if (cut.startsWith('{')) chunk.torn.push({ offset: at + lead, bytes: size });
+  else chunk.bad.push(cut.trim());
+  if (!glued) return;
+  const record = asRecord(glued.value);
+  if (record) chunk.records.push(record);
+  else chunk.bad.push(line.slice(glued.at));
+}
+
+const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
+const byteLength = (text: string): number => new TextEncoder().encode(text).length;
+
+function parseJson(line: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(line) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function asRecord(value: unknown): InboxRecord | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const kind = (value as { kind?: unknown }).kind;
+  const known: InboxKind[] = ['message', 'accept', 'capacity', 'lead', 'answer', 'lane', 'hook'];
+  return known.includes(kind as InboxKind) ? (value as InboxRecord) : null;
 }

@@ -2,6 +2,8 @@
  * The journal (SPEC 7): one JSON object a line, the record of the swarm for people.
  * Pure: entries, their lines, and their one-line rendering for `swarm journal` and the headless log.
  */
+import { gluedObject } from './tornLines.js';
+
 export type JournalType = 'delegation' | 'observation' | 'intervention';
 
 export interface JournalEntry {
@@ -18,22 +20,27 @@ export function journalLine(entry: JournalEntry): string {
   return `${JSON.stringify(entry)}\n`;
 }
 
-/** Parse journal text; malformed lines are skipped (a torn last line is not yet written). */
+/**
+ * Parse journal text; malformed lines are skipped (a torn last line is not yet written), and an entry
+ * glued to the bytes of a write cut short is kept (core/tornLines.ts).
+ */
 export function parseJournal(text: string): JournalEntry[] {
   const entries: JournalEntry[] = [];
   for (const line of text.split('\n')) {
     const trimmed = line.trim();
     if (!trimmed) continue;
-    try {
-      const value: unknown = JSON.parse(trimmed);
-      if (typeof value === 'object' && value !== null && typeof (value as JournalEntry).event === 'string') {
-        entries.push(value as JournalEntry);
-      }
-    } catch {
-      // torn or foreign line: not an entry
-    }
+    const value = parseLine(trimmed) ?? gluedObject(trimmed)?.value;
+    if (typeof value === 'object' && value !== null && typeof (value as JournalEntry).event === 'string') entries.push(value as JournalEntry);
   }
   return entries;
+}
+
+function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined; // torn or foreign line: not an entry (unless an entry is glued after it)
+  }
 }
 
 const SHOWN_FIRST = ['packet', 'account', 'reason', 'class', 'what', 'text', 'to', 'from'];

@@ -118,6 +118,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   const watchPanes = new PaneWatch(engine);
   engine.onPaneAssigned = (paneId) => watchPanes.poke(paneId);
   let inboxWatcher: FSWatcher | null = null;
+  let drainInbox: () => void = () => undefined;
   let timeout: ClockTimer | null = null;
   let done = false;
 
@@ -145,6 +146,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   engine.swarmEffect = (effect) => runSwarmEffect(engine, effect, {
     finish,
     startAdded: () => engine.writes.persistently(async () => startMissing(engine, await engine.host.list())),
+    readInbox: () => drainInbox(),
   });
 
   await engine.host.start();
@@ -182,17 +184,23 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   await engine.idle();
 
   // Read from where this run has read to; save the offset only once the events the records became
-  // were handled (their steps queued before this save), so a kill in between reads them again.
+  // were handled (their steps queued before this save), so a kill in between reads them again. A last
+  // line without its newline is read again later, and torn once its deadline (state) has passed.
   let readTo = engine.state.inboxOffset;
-  const drainInbox = () =>
+  drainInbox = () =>
     void engine.enqueue(() => {
-      const chunk = readInbox(config.plan, readTo);
-      if (chunk.consumed === 0) return;
+      const seen = engine.state.inboxTail ?? null;
+      const chunk = readInbox(config.plan, readTo, { seen, now: engine.now() });
+      if (chunk.consumed === 0 && chunk.tail === (seen?.offset ?? null)) return;
       readTo = chunk.offset;
       for (const record of chunk.records) route(engine, record);
-      void engine.enqueue(() => {
-        engine.apply({ type: 'inbox_read', offset: chunk.offset });
+      void engine.enqueue(async () => {
+        const changed = engine.apply({ type: 'inbox_read', offset: chunk.offset, tail: chunk.tail, torn: chunk.torn });
         inboxFaults(engine, chunk.records);
+        if (!changed) return;
+        await engine.writes.settled();
+        engine.deadlines.arm();
+        await engine.drainPending(); // the torn writes' journal lines
       });
     });
   inboxWatcher = watch(paths.swarmDir, (_event, name) => {

@@ -15,6 +15,8 @@ import { isoNow } from './clock.js';
 export interface RunHooks {
   finish(outcome: { code: 0 | 1; why: string }): void;
   startAdded(): Promise<void>;
+  /** Read the inbox from where this run has read to. */
+  readInbox(): void;
 }
 
 export async function runSwarmEffect(engine: Engine, effect: SwarmEffect, run: RunHooks): Promise<void> {
@@ -42,6 +44,8 @@ export async function runSwarmEffect(engine: Engine, effect: SwarmEffect, run: R
       return;
     case 'start_added':
       return run.startAdded();
+    case 'read_inbox':
+      return run.readInbox();
     case 'finish':
       if (effect.code === 0) await runNotifyCommand(engine, { event: 'plan_done', plan: engine.config.plan });
       return run.finish({ code: effect.code, why: effect.why });

@@ -25,6 +25,8 @@ describe('parseJournal', () => {
     ['blank lines and trailing spaces', `\n  ${JSON.stringify(a)}   \n\n${JSON.stringify(b)}\t\n\n`, [a, b]],
     ['a torn last line is skipped', `${JSON.stringify(a)}\n{"ts":"2025-01-02T12:05:00Z","type":"obs`, [a]],
     ['a torn line in the middle is skipped', `${JSON.stringify(a)}\n{"ts":"2025\n${JSON.stringify(b)}\n`, [a, b]],
+    ['an entry glued to a torn line is kept', `${JSON.stringify(a)}\n{"ts":"2025-01-02T12:05${JSON.stringify(b)}\n`, [a, b]],
+    ['an entry glued to terminal noise is kept', `\u001b[31m${JSON.stringify(b)}\r\n`, [b]],
     ['foreign text', `npm WARN something\n${JSON.stringify(a)}\n\u001b[31mred\u001b[0m\n`, [a]],
     ['JSON without an event', `{"ts":"x","type":"observation"}\n${JSON.stringify(b)}\n`, [b]],
     ['an event that is not a string', `{"event":5}\n{"event":null}\n${JSON.stringify(b)}\n`, [b]],

@@ -4,13 +4,14 @@
  * is a hand clock (tests/helpers/handClock.ts): the timeouts are minutes long, and pass when a
  * script advances the clock, never by waiting.
  */
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/adapters/configFile.js';
 import { readLeases } from '../../src/adapters/leaseFiles.js';
 import { startSwarm, type Outcome } from '../../src/runtime/swarm.js';
 import type { SwarmStore } from '../../src/ui/store.js';
+import { TORN_AFTER_MS } from '../../src/core/inbox.js';
 import { FakeHost, type Action, type Scripts } from '../helpers/fakeHost.js';
 import { HandClock } from '../helpers/handClock.js';
 import { waitFor } from '../helpers/waitFor.js';
@@ -124,6 +125,41 @@ describe('the engine in-process, with a fake pane host', () => {
     expect(outcome.code).toBe(0);
     expect(s.events('packet_accepted')).toHaveLength(1);
     expect(s.events('lane_result')).toMatchObject([{ lane: 'lane-a', result: 'done' }]);
+  });
+
+  describe('a torn inbox line (a write cut short)', () => {
+    const fragment = '{"kind":"message","ts":"2026-01-01T00:00:00.000Z","from":"lane-a","role":"la';
+    const inbox = () => join(t!.plan, '.swarm', 'inbox.jsonl');
+    /** The torn bytes, appended as a writer cut short leaves them; their offset is kept. */
+    const tear = (at: { offset: number }): Action => async () => {
+      at.offset = statSync(inbox()).size;
+      appendFileSync(inbox(), fragment);
+    };
+
+    it('a last line without its newline is read again until its deadline on the swarm clock, then torn: journaled with its offset, the next report read', async () => {
+      const at = { offset: -1 };
+      let beforeDeadline: unknown[] | null = null;
+      const { s, outcome } = await run([{ name: 'lane-a' }], {
+        'lane-a g1': ['ready', tear(at), async () => {
+          await waitFor(() => clock.pending().includes(TORN_AFTER_MS), { what: 'the torn line\'s deadline armed' });
+          beforeDeadline = t!.events('inbox_torn');
+          clock.advance(TORN_AFTER_MS);
+          await waitFor(() => t!.events('inbox_torn').length > 0, { what: 'inbox_torn' });
+        }, 'done'],
+      });
+      expect(outcome.code).toBe(0);
+      expect(beforeDeadline).toEqual([]);
+      expect(s.events('inbox_torn')).toMatchObject([{ offset: at.offset, bytes: fragment.length }]);
+      expect(s.events('lane_result')).toMatchObject([{ lane: 'lane-a', result: 'done' }]);
+    });
+
+    it('a torn line that another record follows is torn at once, skipped alone; the record is read', async () => {
+      const at = { offset: -1 };
+      const { s, outcome } = await run([{ name: 'lane-a' }], { 'lane-a g1': ['ready', tear(at), 'done'] });
+      expect(outcome.code).toBe(0);
+      expect(s.events('inbox_torn')).toMatchObject([{ offset: at.offset, bytes: fragment.length }]);
+      expect(s.events('lane_result')).toMatchObject([{ lane: 'lane-a', result: 'done' }]);
+    });
   });
 
   it('a done lane whose agent then exits: no successor, its lease released (never a lease held by nobody)', async () => {

@@ -212,3 +212,61 @@ describe('chaosCheck across refused writes', () => {
     expect(check(plant(twice), { refusals: [window], faultsTold: 2 })).toEqual(['the journal refusal was told more than once']);
   });
 });
+
+describe('chaosCheck: a full disk under .swarm/', () => {
+  const record = (from: string, text: string, ms: number) => `${JSON.stringify({ kind: 'message', ts: at(ms), from, role: 'lane', to: 'lead', text })}\n`;
+  const torn = '{"kind":"message","ts":"2026-12-01T10:00:00.1';
+  /** A plan whose inbox is `inbox` and whose engine read it to `readTo` (default: all of it). */
+  function withInbox(inbox: string, journal: Entry[], readTo = Buffer.byteLength(inbox)): string {
+    const plan = plant(journal);
+    writeFileSync(join(plan, '.swarm', 'inbox.jsonl'), inbox);
+    writeFileSync(join(plan, '.swarm', 'state.json'), JSON.stringify({ inboxOffset: readTo }));
+    return plan;
+  }
+  const first = record('lane-a', 'plan ready', 0);
+  const tornAt = Buffer.byteLength(first);
+
+  it('passes torn bytes on their own line (journaled inbox_torn at their offset), blanks, and records all read', () => {
+    const inbox = `${first}${torn}\n${' '.repeat(30)}\n${record('lane-b', 'done', 200)}`;
+    const journal = [...cleanJournal().slice(0, -1), { event: 'inbox_torn', lane: null, offset: tornAt, bytes: torn.length }, cleanJournal().at(-1)!];
+    expect(check(withInbox(inbox, journal), { fullDisk: true })).toEqual([]);
+  });
+
+  it.each<[string, string, Entry[], number | null, string]>([
+    ['a record glued to torn bytes', `${first}${torn}${record('lane-b', 'done', 200)}`, [], null, `inbox byte ${tornAt}: a record glued to torn bytes`],
+    ['a whole record never read', `${first}${record('lane-b', 'done', 200)}`, [], tornAt, `inbox byte ${tornAt}: a whole message record of lane-b never read (the engine read to ${tornAt})`],
+    ['inbox_torn where a whole record lies', `${first}${record('lane-b', 'done', 200)}`, [{ event: 'inbox_torn', lane: null, offset: tornAt, bytes: 9 }], null, `inbox_torn at byte ${tornAt}: a whole record lies there, not torn bytes`],
+    ['inbox_torn where no line starts', `${first}${torn}\n`, [{ event: 'inbox_torn', lane: null, offset: tornAt + 3, bytes: 9 }], null, `inbox_torn at byte ${tornAt + 3}: no line starts there`],
+  ])('flags %s', (_, inbox, extra, readTo, want) => {
+    const journal = [...cleanJournal().slice(0, -1), ...extra, cleanJournal().at(-1)!];
+    const violations = check(withInbox(inbox, journal, readTo ?? Buffer.byteLength(inbox)), { fullDisk: true });
+    expect(violations).toEqual([expect.stringContaining(want)]);
+  });
+});
+
+describe('chaosCheck: a report made while no engine ran', () => {
+  const down = [{ lane: 'lane-b', generation: 1, kind: 'done' as const }];
+
+  it('passes a done report counted when swarm up came back', () => {
+    expect(check(plant(cleanJournal()), { downReports: down })).toEqual([]);
+  });
+
+  it('flags a degraded packet and a successor for a lane that reported done', () => {
+    const journal = cleanJournal();
+    journal.splice(6, 0,
+      { event: 'degraded_handoff', lane: 'lane-b', generation: 1, from_generation: 1, reason: 'lane_lost' },
+      { event: 'successor_spawned', lane: 'lane-b', generation: 1, for_generation: 2 });
+    expect(check(plant(journal), { downReports: down })).toEqual([
+      'lane-b g1 reported done while no engine ran, yet got a degraded packet',
+      'lane-b g1 reported done while no engine ran, yet a successor g2 followed',
+    ]);
+  });
+
+  it('flags a degraded packet after a handoff reported while no engine ran; its successor is due', () => {
+    const journal = cleanJournal();
+    journal.splice(4, 0, { event: 'degraded_handoff', lane: 'lane-a', generation: 1, from_generation: 1, reason: 'lane_lost' });
+    expect(check(plant(journal), { downReports: [{ lane: 'lane-a', generation: 1, kind: 'handoff' }] })).toEqual([
+      'lane-a g1 reported handoff while no engine ran, yet got a degraded packet',
+    ]);
+  });
+});

@@ -60,7 +60,7 @@ describe('chaos counts per fault kind', () => {
     const lines: string[] = [];
     expect(printTotals(tally(results), 1.25, (l) => lines.push(l))).toBe(1);
     expect(lines.find((l) => l.startsWith('tmux server killed'))).toMatch(/tmux server killed, up again\s+2\s+3\s+7\s+0$/);
-    expect(lines.at(-2)).toBe('chaos: 4 runs in 1.3 min, 2 swarm kills (SIGKILL), 3 tmux kills, 2 write refusals (journal 1, state.json 0, .swarm/ 1; 1 told), 1 lane crashes (SIM_CRASH_AT) + 1 lane pane kills (SIGKILL), 8 handoffs, 2 violations');
+    expect(lines.at(-2)).toBe('chaos: 4 runs in 1.3 min, 2 swarm kills (SIGKILL), 3 tmux kills, 2 write refusals (journal 1, state.json 0, .swarm/ 1, full disk 0; 1 told), 1 lane crashes (SIM_CRASH_AT) + 1 lane pane kills (SIGKILL), 8 handoffs, 2 violations');
     expect(lines.at(-1)).toBe('failing seeds: 2 (replay one: npm run chaos -- --seed S --keep)');
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Every deadline of the swarm is state (issue 11 §1): the lanes' timers (accept, packet, stall,
- * reset), the release deadline (`releaseAt`) and the ask deadline (the oldest open ask's). A lane
+ * reset), the release deadline (`releaseAt`), the ask deadline (the oldest open ask's) and the
+ * deadline of a last inbox line without its newline (`inboxTail`). A lane
  * transition's set_timer and clear_timer are applied here, in the same step; `deadlines` lists what
  * the runtime arms on its clock, each with the event it feeds when it passes. Pure.
  */
@@ -31,15 +32,16 @@ export function applyTimers(entries: TimerEntry[], lane: string, effects: readon
 
 /** One deadline to arm: `key` groups those armed as one clock timer (the earliest of the group). */
 export interface Deadline {
-  key: 'lanes' | 'release' | 'ask';
+  key: 'lanes' | 'release' | 'ask' | 'inbox';
   at: number;
   event: SwarmEvent;
 }
 
-export function deadlines(state: Pick<SwarmState, 'timers' | 'releaseAt' | 'planDone' | 'asks' | 'askTimeouts'>, askMs: number): Deadline[] {
+export function deadlines(state: Pick<SwarmState, 'timers' | 'releaseAt' | 'planDone' | 'asks' | 'askTimeouts' | 'inboxTail'>, askMs: number): Deadline[] {
   const out: Deadline[] = state.timers.map((t) => ({ key: 'lanes', at: t.at, event: { type: 'timer', lane: t.lane, timer: t.timer, at: t.at } }));
   if (typeof state.releaseAt === 'number' && !state.planDone) out.push({ key: 'release', at: state.releaseAt, event: { type: 'plan', event: 'release_due' } });
   const ask = askDeadline(state, askMs);
   if (ask !== null) out.push({ key: 'ask', at: ask, event: { type: 'ask', event: { type: 'ask_due' } } });
+  if (state.inboxTail) out.push({ key: 'inbox', at: state.inboxTail.due, event: { type: 'inbox_due' } });
   return out;
 }

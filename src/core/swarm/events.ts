@@ -31,8 +31,13 @@ export type SwarmEvent =
   | { type: 'account_freed'; account: string }
   | { type: 'session'; lane: string; generation: number; sessionId: string | null; transcriptPath: string | null }
   | { type: 'host_lost'; reason: string }
-  /** The inbox was read (and its records handled) up to `offset`. */
-  | { type: 'inbox_read'; offset: number }
+  /**
+   * The inbox was read (and its records handled) up to `offset`; `tail`: where a last line without its
+   * newline starts (null: none); `torn`: bytes of writes cut short that were skipped.
+   */
+  | { type: 'inbox_read'; offset: number; tail?: number | null; torn?: { offset: number; bytes: number }[] }
+  /** The deadline of a last inbox line without its newline passed: read the inbox again. */
+  | { type: 'inbox_due' }
   /** Look at the plan's end now (the run's start). */
   | { type: 'settle' };
 
@@ -50,5 +55,7 @@ export type SwarmEffect =
   | { type: 'release_plan'; why: string }
   /** Start the lanes that have no agent yet (a lane added). */
   | { type: 'start_added' }
+  /** Read the inbox now (a last line's deadline passed: it is torn unless it was finished). */
+  | { type: 'read_inbox' }
   /** The run is over: `notify_command` hears of plan_done (code 0), then the run settles. */
   | { type: 'finish'; code: 0 | 1; why: string };

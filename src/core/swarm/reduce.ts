@@ -12,6 +12,7 @@
 import type { SwarmConfig } from '../config.js';
 import type { LeadRecord } from '../epochs.js';
 import { progress, type Progress } from '../progress.js';
+import { TORN_AFTER_MS } from '../inbox.js';
 import { reduceLane } from '../../machine/lane.js';
 import { withLane } from '../../machine/laneState.js';
 import type { LaneEvent, LaneState, MachineContext } from '../../machine/types.js';
@@ -119,10 +120,25 @@ function apply(b: Build, event: SwarmEvent, ctx: SwarmContext): void {
       return;
     }
     case 'inbox_read':
-      b.state = { ...s, inboxOffset: event.offset };
-      return;
+      return inboxRead(b, event, ctx);
+    case 'inbox_due':
+      return swarm(b, { type: 'read_inbox' });
     case 'settle':
       return;
+  }
+}
+
+/**
+ * The inbox read so far; a last line without its newline gets its deadline when first seen (the same
+ * line keeps it), and every torn write skipped is journaled with its byte offset.
+ */
+function inboxRead(b: Build, event: Extract<SwarmEvent, { type: 'inbox_read' }>, ctx: SwarmContext): void {
+  const s = b.state;
+  const tail = event.tail ?? null;
+  const inboxTail = tail === null ? null : s.inboxTail?.offset === tail ? s.inboxTail : { offset: tail, due: ctx.now + TORN_AFTER_MS };
+  if (event.offset !== s.inboxOffset || inboxTail !== (s.inboxTail ?? null)) b.state = { ...s, inboxOffset: event.offset, inboxTail };
+  for (const torn of event.torn ?? []) {
+    swarm(b, { type: 'journal', kind: 'observation', event: 'inbox_torn', lane: null, data: { offset: torn.offset, bytes: torn.bytes } });
   }
 }
 

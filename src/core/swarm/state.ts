@@ -10,6 +10,7 @@ import type { Sessions } from './sessions.js';
 import type { HostLost } from './hostLost.js';
 import type { AddedLane } from './laneAdd.js';
 import type { SwarmEffect } from './events.js';
+import type { InboxTail } from '../inbox.js';
 
 /** An intent not yet carried out: a lane machine's effect (tagged with its lane), or the swarm's own (lane null). */
 export type PendingEffect = { lane: string; effect: Effect } | { lane: null; effect: SwarmEffect };
@@ -26,6 +27,8 @@ export interface SwarmState {
   session: string;
   backend: 'tmux' | 'pty';
   inboxOffset: number;
+  /** A last inbox line without its newline, read again until its deadline tears it (absent in older files). */
+  inboxTail?: InboxTail | null;
   /** The lead first, then lanes in start order. */
   lanes: Record<string, LaneState>;
   order: string[];

@@ -139,6 +139,21 @@ describe('reduceSwarm: one step for the whole swarm', () => {
     expect(types(step.effects)).toContain('lane-a:pick_account');
   });
 
+  it('a last inbox line without its newline: its deadline set when first seen, kept while it is the same line, armed, and it asks for a read when due', () => {
+    const first = reduceSwarm(state(), { type: 'inbox_read', offset: 40, tail: 40 }, ctx());
+    expect(first.state.inboxTail).toEqual({ offset: 40, due: NOW + 10_000 });
+    const later = reduceSwarm(first.state, { type: 'inbox_read', offset: 40, tail: 40 }, ctx({ now: NOW + 4000 }));
+    expect(later.state).toBe(first.state);
+    expect(deadlines(later.state, 5 * MIN)).toContainEqual({ key: 'inbox', at: NOW + 10_000, event: { type: 'inbox_due' } });
+    expect(reduceSwarm(later.state, { type: 'inbox_due' }, ctx({ now: NOW + 10_000 })).effects).toEqual([{ lane: null, effect: { type: 'read_inbox' } }]);
+    const moved = reduceSwarm(later.state, { type: 'inbox_read', offset: 90, tail: 90 }, ctx({ now: NOW + 5000 })).state;
+    expect(moved.inboxTail).toEqual({ offset: 90, due: NOW + 15_000 });
+    const torn = reduceSwarm(moved, { type: 'inbox_read', offset: 130, tail: null, torn: [{ offset: 90, bytes: 40 }] }, ctx({ now: NOW + 15_000 }));
+    expect(torn.state.inboxTail).toBeNull();
+    expect(deadlines(torn.state, 5 * MIN).filter((d) => d.key === 'inbox')).toEqual([]);
+    expect(torn.effects).toEqual([{ lane: null, effect: { type: 'journal', kind: 'observation', event: 'inbox_torn', lane: null, data: { offset: 90, bytes: 40 } } }]);
+  });
+
   it('the inbox offset, a session and a lane\'s state are plain state changes', () => {
     let s = reduceSwarm(state(), { type: 'inbox_read', offset: 42 }, ctx()).state;
     s = reduceSwarm(s, { type: 'session', lane: 'lane-a', generation: 1, sessionId: 'abc', transcriptPath: null }, ctx()).state;
