@@ -3,7 +3,7 @@
  * directories, which kinds exist), read and check every kind an account names, and turn all their
  * problems into one ConfigError — so nothing starts on a configuration that is not known good.
  */
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { parseConfig, formatProblem, type ConfigFacts, type SwarmConfig } from '../core/config.js';
@@ -40,6 +40,7 @@ export function loadConfig(fileAsGiven: string, opts: { cwd?: string; env?: Node
   const kindProblems = new Map<string, string[]>();
   const facts: ConfigFacts = {
     isDirectory,
+    realPath,
     kindExists: (kind) => {
       const found = readKind(kind, dir, cwd);
       if (found !== null && !found.result.ok && opts.checkKinds !== false) kindProblems.set(found.file, found.result.problems.map((p) => formatProblem(found.shown, p)));
@@ -56,6 +57,15 @@ export function loadConfig(fileAsGiven: string, opts: { cwd?: string; env?: Node
   const problems = [...(result.ok ? [] : result.problems.map((p) => formatProblem(fileAsGiven, p))), ...[...kindProblems.values()].flat()];
   if (!result.ok || problems.length > 0) throw new ConfigError(problems);
   return result.config;
+}
+
+/** The path with every symlink followed; the path itself when it does not resolve. */
+export function realPath(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
 }
 
 function isDirectory(p: string): boolean {

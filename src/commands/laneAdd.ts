@@ -8,12 +8,13 @@ import { statSync } from 'node:fs';
 import { agentContext } from '../core/agentContext.js';
 import { fence } from '../core/epochs.js';
 import { planPaths } from '../core/paths.js';
+import { nameRefusal } from '../core/names.js';
 import { taskTooLong } from '../core/task.js';
 import { MismatchError, UsageError } from '../errors.js';
 import { appendInbox } from '../adapters/inbox.js';
 import { appendJournal } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
-import { loadConfig } from '../adapters/configFile.js';
+import { loadConfig, realPath } from '../adapters/configFile.js';
 import { loadKind } from '../adapters/kinds.js';
 import { requirePlanFolder } from '../adapters/planFolder.js';
 import { loadState } from '../runtime/engineState.js';
@@ -21,7 +22,6 @@ import type { CommandIO } from './io.js';
 import { argsProblem } from './argsProblem.js';
 
 const USAGE = 'usage: swarm lane add <name> --task T [--checkout D] [--kind K] [--command C] [--epoch N]';
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export async function laneAdd(io: CommandIO): Promise<number> {
   const [sub, ...rest] = io.args;
@@ -39,7 +39,9 @@ export async function laneAdd(io: CommandIO): Promise<number> {
   }
   const { values, positionals } = parsed;
   const name = positionals[0];
-  if (!name || positionals.length > 1 || !NAME.test(name)) throw new UsageError('swarm lane add needs one lane name (letters, digits, . _ -)', { hint: USAGE });
+  if (!name || positionals.length > 1) throw new UsageError('swarm lane add needs one lane name (letters, digits, . _ -)', { hint: USAGE });
+  const badName = nameRefusal('swarm lane add: the lane name', name, 'agent');
+  if (badName !== null) throw new UsageError(badName, { hint: 'pick another name, e.g. lane-c' });
   if (!values.task?.trim()) throw new UsageError('swarm lane add needs --task', { hint: USAGE });
   const tooLong = taskTooLong(values.task.trim());
   if (tooLong !== null) throw new UsageError(`swarm lane add --task: the task ${tooLong}`);
@@ -72,11 +74,13 @@ export async function laneAdd(io: CommandIO): Promise<number> {
   if (count >= config.maxLanes) throw new UsageError(`swarm lane add: the swarm has ${count} lanes, its max_lanes`, { hint: 'raise max_lanes in swarm.yaml' });
   const checkout = resolve(io.cwd, values.checkout ?? config.lead.checkout);
   if (!statSync(checkout, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`swarm lane add: checkout ${checkout} is not a directory`);
-  const used = [...config.lanes.map((l) => l.checkout), ...(state?.added ?? []).map((l) => l.checkout)];
-  if (used.includes(checkout)) throw new UsageError(`swarm lane add: ${checkout} is another lane's checkout`, { hint: 'give each lane its own git worktree' });
+  // Compared by real path: a symlink to another lane's checkout is that checkout.
+  const real = realPath(checkout);
+  const sharer = [...config.lanes, ...(state?.added ?? [])].find((l) => realPath(l.checkout) === real);
+  if (sharer !== undefined) throw new UsageError(`swarm lane add: ${checkout} is lane ${sharer.name}'s checkout${real === checkout ? '' : ` (it leads to ${real})`}`, { hint: 'give each lane its own git worktree' });
   appendInbox(ctx.plan, {
     kind: 'lane', action: 'add', ts: new Date().toISOString(), from: ctx.lane, role: ctx.role, account: ctx.account,
-    generation: ctx.generation, epoch, name, task: values.task.trim(), checkout, lane_kind: values.kind ?? null, command: values.command ?? null,
+    generation: ctx.generation, epoch, name, task: values.task.trim(), checkout: real, lane_kind: values.kind ?? null, command: values.command ?? null,
   });
   io.stdout(`swarm: lane ${name} queued to start (${count + 1}/${config.maxLanes})\n`);
   return 0;

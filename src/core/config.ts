@@ -62,7 +62,7 @@ export function parseConfig(text: string, absFile: string, facts: ConfigFacts): 
 function readTop(r: Reader, top: Section, dir: string, file: string, facts: ConfigFacts): SwarmConfig {
   const version = r.field(top, 'version', 'add version: 1 at the top of the file');
   if (version !== undefined && r.scalar(version.value) !== 1) r.wrong(version, '1 (the only version swarm reads)');
-  const name = r.name(top, 'name', 'name the swarm, e.g. name: demo (its tmux session is swarm-<name>)');
+  const name = r.name(top, 'name', 'name the swarm, e.g. name: demo (its tmux session is swarm-<name>)', 'swarm');
   const plan = readPath(r, top, 'plan', dir, facts, 'give the plan directory, e.g. plan: plans/demo');
   if (plan !== null && !facts.isDirectory(plan.abs)) {
     r.add(plan.node, `plan directory "${plan.given}" not found (looked for ${plan.abs}): create it with a PLAN.md, or fix "plan"`);
@@ -72,7 +72,7 @@ function readTop(r: Reader, top: Section, dir: string, file: string, facts: Conf
   const lead = readLead(r, top, dir, facts);
   const lanes = readLanes(r, top, dir, facts);
   const maxLanes = r.whole(top, 'max_lanes', 1) ?? DEFAULT_MAX_LANES;
-  checkPeople(r, top, accounts, lead, lanes, maxLanes);
+  checkPeople(r, top, accounts, lead, lanes, maxLanes, facts);
   checkLaunches(r, accounts.map((a) => a.account), lead, lanes, facts);
   return {
     version: 1, name: name ?? '', file, dir, plan: plan?.abs ?? dir, backend,
@@ -141,7 +141,7 @@ function readLead(r: Reader, top: Section, dir: string, facts: ConfigFacts): Pla
   const s = field === undefined ? undefined : r.section(field.value, field.key, 'lead', KNOWN_KEYS.lead);
   const spec: LeadSpec = { name: 'lead', account: '', checkout: dir, command: null, succession: [] };
   if (s === undefined) return { spec, node: top.node, nodes: {} };
-  spec.name = r.name(s, 'name') ?? 'lead';
+  spec.name = r.name(s, 'name', undefined, 'lead') ?? 'lead';
   spec.account = r.text(s, 'account', 'say which account the lead runs on, e.g. account: work1') ?? '';
   const checkout = readPath(r, s, 'checkout', dir, facts);
   checkDirectory(r, checkout, 'the lead', facts);

@@ -5,6 +5,7 @@
 import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { excerpt } from '../errors.js';
 import type { CommandSpec, ConfigProblem, ConfigResult, SwarmConfig } from './configTypes.js';
+import { NAME_CHARS, nameProblem, type NameRule } from './names.js';
 import { didYouMean } from './suggest.js';
 
 export type YamlNode = Scalar | YAMLMap | YAMLSeq;
@@ -23,8 +24,6 @@ export interface Section {
   fields: Map<string, Field>;
 }
 
-const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-const SAFE_NAME_RULE = 'a name of letters, digits, ".", "_" and "-" that starts with a letter or digit';
 const COMMAND_RULE = 'a command: a string (run by sh -c), a non-empty list of strings (argv), or null';
 
 /** Collects problems while typed values are read out of one parsed document. */
@@ -120,12 +119,12 @@ export class Reader {
     return this.text(s, key);
   }
 
-  /** A safe identifier: it becomes a file name and a tmux option value. */
-  name(s: Section, key: string, missing?: string): string | undefined {
+  /** A safe identifier (core/names.ts): it becomes a file name and a tmux name or option value. */
+  name(s: Section, key: string, missing?: string, rule: NameRule = 'agent'): string | undefined {
     const value = this.text(s, key, missing);
     const field = s.fields.get(key);
     if (value === undefined || field === undefined) return undefined;
-    return SAFE_NAME.test(value) ? value : this.wrong(field, SAFE_NAME_RULE);
+    return this.named(field, value, rule) ? value : undefined;
   }
 
   /** A list of safe names; absent or null is the empty list. */
@@ -135,10 +134,19 @@ export class Reader {
     const out: string[] = [];
     items.forEach((item, i) => {
       const value = this.scalar(item);
-      if (typeof value === 'string' && SAFE_NAME.test(value)) out.push(value);
-      else if (field !== undefined) this.wrong({ key: field.key, value: item, path: `${field.path}[${i}]` }, SAFE_NAME_RULE);
+      const at = { key: field?.key ?? item, value: item, path: `${field?.path ?? key}[${i}]` };
+      if (typeof value === 'string' ? this.named(at, value, 'agent') : this.wrong(at, NAME_CHARS.agent)) out.push(value as string);
     });
     return out;
+  }
+
+  /** True when `value` keeps the rule, else a problem at the field. */
+  private named(field: Field, value: string, rule: NameRule): boolean {
+    const problem = nameProblem(value, rule);
+    if (problem === null) return true;
+    if (problem.kind === 'chars') this.wrong(field, problem.expected);
+    else this.add(this.where(field), `"${field.path}" ${problem.message}`);
+    return false;
   }
 
   /** A list's items; absent or null is undefined (a problem when `missing` is given). */

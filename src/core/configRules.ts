@@ -11,8 +11,8 @@ import type { Account, ConfigFacts, LaneSpec, LeadSpec } from './configTypes.js'
 export interface Placed<T> { spec: T; node: YamlNode; nodes: Partial<Record<string, YamlNode>> }
 
 /** The rules between sections: names, accounts and checkouts that must not clash or dangle. */
-export function checkPeople(r: Reader, top: Section, accounts: { account: Account; idNode: YamlNode }[], lead: Placed<LeadSpec>, lanes: Placed<LaneSpec>[], maxLanes: number): void {
-  const ids = accounts.map((a) => a.account.id);
+export function checkPeople(r: Reader, top: Section, accounts: { account: Account; idNode: YamlNode }[], lead: Placed<LeadSpec>, lanes: Placed<LaneSpec>[], maxLanes: number, facts: ConfigFacts): void {
+  const ids = accounts.map((a) => a.account.id).filter((id) => id !== ''); // '' : an id already refused
   const seen = new Map<string, YamlNode>();
   for (const { account, idNode } of accounts) {
     const first = seen.get(account.id);
@@ -40,9 +40,12 @@ export function checkPeople(r: Reader, top: Section, accounts: { account: Accoun
       if (holder !== undefined) r.add(nodes.account, `lanes "${holder}" and "${spec.name}" both name account "${spec.account}": an account serves one lane at a time`);
       else taken.set(spec.account, spec.name);
     }
-    const sharer = checkouts.get(spec.checkout);
-    if (sharer !== undefined) r.add(nodes.checkout ?? at, `lanes "${sharer}" and "${spec.name}" share the checkout ${spec.checkout}: give each lane its own (use git worktrees)`);
-    else checkouts.set(spec.checkout, spec.name);
+    // Compared by real path: a checkout reached through a symlink is the same directory.
+    const real = facts.realPath?.(spec.checkout) ?? spec.checkout;
+    const sharer = checkouts.get(real);
+    const spelled = real === spec.checkout ? '' : ` (${spec.checkout} leads there)`;
+    if (sharer !== undefined) r.add(nodes.checkout ?? at, `lanes "${sharer}" and "${spec.name}" share the checkout ${real}${spelled}: give each lane its own (use git worktrees)`);
+    else checkouts.set(real, spec.name);
   }
   if (lanes.length > maxLanes) r.add(top.fields.get('lanes')?.key, `${lanes.length} lanes but "max_lanes" is ${maxLanes}: raise max_lanes or remove lanes`);
 }

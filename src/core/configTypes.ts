@@ -72,6 +72,8 @@ export interface ConfigFacts {
   kindExists(kind: string): boolean;
   /** False when the kind has no launch of its own (`launch: null`: lanes on it need a `command:`); undefined when unknown. */
   kindLaunches?(kind: string): boolean | undefined;
+  /** The absolute path with every symlink followed (itself when it cannot be resolved); absent: paths as written. */
+  realPath?(path: string): string;
   /** For `~` expansion. */
   home: string;
   /** For AGENTKIT_CAPACITY_LOW / AGENTKIT_CAPACITY_CRITICAL. */

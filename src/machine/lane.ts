@@ -23,6 +23,7 @@ import {
 } from './handoff.js';
 import { onGate, onGateProcess, startGate } from './gate.js';
 import { doneAgentLeft } from './doneExit.js';
+import { onFirstStartFailed } from './firstStart.js';
 import { onResume } from './resume.js';
 
 export { handoffInFlight, initialLane } from './laneState.js';
@@ -47,7 +48,7 @@ export function reduceLane(lane: LaneState, event: LaneEvent, ctx: MachineContex
     case 'lease': return onLease(lane, event, ctx);
     case 'successor_screen': return onSuccessorScreen(lane, event, ctx);
     case 'spawned': return onSpawned(lane, event, ctx);
-    case 'spawn_failed': return onSpawnFailed(lane, event, ctx);
+    case 'spawn_failed': return onFirstStartFailed(lane, event, ctx) ?? onSpawnFailed(lane, event, ctx);
     case 'accepted': return onAccepted(lane, event, ctx);
     case 'degraded_written': return onDegradedWritten(lane, event, ctx);
     case 'gate': return onGate(lane, event, ctx);

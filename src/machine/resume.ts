@@ -8,6 +8,7 @@ import { andThen, type Ev } from './step.js';
 import { failSuccessor } from './successor.js';
 import type { LaneState, MachineContext, Step } from './types.js';
 import { startGate } from './gate.js';
+import { retryFirstStart, startFailed } from './firstStart.js';
 
 /** How the machine handles an agent's exit (`reduceLane`'s own, passed in so this file needs no machine import). */
 export type OnExited = (lane: LaneState, event: Ev<'exited'>, ctx: MachineContext) => Step;
@@ -22,6 +23,7 @@ export function onResume(lane: LaneState, event: Ev<'resume'>, ctx: MachineConte
     const left = lane.state === 'done' && lane.paneId !== null && !event.panes.some((p) => p.paneId === lane.paneId && !p.dead);
     return left ? onExited(lane, { type: 'exited', paneId: lane.paneId!, status: null }, ctx) : { lane, effects: [] };
   }
+  if (startFailed(lane)) return retryFirstStart(lane, ctx);
   const pane = (generation: number) => event.panes.find((p) => p.generation === generation);
   const h = lane.handoff;
   let step: Step = { lane, effects: [] };

@@ -6,6 +6,7 @@
 import { hostname } from 'node:os';
 import { isStale, pick, type PickInput } from '../core/leases.js';
 import { recordLane } from '../core/epochs.js';
+import { unstarted } from '../machine/firstStart.js';
 import type { LaneEvent, LaneState } from '../machine/types.js';
 import { planFilesFault, SwarmError } from '../errors.js';
 import type { PaneHost } from '../adapters/host.js';
@@ -54,7 +55,7 @@ export async function startMissing(engine: Engine, panes: Awaited<ReturnType<Pan
   engine.apply({ type: 'lanes_created', lanes: wanted.map(({ name, role, account }) => ({ name, role, account })) });
   for (const want of wanted) {
     const lane = engine.state.lanes[want.name]!;
-    if (lane.paneId !== null || lane.generation !== 1 || lane.state !== 'starting') continue;
+    if (!unstarted(lane)) continue; // started, or after a failed start: tried again
     const adopted = panes.find((p) => p.lane === want.name && p.generation === 1 && !p.dead);
     const picked = adopted?.account ?? want.account ?? firstAccount(engine, want.name, want.kind ?? null);
     if (typeof picked !== 'string') {
@@ -70,7 +71,8 @@ export async function startMissing(engine: Engine, panes: Awaited<ReturnType<Pan
       engine.dispatch(want.name, { type: 'started', generation: 1, account, paneId: event.paneId });
       if (want.role === 'lane') updateLeadRecord(config.plan, (current) => (current ? { ok: true, record: recordLane(current, want.name, isoNow(engine.clock)) } : { ok: false, code: 'no_record', message: 'no lead record' }));
     } else {
-      engine.journal({ type: 'observation', event: 'start_failed', lane: want.name, account, error: event.type === 'spawn_failed' ? event.error : 'unknown' });
+      // The machine releases the lease and blocks the lane with the reason (machine/firstStart.ts).
+      engine.dispatch(want.name, event.type === 'spawn_failed' ? event : { type: 'spawn_failed', generation: 1, account, error: `unexpected ${event.type}` });
     }
   }
 }

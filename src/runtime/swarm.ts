@@ -18,6 +18,7 @@ import { updateLeadRecord } from '../adapters/leadStore.js';
 import { tryLock } from '../adapters/lock.js';
 import { writeSettings } from '../adapters/settings.js';
 import { createSwarmStore, pushEvent, type SwarmStore } from '../ui/store.js';
+import { startFailed } from '../machine/firstStart.js';
 import { reconcileLeases, spawn, startMissing } from './agentStarts.js';
 import { faultPoint } from './effects.js';
 import { Engine } from './engine.js';
@@ -167,7 +168,9 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   await engine.enqueue(() => engine.drainPending());
   await engine.idle();
   const panes = await engine.host.list();
-  for (const name of engine.state.order) {
+  // Lanes whose first start failed go first: they start again, so no other lane's step finds them blocked.
+  const retried = engine.state.order.filter((name) => startFailed(engine.state.lanes[name]!));
+  for (const name of [...retried, ...engine.state.order.filter((n) => !retried.includes(n))]) {
     const mine = panes.filter((p) => engine.laneOfAgent(p.lane) === name);
     engine.dispatch(name, { type: 'resume', panes: mine.map((p) => ({ generation: p.generation, paneId: p.paneId, dead: p.dead })) });
   }

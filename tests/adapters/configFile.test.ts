@@ -154,7 +154,7 @@ describe('loadConfig: every kind an account names is checked with the file', () 
   it("reports the kind's problems together with swarm.yaml's, swarm.yaml first", () => {
     const error = load('kind: mine\nscreen: {}\n', GOOD.replace('name: t', 'name: "a b"'));
     expect((error as ConfigError).problems).toEqual([
-      'sub/swarm.yaml:2:7: "name" must be a name of letters, digits, ".", "_" and "-" that starts with a letter or digit, got "a b"',
+      'sub/swarm.yaml:2:7: "name" must be a name of letters, digits, "_" and "-" (no "." or ":": tmux changes those in session names), got "a b"',
       `${file()}:2:1: unknown key "screen"; did you mean "screens"?`,
     ]);
   });

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { laneAdd } from '../../src/commands/laneAdd.js';
@@ -49,5 +49,38 @@ describe('swarm lane add on a pool whose kinds have no launch of their own', () 
     expect(refused.stderr).toContain('lane-z needs --command: no account it could run on has a launch of its own (kind command)');
     const taken = await swarm(['lane', 'add', 'lane-z', '--task', 't', '--kind', 'command', '--command', 'true'], { env: env(), cwd: t.root });
     expect(taken.code).toBe(0);
+  });
+});
+
+describe('swarm lane add: names and checkouts (SPEC 10.1)', () => {
+  let t: TestPlan;
+  beforeEach(() => {
+    t = testPlan();
+    mkdirSync(join(t.root, 'wt-a'));
+    mkdirSync(join(t.root, 'wt-z'));
+    symlinkSync(join(t.root, 'wt-a'), join(t.root, 'link-to-a'));
+    writeFileSync(join(t.root, 'swarm.yaml'), [
+      'version: 1', 'name: t', 'plan: plans/p1',
+      'accounts: [{ id: acct-lead, kind: sim }, { id: s1, kind: sim }]',
+      'lead: { account: acct-lead }', 'lanes: [{ name: lane-a, checkout: wt-a, task: t }]', '',
+    ].join('\n'));
+  });
+  afterEach(() => t.cleanup());
+  const env = () => t.agentEnv('lead', { SWARM_CONFIG: join(t.root, 'swarm.yaml'), SWARM_ACCOUNT: 'acct-lead' });
+  const add = (name: string, checkout: string) => swarm(['lane', 'add', name, '--task', 't', '--checkout', checkout], { env: env(), cwd: t.root });
+
+  it('refuses a lane name over 64 characters (exit 2) and takes one of 64', async () => {
+    expect((await swarm(['lead', 'claim'], { env: env() })).code).toBe(0);
+    const refused = await add('x'.repeat(240), 'wt-z');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`swarm lane add: the lane name "${'x'.repeat(40)}"… is 240 characters: a name may have at most 64 (it names files and tmux panes); shorten it`);
+    expect((await add('x'.repeat(64), 'wt-z')).code).toBe(0);
+  });
+
+  it("refuses a checkout that is a symlink to another lane's (exit 2)", async () => {
+    expect((await swarm(['lead', 'claim'], { env: env() })).code).toBe(0);
+    const refused = await add('lane-z', 'link-to-a');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`swarm lane add: ${join(t.root, 'link-to-a')} is lane lane-a's checkout (it leads to ${realpathSync(join(t.root, 'wt-a'))})`);
   });
 });

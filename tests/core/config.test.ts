@@ -51,6 +51,7 @@ function config(text: string, env: Record<string, string | undefined> = {}): Swa
 }
 
 const NAME_RULE = 'a name of letters, digits, ".", "_" and "-" that starts with a letter or digit';
+const SWARM_NAME_RULE = 'a name of letters, digits, "_" and "-" (no "." or ":": tmux changes those in session names)';
 const COMMAND_RULE = 'a command: a string (run by sh -c), a non-empty list of strings (argv), or null';
 const DURATION_HELP = 'use <n>ms, <n>s, <n>m or <n>h (a bare number is seconds)';
 const ENV_HELP = 'an account\'s env holds only its profile location (e.g. CLAUDE_CONFIG_DIR: ~/.claude-work1); keep credentials in that profile, and remove this entry';
@@ -169,9 +170,9 @@ describe('parseConfig: a bad file gets every problem with its line and column', 
     ['more lanes than max_lanes', append('max_lanes: 1'), ['10:1: 2 lanes but "max_lanes" is 1: raise max_lanes or remove lanes']],
     ['no name', edit(2), ['1:1: missing "name": name the swarm, e.g. name: demo (its tmux session is swarm-<name>)']],
     ['an empty name', edit(2, 'name:'), ['2:1: "name" must be a non-empty string, got nothing']],
-    ['a name with a space', edit(2, 'name: my demo'), [`2:7: "name" must be ${NAME_RULE}, got "my demo"`]],
-    ['a name with ANSI escapes', edit(2, 'name: "\\e[31mdemo"'), [`2:7: "name" must be ${NAME_RULE}, got "\\u001b[31mdemo"`]],
-    ['a name that is a path', edit(2, 'name: ../x'), [`2:7: "name" must be ${NAME_RULE}, got "../x"`]],
+    ['a name with a space', edit(2, 'name: my demo'), [`2:7: "name" must be ${SWARM_NAME_RULE}, got "my demo"`]],
+    ['a name with ANSI escapes', edit(2, 'name: "\\e[31mdemo"'), [`2:7: "name" must be ${SWARM_NAME_RULE}, got "\\u001b[31mdemo"`]],
+    ['a name that is a path', edit(2, 'name: ../x'), [`2:7: "name" must be ${SWARM_NAME_RULE}, got "../x"`]],
     ['no plan', edit(3), ['1:1: missing "plan": give the plan directory, e.g. plan: plans/demo']],
     ['a missing plan directory', edit(3, 'plan: plans/dmeo'), ['3:7: plan directory "plans/dmeo" not found (looked for /w/plans/dmeo): create it with a PLAN.md, or fix "plan"']],
     ['a plan that is a number', edit(3, 'plan: 5'), ['3:7: "plan" must be a non-empty string, got 5']],

@@ -7,6 +7,14 @@ import type { PaneInfo, PaneSpec } from '../host.js';
 /** Window 0 holds the dashboard; agents go in `agents-1`, `agents-2`, … tiled, this many a window. */
 export const DASHBOARD_WINDOW = 'swarm';
 export const AGENTS_PER_WINDOW = 6;
+/**
+ * The agents' windows keep this size whatever terminal is attached (`resize-window` makes a window's
+ * `window-size` manual): split six ways it leaves every agent a screen of its own, where a window
+ * the size of a 100×12 terminal has "no space for new pane" and squeezes the agents' screens.
+ */
+export const AGENTS_WINDOW_SIZE = { width: 200, height: 50 };
+/** What tmux says when a window has no room for one more pane. */
+export const NO_SPACE = /no space for new pane/i;
 /** The name of the tmux subscription that reports pane deaths (`refresh-client -B`). */
 export const DEATH_SUBSCRIPTION = 'swarm-dead';
 
@@ -90,7 +98,7 @@ export const killServer = (): string[] => ['kill-server'];
 export const killPane = (paneId: string): string[] => ['kill-pane', '-t', paneId];
 
 /** A detached session whose window 0 (`swarm`) holds a placeholder until the dashboard takes it. */
-export function newSession(session: string, size = { width: 200, height: 50 }): string[] {
+export function newSession(session: string, size = AGENTS_WINDOW_SIZE): string[] {
   return ['new-session', '-d', '-s', session, '-n', DASHBOARD_WINDOW, '-x', String(size.width), '-y', String(size.height),
     '--', ...paneCommand(['tail', '-f', '/dev/null'])];
 }
@@ -173,9 +181,12 @@ function spawnTail(spec: PaneSpec): string[] {
  */
 export function spawnTagged(target: { kind: 'split'; windowId: string } | { kind: 'new'; session: string; name: string }, spec: PaneSpec): string[] {
   const window = target.kind === 'split' ? target.windowId : `${exact(target.session)}:${target.name}`;
-  const make = target.kind === 'split' ? ['split-window', '-t', window] : ['new-window', '-d', '-t', `${exact(target.session)}:`, '-n', target.name];
+  // The window's own size before a split (a window made by an older swarm may still follow the terminal).
+  const sized = ['resize-window', '-t', window, '-x', String(AGENTS_WINDOW_SIZE.width), '-y', String(AGENTS_WINDOW_SIZE.height)];
+  const make = target.kind === 'split' ? [...sized, ';', 'split-window', '-t', window] : ['new-window', '-d', '-t', `${exact(target.session)}:`, '-n', target.name];
   const tag = identityOptions(spec).flatMap(([name, value]) => [';', 'set-option', '-p', '-t', window, name, listLiteral(value)]);
-  return [...make, ...spawnTail(spec).map(listLiteral), ...tag, ...(target.kind === 'split' ? [';', 'last-pane', '-t', window] : [])];
+  const after = target.kind === 'split' ? [';', 'last-pane', '-t', window] : [';', ...sized];
+  return [...make, ...spawnTail(spec).map(listLiteral), ...tag, ...after];
 }
 
 /** An argument of a command list as itself: tmux takes one ending in `;` for the end of a command (`\;` is a `;`). */
@@ -217,9 +228,10 @@ export function parseWindows(lines: readonly string[]): WindowRow[] {
 }
 
 /** Where the next agent goes: the first `agents-N` window with room, else a new `agents-<N+1>`. */
-export function pickAgentsWindow(windows: readonly WindowRow[], perWindow = AGENTS_PER_WINDOW):
+export function pickAgentsWindow(windows: readonly WindowRow[], perWindow = AGENTS_PER_WINDOW, full: readonly string[] = []):
   { kind: 'split'; windowId: string } | { kind: 'new'; name: string } {
   const agents = windows
+    .map((w) => (full.includes(w.windowId) ? { ...w, panes: perWindow } : w))
     .map((w) => ({ w, n: /^agents-(\d+)$/.exec(w.name)?.[1] }))
     .filter((e): e is { w: WindowRow; n: string } => e.n !== undefined)
     .sort((a, b) => Number(a.n) - Number(b.n));

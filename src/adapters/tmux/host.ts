@@ -166,15 +166,27 @@ export class TmuxHost implements PaneHost {
   }
 
   private async spawnNow(spec: PaneSpec): Promise<PaneInfo> {
-    const windows = tmux.parseWindows(await this.exec(tmux.listWindows(this.options.session)));
-    const target = tmux.pickAgentsWindow(windows);
-    const argv = tmux.spawnTagged(target.kind === 'split' ? target : { kind: 'new', session: this.options.session, name: target.name }, spec);
-    // A command list is one tmux process (the control connection answers each command of a list apart).
-    const { paneId, pid, windowId } = tmux.parseSpawned((await this.run(argv, spec.env.PATH))[0]);
+    const { paneId, pid, windowId } = tmux.parseSpawned((await this.makePane(spec, []))[0]);
     // Crash-consistency tests only: SWARM_FAULT=pane-created:<lane>:<generation> kills the engine the moment tmux has made that pane.
     if (process.env.SWARM_FAULT === `pane-created:${spec.lane}:${spec.generation}`) process.kill(process.pid, 'SIGKILL');
     for (const step of tmux.paneLook(paneId, windowId, spec)) await this.exec(step);
     return { paneId: paneRef(paneId, (await this.serverId()) ?? ''), lane: spec.lane, generation: spec.generation, account: spec.account, dead: false, deadStatus: null, pid };
+  }
+
+  /**
+   * The pane made in the first agents window with room, else in a new one. A window with no space
+   * for it (tmux's "no space for new pane") counts as full, and the pane is made in another.
+   */
+  private async makePane(spec: PaneSpec, full: string[]): Promise<string[]> {
+    const windows = tmux.parseWindows(await this.exec(tmux.listWindows(this.options.session)));
+    const target = tmux.pickAgentsWindow(windows, tmux.AGENTS_PER_WINDOW, full);
+    const argv = tmux.spawnTagged(target.kind === 'split' ? target : { kind: 'new', session: this.options.session, name: target.name }, spec);
+    // A command list is one tmux process (the control connection answers each command of a list apart).
+    return this.run(argv, spec.env.PATH).catch((error: unknown) => {
+      const noSpace = error instanceof Error && tmux.NO_SPACE.test(error.message);
+      if (target.kind !== 'split' || !noSpace) throw error;
+      return this.makePane(spec, [...full, target.windowId]);
+    });
   }
 
   private async listLocal(): Promise<PaneInfo[]> {

@@ -2,9 +2,11 @@
  * A lane added at run time (`swarm lane add`, SPEC 6), decided by the engine as it reads the inbox:
  * the command checks before it queues, but two adds can pass those checks before the engine reads
  * either, and a lead fenced since it queued one is no longer the lead. So the engine decides again:
- * at most `max_lanes`, a name and a checkout of their own, from the lead of the current epoch. Pure.
+ * at most `max_lanes`, a name of the rule (core/names.ts) and a checkout of their own, from the lead of
+ * the current epoch. Pure.
  */
 import type { InboxRecord } from '../inbox.js';
+import { nameRefusal } from '../names.js';
 
 export interface AddedLane {
   name: string;
@@ -47,6 +49,8 @@ export function reduceLaneAdd(added: AddedLane[], record: Extract<InboxRecord, {
 function refusal(added: AddedLane[], record: Extract<InboxRecord, { kind: 'lane' }>, ctx: LaneAddContext): string | null {
   const lanes = [...ctx.lanes, ...added];
   if (record.name === ctx.leadName || lanes.some((l) => l.name === record.name)) return 'exists';
+  const badName = nameRefusal('the lane name', record.name, 'agent');
+  if (badName !== null) return badName;
   if (record.epoch !== null && record.epoch < ctx.epoch) return `fenced: queued at epoch ${record.epoch}, the lead is at epoch ${ctx.epoch} now`;
   if (lanes.length >= ctx.maxLanes) return `the swarm has ${lanes.length} lanes, its max_lanes (${ctx.maxLanes}): raise max_lanes in swarm.yaml`;
   if (lanes.some((l) => l.checkout === record.checkout)) return `${record.checkout} is another lane's checkout: give each lane its own git worktree`;

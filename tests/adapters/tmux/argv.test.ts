@@ -109,8 +109,12 @@ describe('builders', () => {
       '--', ...agentCommand(spec.argv, spec.env)];
     const tag = (w: string) => [';', 'set-option', '-p', '-t', w, '@swarm_lane', 'lane-a', ';', 'set-option', '-p', '-t', w, '@swarm_generation', '2',
       ';', 'set-option', '-p', '-t', w, '@swarm_account', 'work2', ';', 'set-option', '-p', '-t', w, '@swarm_role', 'lane'];
-    expect(spawnTagged({ kind: 'split', windowId: '@3' }, spec)).toEqual(['split-window', '-t', '@3', ...tail, ...tag('@3'), ';', 'last-pane', '-t', '@3']);
-    expect(spawnTagged({ kind: 'new', session: 'swarm-demo', name: 'agents-2' }, spec)).toEqual(['new-window', '-d', '-t', '=swarm-demo:', '-n', 'agents-2', ...tail, ...tag('=swarm-demo:agents-2')]);
+    // The agents' window keeps its own size (200x50), whatever terminal is attached: before a split, after a new window.
+    const sized = (w: string) => ['resize-window', '-t', w, '-x', '200', '-y', '50'];
+    expect(spawnTagged({ kind: 'split', windowId: '@3' }, spec)).toEqual([...sized('@3'), ';', 'split-window', '-t', '@3', ...tail, ...tag('@3'), ';', 'last-pane', '-t', '@3']);
+    expect(spawnTagged({ kind: 'new', session: 'swarm-demo', name: 'agents-2' }, spec)).toEqual([
+      'new-window', '-d', '-t', '=swarm-demo:', '-n', 'agents-2', ...tail, ...tag('=swarm-demo:agents-2'), ';', ...sized('=swarm-demo:agents-2'),
+    ]);
   });
 
   it.each([
@@ -137,7 +141,7 @@ describe('builders', () => {
 
   it('never ends a command early on a value ending in ;', () => {
     const argv = spawnTagged({ kind: 'split', windowId: '@3' }, { ...spec, env: { SWARM_TASK: 'do it;' }, lane: 'l;' });
-    expect(argv.filter((a) => a === ';')).toHaveLength(5);
+    expect(argv.filter((a) => a === ';')).toHaveLength(6);
     expect(argv).toContain('SWARM_TASK=do it\\;');
     expect(argv).toContain('l\\;');
   });
@@ -237,6 +241,11 @@ describe('parsers', () => {
     ['other names are not agents windows', [w('@1', 'AGENTS-1', 1), w('@2', 'agents-x', 1)], { kind: 'new', name: 'agents-1' }],
   ])('pickAgentsWindow: %s', (_name, windows, expected) => {
     expect(pickAgentsWindow(windows)).toEqual(expected);
+  });
+
+  it('pickAgentsWindow: a window that had no space for a pane counts as full', () => {
+    expect(pickAgentsWindow([w('@1', 'agents-1', 2), w('@2', 'agents-2', 1)], 6, ['@1'])).toEqual({ kind: 'split', windowId: '@2' });
+    expect(pickAgentsWindow([w('@1', 'agents-1', 2), w('@2', 'agents-2', 1)], 6, ['@1', '@2'])).toEqual({ kind: 'new', name: 'agents-3' });
   });
 
   it.each([

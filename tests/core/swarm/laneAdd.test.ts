@@ -29,6 +29,8 @@ describe('reduceLaneAdd', () => {
     ['past max_lanes (two adds that both passed the command\'s check): the second refused', [y, { ...y, name: 'lane-x', checkout: '/repo/wt-x' }], record(), ctx,
       [y, { ...y, name: 'lane-x', checkout: '/repo/wt-x' }], refused('the swarm has 3 lanes, its max_lanes (3): raise max_lanes in swarm.yaml')],
     ['another lane\'s checkout: refused', [], record({ checkout: '/repo/wt-a' }), ctx, [], refused('/repo/wt-a is another lane\'s checkout: give each lane its own git worktree')],
+    ['a name over 64 characters (a record no `swarm lane add` wrote): refused', [], record({ name: 'z'.repeat(240) }), ctx, [],
+      [{ type: 'journal', kind: 'intervention', event: 'lane_add_refused', lane: 'z'.repeat(240), data: { by: 'lead', why: `the lane name "${'z'.repeat(40)}"… is 240 characters: a name may have at most 64 (it names files and tmux panes); shorten it` } }]],
     ['an added lane\'s checkout: refused', [y], record({ checkout: '/repo/wt-y' }), ctx, [y], refused('/repo/wt-y is another lane\'s checkout: give each lane its own git worktree')],
   ])('%s', (_name, before, rec, context, after, effects) => {
     const step = reduceLaneAdd(before, rec, context);
