@@ -3,7 +3,7 @@
  * only what is provably missing and re-arm the deadlines. `reduceLane` dispatches to it; pure.
  */
 import { effectId, journal, pickEffect, setTimer, spawnEffect, writeDegraded } from './effects.js';
-import { exitRecorded, handoffInFlight, isLive, stallWatched } from './laneState.js';
+import { exitRecorded, handoffInFlight, isLive, rejectedDue, stallWatched } from './laneState.js';
 import { andThen, type Ev } from './step.js';
 import { failSuccessor } from './successor.js';
 import type { LaneState, MachineContext, Step } from './types.js';
@@ -31,6 +31,8 @@ export function onResume(lane: LaneState, event: Ev<'resume'>, ctx: MachineConte
     step.effects.push(writeDegraded(lane, h.reason));
   } else if (lane.phase === 'writing') {
     step.effects.push(setTimer(lane, 'packet', (lane.phaseSince ?? ctx.now) + ctx.timeouts.packet));
+  } else if (lane.phase === 'rejected') {
+    step.effects.push(setTimer(lane, 'packet', rejectedDue(lane, ctx)));
   } else if (lane.phase === 'waiting' && h?.retryAt != null) {
     step.effects.push(setTimer(lane, 'reset', h.retryAt));
   } else if (lane.phase === 'spawning' && h !== null) {

@@ -200,6 +200,7 @@ function writeDegradedPacket(engine: EffectsEngine, lane: LaneState, effect: Ext
     author: { lane: engine.agentName(lane), account: lane.account ?? 'unknown', generation: effect.generation },
     lead: lead?.lead ?? null,
     epoch: lead?.epoch ?? null,
+    ...(effect.rejected === undefined ? {} : { rejected: effect.rejected }),
   });
   const name = packetFileName(lane.name, effect.generation, new Date(engine.now())).replace(/\.yaml$/, '-degraded.yaml');
   return writePacketFile(plan, name, serializePacket(packet));

@@ -217,6 +217,20 @@ describe('degradedPacket', () => {
     expect(validatePacket(serializePacket(packet), file(), expectation(), {})).toEqual([]);
   });
 
+  it('names a rejected packet and its reasons after the scene, cut short, and still passes validation', () => {
+    const reasons = ['packet mode is 0644, expected 0600: run chmod 600 /p.yaml', `missing next ${'x'.repeat(400)}`, ...Array.from({ length: 20 }, (_, i) => `r${i}`)];
+    const packet = degradedPacket({ ...input, task: 'Steps 1-3', rejected: { packet: '/plan/analysis_results/handoff/a-g2.yaml', reasons } });
+    const lines = packet.doing.split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      '[DEGRADED: handoff not written] Steps 1-3',
+      'The lane reported the packet /plan/analysis_results/handoff/a-g2.yaml; swarm rejected it (read it: it may hold the intent):',
+      '- packet mode is 0644, expected 0600: run chmod 600 /p.yaml',
+    ]);
+    expect(lines[3]).toBe(`- missing next ${'x'.repeat(286)}…`);
+    expect(lines.slice(-2)).toEqual(['- r17', '- and 2 more']);
+    expect(validatePacket(serializePacket(packet), file(), expectation(), {})).toEqual([]);
+  });
+
   it.each(PACKET_REASONS)('keeps the reason %s and an empty task still says it is degraded', (reason) => {
     const packet = degradedPacket({ ...input, task: '', reason });
     expect([packet.reason, packet.doing, packet.step]).toEqual([reason, '[DEGRADED: handoff not written]', null]);

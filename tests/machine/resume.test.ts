@@ -125,7 +125,7 @@ describe('resume', () => {
   ])('working with its pane %s: the lane was lost, degraded handoff', (_how, panes) => {
     const step = resume(working(), panes);
     expect(step.lane).toMatchObject({ state: 'lost', phase: 'degraded', handoff: { reason: 'lane_lost' } });
-    expect(types(step.effects)).toEqual(['clear_timer', 'journal', 'write_degraded']);
+    expect(types(step.effects)).toEqual(['journal', 'clear_timer', 'journal', 'write_degraded']);
   });
 
   it('a lane whose start was not recorded adopts its live pane', () => {
