@@ -233,9 +233,19 @@ export function degradedPacket(input: { plan: string; contract: string; task: st
   };
 }
 
+/**
+ * A rejected packet as a degraded packet's scene names it: paths inside the plan folder written
+ * relative to it (`analysis_results/handoff/…`), so no temporary folder's random name reads as a secret.
+ */
+export function rejectedInPlan(rejected: RejectedPacket, planDir: string): RejectedPacket {
+  const prefix = `${planDir.replace(/\/+$/, '')}/`;
+  const inPlan = (text: string): string => text.split(prefix).join('');
+  return { packet: inPlan(rejected.packet), reasons: rejected.reasons.map(inPlan) };
+}
+
 /** The rejected packet in a degraded packet's scene: its path, then its reasons. */
 function rejectedScene(r: RejectedPacket): string {
   const reasons = r.reasons.slice(0, 20).map((reason) => `- ${excerpt(reason, 300)}`);
   const more = r.reasons.length > 20 ? [`- and ${r.reasons.length - 20} more`] : [];
-  return [`The lane reported the packet ${r.packet}; swarm rejected it (read it: it may hold the intent):`, ...reasons, ...more].join('\n');
+  return [`The lane reported the packet ${r.packet} (in the plan folder); swarm rejected it (read it: it may hold the intent):`, ...reasons, ...more].join('\n');
 }

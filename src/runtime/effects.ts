@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { execa } from 'execa';
 import type { Account } from '../core/config.js';
 import type { Effect, LaneEvent, LaneState } from '../machine/types.js';
-import { degradedPacket, serializePacket } from '../core/packet.js';
+import { degradedPacket, rejectedInPlan, serializePacket } from '../core/packet.js';
 import { validatePacket } from '../core/packetCheck.js';
 import { resumeBrief } from '../core/brief.js';
 import { pick, type PickInput } from '../core/leases.js';
@@ -200,7 +200,7 @@ function writeDegradedPacket(engine: EffectsEngine, lane: LaneState, effect: Ext
     author: { lane: engine.agentName(lane), account: lane.account ?? 'unknown', generation: effect.generation },
     lead: lead?.lead ?? null,
     epoch: lead?.epoch ?? null,
-    ...(effect.rejected === undefined ? {} : { rejected: effect.rejected }),
+    ...(effect.rejected === undefined ? {} : { rejected: rejectedInPlan(effect.rejected, plan) }),
   });
   const name = packetFileName(lane.name, effect.generation, new Date(engine.now())).replace(/\.yaml$/, '-degraded.yaml');
   return writePacketFile(plan, name, serializePacket(packet));

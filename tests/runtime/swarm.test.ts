@@ -5,7 +5,7 @@
  * script advances the clock, never by waiting.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/adapters/configFile.js';
 import { readLeases } from '../../src/adapters/leaseFiles.js';
@@ -26,6 +26,7 @@ const MIN = 60_000;
 /** Each a different length, so a pending deadline tells which it is. */
 const TIMEOUTS = '{ accept: 4m, packet: 3m, stall: 20m, ask: 5m, release: 7m }';
 const ACCEPT = 4 * MIN;
+const PACKET = 3 * MIN;
 const ASK = 5 * MIN;
 const RELEASE = 7 * MIN;
 
@@ -113,6 +114,26 @@ describe('the engine in-process, with a fake pane host', () => {
     expect(JSON.stringify(s.events('packet_rejected'))).toContain('0644');
     expect(s.events('successor_spawned')).toHaveLength(1);
     expect(s.events('packet_accepted')).toHaveLength(1);
+  });
+
+  it('a rejected packet and nothing after it: timeouts.packet after the report, a degraded packet naming it and its reasons, a successor finishes', async () => {
+    const rejected = () => t!.events('packet_rejected').length > 0;
+    const { s, outcome } = await run([{ name: 'lane-a' }], {
+      'lane-a g1': ['ready', 'badpacket', advanceWhen('the rejected packet\'s deadline', rejected, PACKET)],
+      'lane-a g2': ['done'],
+    });
+    expect(outcome.code).toBe(0);
+    const [reported] = s.events('handoff_reported');
+    const [degraded] = s.events('degraded_handoff');
+    expect(degraded).toMatchObject({ lane: 'lane-a', reason: 'capacity_critical', rejected: reported!.packet });
+    expect(JSON.stringify(degraded!.reasons)).toContain('0644');
+    expect(Date.parse(String(degraded!.ts)) - Date.parse(String(reported!.ts))).toBe(PACKET);
+    const accepted = s.events('packet_accepted');
+    expect(accepted).toHaveLength(1);
+    expect(String(accepted[0]!.packet)).toMatch(/-degraded\.yaml$/);
+    const scene = readFileSync(String(accepted[0]!.packet), 'utf8');
+    expect(scene).toContain(`The lane reported the packet analysis_results/handoff/${basename(String(reported!.packet))} (in the plan folder); swarm rejected it`);
+    expect(scene).toContain('0644');
   });
 
   it('the agent exits before done: lane_lost, a degraded packet, a successor finishes', async () => {
