@@ -76,9 +76,10 @@ describe('swarm up on tmux', () => {
     const [reported] = s.events('handoff_reported');
     const [degraded] = s.events('degraded_handoff');
     expect(degraded).toMatchObject({ lane: 'lane-a', rejected: reported!.packet, reasons: rejected!.reasons });
-    // timeouts.packet is 5 s: the degraded packet comes then, not a stall period (10 min) later.
+    // timeouts.packet is 5 s: the degraded packet comes then, not a stall period (10 min) later. (A
+    // journal line's time is when it was written, a few ms after the step that decided it.)
     const waited = Date.parse(String(degraded!.ts)) - Date.parse(String(reported!.ts));
-    expect(waited).toBeGreaterThanOrEqual(5000);
+    expect(waited).toBeGreaterThanOrEqual(5000 - 200);
     expect(waited).toBeLessThan(5000 + 3000);
     const file = handoffFiles(s.plan).find((f) => f.endsWith('-degraded.yaml'))!;
     const scene = readFileSync(join(s.plan, 'analysis_results', 'handoff', file), 'utf8');
