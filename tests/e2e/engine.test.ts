@@ -89,6 +89,19 @@ describe('swarm up on tmux', () => {
     expect(s.agentLog()).toContain('lane-a g2 accepted');
   });
 
+  it('an agent\'s last words: a command agent that prints and exits 1 → agent_exited with status 1 and its lines; the escalation quotes them', async () => {
+    const s = swarmOf({ lanes: [{ name: 'lane-a', agent: { AGENT_ALL: 'offline' } }] });
+    const run = await s.up(['--timeout', '40s']);
+    expect(run.exitCode).toBe(1);
+    const said = ['Unable to connect to Anthropic services', 'Failed to connect to api.anthropic.com: ENOTFOUND'];
+    const exits = s.events('agent_exited');
+    expect(exits.map((e) => e.status)).toEqual([1, 1]);
+    for (const exit of exits) expect((exit.last_lines as string[]).slice(-2)).toEqual(said);
+    const [escalation] = s.events('escalation');
+    expect(escalation).toMatchObject({ lane: 'lane-a', class: 'dependency' });
+    expect(String(escalation!.what)).toMatch(/\(exit status 1\): fix the command or the account's setup, then run swarm up again\nlast lines of the pane:\n(.*\n)*Unable to connect to Anthropic services\nFailed to connect to api\.anthropic\.com: ENOTFOUND$/);
+  });
+
   it('max generations stops the lane with the hint, and the swarm stops short', async () => {
     const s = swarmOf({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,handoff' } }], extra: 'thresholds: { max_generations: 1 }' });
     const run = await s.up(['--timeout', '30s']);

@@ -13,10 +13,12 @@ import { startSwarm, type Outcome } from '../../src/runtime/swarm.js';
 import { FakeHost, type Action, type Scripts } from '../helpers/fakeHost.js';
 import { HandClock } from '../helpers/handClock.js';
 import { waitFor } from '../helpers/waitFor.js';
-import { makeSwarm, type LaneOptions, type TestSwarm } from '../helpers/swarmUp.js';
+import { makeSwarm, type LaneOptions, type SwarmOptions, type TestSwarm } from '../helpers/swarmUp.js';
 
 let t: TestSwarm | null = null;
 let clock = new HandClock();
+/** The host of the run under way (its agents' scripts may end their own panes). */
+let fake: FakeHost | null = null;
 afterEach(async () => {
   await t?.cleanup();
   t = null;
@@ -43,9 +45,12 @@ async function releaseWhenDue(over: () => boolean): Promise<void> {
   }
 }
 
-async function run(lanes: LaneOptions[], scripts: Scripts, extra: { succession?: string[]; timeouts?: string; extra?: string } = {}) {
-  const s = (t = makeSwarm({ lanes, timeouts: extra.timeouts ?? TIMEOUTS, ...(extra.succession ? { succession: extra.succession } : {}), ...(extra.extra ? { extra: extra.extra } : {}) }));
-  const host = new FakeHost(scripts);
+async function run(lanes: LaneOptions[], scripts: Scripts, extra: { succession?: string[]; timeouts?: string; extra?: string; accounts?: SwarmOptions['accounts'] } = {}) {
+  const s = (t = makeSwarm({
+    lanes, timeouts: extra.timeouts ?? TIMEOUTS, ...(extra.succession ? { succession: extra.succession } : {}), ...(extra.extra ? { extra: extra.extra } : {}),
+    ...(extra.accounts ? { accounts: extra.accounts } : {}),
+  }));
+  const host = (fake = new FakeHost(scripts));
   clock = new HandClock();
   const config = loadConfig(s.file, { env: s.env, cwd: dirname(s.file) });
   const started = Date.now();
@@ -141,6 +146,25 @@ describe('the engine in-process, with a fake pane host', () => {
     expect(outcome.code).toBe(0);
     expect(s.events('packet_accepted')).toHaveLength(1);
     expect(s.events('lane_result')).toMatchObject([{ lane: 'lane-a', result: 'done' }]);
+  });
+
+  it('an agent\'s last words: its exit journaled with status and last lines; the escalation that follows quotes them and says why each account is excluded', async () => {
+    const offline: Action = async (pane) => {
+      pane.screen = '\x1b[31mUnable to connect to Anthropic services\x1b[0m  \r\nFailed to connect to api.anthropic.com: ENOTFOUND\n\n\n\n';
+      fake!.exit(pane.info.paneId, 1);
+    };
+    const accounts = [
+      { id: 'a1', vendor: 'anthropic', kind: 'claude' }, { id: 'a2', vendor: 'anthropic', kind: 'claude' },
+      { id: 'a3', vendor: 'anthropic', kind: 'claude', env: { CLAUDE_CONFIG_DIR: '/nonexistent/profile-a3' } },
+    ];
+    const { s, outcome } = await run([{ name: 'lane-a', account: 'a2' }], { 'lane-a g1': ['ready', offline] }, { accounts });
+    expect(outcome.code).toBe(1);
+    const lines = ['Unable to connect to Anthropic services', 'Failed to connect to api.anthropic.com: ENOTFOUND'];
+    expect(s.events('agent_exited')).toMatchObject([{ lane: 'lane-a', status: 1, last_lines: lines }]);
+    const [escalation] = s.events('escalation');
+    const what = String(escalation!.what);
+    expect(what).toContain(`the agent of g1 on a2 exited (status 1); last lines of its pane:\n${lines.join('\n')}`);
+    expect(what).toContain("a1 the lead's, a2 excluded (the account lane-a g1 leaves), a3 not ready: ");
   });
 
   it('a done lane whose agent then exits: no successor, its lease released (never a lease held by nobody)', async () => {
