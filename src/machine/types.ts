@@ -141,7 +141,10 @@ export type LaneEvent =
   | { type: 'timer'; timer: TimerName }
   /** A lease was released somewhere in the swarm: a `waiting` lane picks again now, not at its retry time. */
   | { type: 'account_freed'; account: string }
-  | { type: 'resume'; panes: { generation: number; paneId: string; dead: boolean }[] };
+  | { type: 'resume'; panes: ResumedPane[] };
+
+/** A pane a restart found: a dead one with its exit status and last lines when they could be read. */
+export interface ResumedPane { generation: number; paneId: string; dead: boolean; status?: number | null; tail?: string }
 
 export type JournalKind = 'delegation' | 'observation' | 'intervention';
 
