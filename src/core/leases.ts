@@ -22,6 +22,8 @@ export interface PickInput {
   /** The spent account's vendor: another vendor is preferred when any qualifies. */
   preferOtherThan?: string | null;
   exclude?: readonly string[];
+  /** Why each excluded account is (`the account lane-a g1 leaves`): said in the refusal, else just `excluded`. */
+  excludedBecause?: ReadonlyMap<string, string>;
   now: string;
 }
 
@@ -32,7 +34,10 @@ const isFuture = (iso: string | null | undefined, now: number): iso is string =>
 /** Why an account cannot be picked now, or null when it can. */
 function blocker(account: Account, input: PickInput, now: number): string | null {
   if (account.id === input.leadAccount) return "the lead's";
-  if (input.exclude?.includes(account.id)) return 'excluded';
+  if (input.exclude?.includes(account.id)) {
+    const because = input.excludedBecause?.get(account.id);
+    return because === undefined ? 'excluded' : `excluded (${because})`;
+  }
   if (input.leases.some((lease) => lease.account === account.id)) return 'leased';
   const notReady = input.notReady?.get(account.id);
   if (notReady !== undefined) return `${NOT_READY}${notReady}`;

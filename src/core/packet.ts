@@ -213,14 +213,39 @@ export function serializePacket(packet: Packet): string {
   return doc.toString({ lineWidth: 0 });
 }
 
-/** Swarm's fallback packet when the lane wrote none (SPEC 5.1): degraded, with the task's first 1200 characters as the scene. */
-export function degradedPacket(input: { plan: string; contract: string; task: string; step?: string | number | null; reason: PacketReason; where: PacketWhere; author: Packet['author']; lead: string | null; epoch: number | null }): Packet {
+/** A packet the lane reported and swarm rejected: its path and every reason. */
+export interface RejectedPacket { packet: string; reasons: string[] }
+
+/**
+ * Swarm's fallback packet when the lane wrote none valid (SPEC 5.1): degraded, with the task's first
+ * 1200 characters as the scene, and after it the lane's rejected packet (its path and reasons, each
+ * cut at 300 characters, at most 20) when it reported one.
+ */
+export function degradedPacket(input: { plan: string; contract: string; task: string; step?: string | number | null; reason: PacketReason; where: PacketWhere; author: Packet['author']; lead: string | null; epoch: number | null; rejected?: RejectedPacket }): Packet {
   const scene = Array.from(input.task).slice(0, 1200).join('');
+  const rejected = input.rejected === undefined ? '' : `\n${rejectedScene(input.rejected)}`;
   return {
     schema: PACKET_SCHEMA, plan: input.plan, contract: input.contract, task: input.task, step: input.step ?? null,
-    reason: input.reason, doing: `${DEGRADED_MARK} ${scene}`.trimEnd(),
+    reason: input.reason, doing: `${`${DEGRADED_MARK} ${scene}`.trimEnd()}${rejected}`,
     where: { ...input.where, uncommitted: [...input.where.uncommitted] },
     done: [], verified: [], unverified: [], next: [DEGRADED_NEXT], deadends: [], asks: [], decisions: [],
     lead: input.lead, epoch: input.epoch, author: { ...input.author }, degraded: true,
   };
+}
+
+/**
+ * A rejected packet as a degraded packet's scene names it: paths inside the plan folder written
+ * relative to it (`analysis_results/handoff/…`), so no temporary folder's random name reads as a secret.
+ */
+export function rejectedInPlan(rejected: RejectedPacket, planDir: string): RejectedPacket {
+  const prefix = `${planDir.replace(/\/+$/, '')}/`;
+  const inPlan = (text: string): string => text.split(prefix).join('');
+  return { packet: inPlan(rejected.packet), reasons: rejected.reasons.map(inPlan) };
+}
+
+/** The rejected packet in a degraded packet's scene: its path, then its reasons. */
+function rejectedScene(r: RejectedPacket): string {
+  const reasons = r.reasons.slice(0, 20).map((reason) => `- ${excerpt(reason, 300)}`);
+  const more = r.reasons.length > 20 ? [`- and ${r.reasons.length - 20} more`] : [];
+  return [`The lane reported the packet ${r.packet} (in the plan folder); swarm rejected it (read it: it may hold the intent):`, ...reasons, ...more].join('\n');
 }

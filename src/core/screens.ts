@@ -160,12 +160,16 @@ function lastMatch(re: RegExp, text: string): (Hit & { group: string | undefined
   return found;
 }
 
+/** How many of a dead pane's last non-empty lines `agent_exited` keeps (SPEC 10.1). */
+export const LAST_LINES = 20;
+
 /**
- * What an agent said last, for an escalation that quotes a dead pane: its last `count` non-empty
- * lines, escapes stripped, without tmux's own "Pane is dead (status …)" line. An agent that prints
- * its error at the top and exits (Claude Code offline) leaves a screen of blank lines below it.
+ * What an agent said last, for `agent_exited` and the escalations that quote a dead pane: its last
+ * `count` non-empty lines, escapes stripped, trailing spaces cut, without tmux's own "Pane is dead
+ * (status …)" line. An agent that prints its error at the top and exits (Claude Code offline) leaves
+ * a screen of blank lines below it.
  */
-export function lastWords(text: string, count = 10): string {
+export function lastWords(text: string, count = LAST_LINES): string {
   return stripAnsi(text.replace(/\r\n?/g, '\n'))
     .split('\n')
     .map((line) => line.trimEnd())

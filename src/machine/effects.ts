@@ -43,6 +43,11 @@ export function spawnEffect(lane: LaneState, h: Handoff, s: Successor): Effect {
   return { type: 'spawn', id: effectId(lane, s.generation, 'spawn', s.account), generation: s.generation, account: s.account, packet: h.packet ?? '' };
 }
 
+/** swarm writes the fallback packet; one that stands in for a rejected packet names it and its reasons. */
 export function writeDegraded(lane: LaneState, reason: PacketReason): Effect {
-  return { type: 'write_degraded', id: effectId(lane, lane.generation, 'degraded', lane.phaseSince ?? 0), reason, generation: lane.generation };
+  const packet = lane.handoff?.rejectedPacket;
+  return {
+    type: 'write_degraded', id: effectId(lane, lane.generation, 'degraded', lane.phaseSince ?? 0), reason, generation: lane.generation,
+    ...(packet === undefined ? {} : { rejected: { packet, reasons: [...(lane.handoff?.rejected ?? [])] } }),
+  };
 }

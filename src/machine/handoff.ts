@@ -6,7 +6,8 @@
 import { spokenDuration } from '../core/duration.js';
 import { degrade, stop } from './degrade.js';
 import { clearTimer, effectId, journal, setTimer, spawnEffect } from './effects.js';
-import { isLive } from './laneState.js';
+import { isLive, rejectedDue } from './laneState.js';
+import { quoteExit } from './lastWords.js';
 import { notices, tail } from './notices.js';
 import { andThen, type Ev, ignored } from './step.js';
 import { attention, failSuccessor, freshHandoff, startPick, waiting } from './successor.js';
@@ -28,7 +29,10 @@ export function onHandoff(lane: LaneState, path: string, ctx: MachineContext): S
     : lane.role === 'lead' ? 'lead_handover'
       : lane.capacityState === 'critical' ? 'capacity_critical' : lane.capacityState === 'low' ? 'capacity_low' : 'context_pressure';
   if (lane.generation >= ctx.maxGenerations) return stop(lane, path, reason, ctx);
-  const next: LaneState = { ...lane, phase: 'reported', phaseSince: ctx.now, handoff: { ...freshHandoff(lane, reason, false), packet: path } };
+  // A packet reported again after a rejection keeps the deadline of the first report.
+  const again = lane.phase === 'rejected' || lane.phase === 'reported';
+  const firstReportAt = (again ? lane.handoff?.firstReportAt : undefined) ?? ctx.now;
+  const next: LaneState = { ...lane, phase: 'reported', phaseSince: ctx.now, handoff: { ...freshHandoff(lane, reason, false), packet: path, firstReportAt } };
   return {
     lane: next,
     effects: [
@@ -39,7 +43,11 @@ export function onHandoff(lane: LaneState, path: string, ctx: MachineContext): S
   };
 }
 
-/** The reported packet was checked: pick an account, or tell the agent why it was rejected. */
+/**
+ * The reported packet was checked: pick an account, or tell the agent why it was rejected. A rejected
+ * lane may report again until `timeouts.packet` has passed since its first report; then (at once, when
+ * that time is past already) swarm writes the degraded packet.
+ */
 export function onPacketChecked(lane: LaneState, event: Ev<'packet_checked'>, ctx: MachineContext): Step {
   const h = lane.handoff;
   if (lane.phase !== 'reported' || h === null || h.packet !== event.packet) {
@@ -47,13 +55,21 @@ export function onPacketChecked(lane: LaneState, event: Ev<'packet_checked'>, ct
   }
   if (event.reasons.length === 0) return startPick(lane, h, ctx);
   const next: LaneState = { ...lane, phase: 'rejected', phaseSince: ctx.now, handoff: { ...h, rejected: event.reasons } };
-  return {
+  const due = rejectedDue(next, ctx);
+  const told: Step = {
     lane: next,
     effects: [
       journal(next, 'packet_rejected', 'observation', { packet: event.packet, reasons: event.reasons }, ctx.now),
-      { type: 'notify', id: effectId(next, next.generation, 'rejected', ctx.now), text: notices.rejected(event.packet, event.reasons) },
+      { type: 'notify', id: effectId(next, next.generation, 'rejected', ctx.now), text: notices.rejected(event.packet, event.reasons, due - ctx.now) },
     ],
   };
+  return ctx.now < due ? { lane: next, effects: [...told.effects, setTimer(next, 'packet', due)] } : andThen(told, (l) => degradeRejected(l, ctx));
+}
+
+/** No valid packet in time after a rejection: the degraded packet, naming the rejected one. */
+function degradeRejected(lane: LaneState, ctx: MachineContext): Step {
+  const why = `no valid packet within ${spokenDuration(ctx.timeouts.packet)} of the first report`;
+  return degrade(lane, lane.handoff?.reason ?? 'capacity_critical', ctx, { why });
 }
 
 /** An account for the successor (spawn it), or none (wait for a reset, or hold the lane). */
@@ -90,6 +106,7 @@ function noAccountLeft(h: Handoff, pickWhy: string): string {
   const lines = [h.tried.length === 0
     ? `no account is ready for the successor of ${packet} (${pickWhy}): fix an account, then run swarm up again`
     : `no successor accepted ${packet} on ${h.tried.join(', ')}, and no other account is free (${pickWhy})`];
+  if (h.exit !== undefined) lines.push(quoteExit(`the agent of g${h.from.generation}${h.from.account === null ? '' : ` on ${h.from.account}`}`, h.exit));
   const failures = h.failures ?? [];
   for (const f of failures) lines.push(`- ${f.account}: ${f.why}`);
   const last = [...failures].reverse().find((f) => f.lines !== null && f.lines.trim() !== '');
@@ -210,11 +227,12 @@ export function onHandoffTimer(lane: LaneState, timer: Exclude<TimerName, 'stall
   const { now } = ctx;
   switch (timer) {
     case 'packet': {
-      if (lane.phase !== 'writing' || !isLive(lane)) return { lane, effects: [] };
-      const due = (lane.phaseSince ?? now) + ctx.timeouts.packet;
+      if ((lane.phase !== 'writing' && lane.phase !== 'rejected') || !isLive(lane)) return { lane, effects: [] };
+      const due = lane.phase === 'rejected' ? rejectedDue(lane, ctx) : (lane.phaseSince ?? now) + ctx.timeouts.packet;
       if (now < due) return { lane, effects: [setTimer(lane, 'packet', due)] };
       // An agent on a permission screen cannot write: wait for the developer, then give it the full time.
       if (lane.blocked?.source === 'screen') return { lane, effects: [setTimer(lane, 'packet', now + ctx.timeouts.packet)] };
+      if (lane.phase === 'rejected') return degradeRejected(lane, ctx);
       return degrade(lane, h?.reason ?? 'capacity_critical', ctx, { why: `no packet within ${spokenDuration(ctx.timeouts.packet)}` });
     }
     case 'accept': {

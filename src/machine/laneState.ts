@@ -2,7 +2,7 @@
  * Questions about one lane's state that more than one transition asks, and the fresh lane itself.
  * Pure.
  */
-import type { LaneState, Phase } from './types.js';
+import type { LaneState, MachineContext, Phase } from './types.js';
 
 /** A fresh lane before its first agent started: generation 1, no pane, no handoff. */
 export function initialLane(input: { name: string; role: 'lane' | 'lead'; account: string | null; now: number }): LaneState {
@@ -33,6 +33,11 @@ const IN_FLIGHT: ReadonlySet<Phase> = new Set<Phase>(['reported', 'spawning', 'w
 /** The phases from which a handoff is in flight (hysteresis: capacity no longer matters). */
 export function handoffInFlight(lane: LaneState): boolean {
   return lane.phase !== null && IN_FLIGHT.has(lane.phase);
+}
+
+/** When a rejected lane's time to report a valid packet ends: `timeouts.packet` after its first report. */
+export function rejectedDue(lane: LaneState, ctx: Pick<MachineContext, 'now' | 'timeouts'>): number {
+  return (lane.handoff?.firstReportAt ?? lane.phaseSince ?? ctx.now) + ctx.timeouts.packet;
 }
 
 /** The lane still has an agent to watch: neither done nor stopped. */

@@ -12,9 +12,12 @@ export const notices = {
   write: (ms: number): string =>
     'swarm: hand off now. Write your packet with `swarm packet write --reason R --doing TEXT --next STEP` ' +
     `and report \`handoff <packet path>\` within ${spokenDuration(ms)}, or swarm writes a degraded packet for you.`,
-  rejected: (packet: string, reasons: string[]): string =>
+  /** `left`: ms until swarm writes the degraded packet instead (none left: it does so now). */
+  rejected: (packet: string, reasons: string[], left: number): string =>
     `swarm: your packet ${packet} was rejected:\n${reasons.map((r) => `- ${r}`).join('\n')}\n` +
-    'Fix it and report `handoff <packet path>` again.',
+    (left > 0
+      ? `Fix it and report \`handoff <packet path>\` again within ${spokenDuration(left)}, or swarm writes a degraded packet for you.`
+      : 'Your time to hand off is up: swarm writes a degraded packet for you now.'),
   nudge: (ms: number): string =>
     `swarm: no output and no report for ${spokenDuration(ms)}. If you are stuck, report \`blocked <class> <what you need>\`; ` +
     'otherwise carry on and report at your next work boundary.',

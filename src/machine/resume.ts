@@ -3,10 +3,10 @@
  * only what is provably missing and re-arm the deadlines. `reduceLane` dispatches to it; pure.
  */
 import { effectId, journal, pickEffect, setTimer, spawnEffect, writeDegraded } from './effects.js';
-import { exitRecorded, handoffInFlight, isLive, stallWatched } from './laneState.js';
+import { exitRecorded, handoffInFlight, isLive, rejectedDue, stallWatched } from './laneState.js';
 import { andThen, type Ev } from './step.js';
 import { failSuccessor } from './successor.js';
-import type { LaneState, MachineContext, Step } from './types.js';
+import type { LaneState, MachineContext, ResumedPane, Step } from './types.js';
 import { startGate } from './gate.js';
 import { retryFirstStart, startFailed } from './firstStart.js';
 
@@ -33,6 +33,8 @@ export function onResume(lane: LaneState, event: Ev<'resume'>, ctx: MachineConte
     step.effects.push(writeDegraded(lane, h.reason));
   } else if (lane.phase === 'writing') {
     step.effects.push(setTimer(lane, 'packet', (lane.phaseSince ?? ctx.now) + ctx.timeouts.packet));
+  } else if (lane.phase === 'rejected') {
+    step.effects.push(setTimer(lane, 'packet', rejectedDue(lane, ctx)));
   } else if (lane.phase === 'waiting' && h?.retryAt != null) {
     step.effects.push(setTimer(lane, 'reset', h.retryAt));
   } else if (lane.phase === 'spawning' && h !== null) {
@@ -51,7 +53,8 @@ export function onResume(lane: LaneState, event: Ev<'resume'>, ctx: MachineConte
   if (mine !== undefined && !mine.dead && !unstarted && step.lane.paneId !== mine.paneId) step = { ...step, lane: { ...step.lane, paneId: mine.paneId } };
   const paneId = step.lane.paneId;
   if (paneId !== null && (mine === undefined || mine.dead) && !exitRecorded(step.lane)) {
-    return andThen(step, (l) => onExited(l, { type: 'exited', paneId, status: null, ...(mine === undefined ? { vanished: true } : {}) }, ctx));
+    const told = mine === undefined ? { vanished: true } : mine.tail === undefined ? {} : { tail: mine.tail };
+    return andThen(step, (l) => onExited(l, { type: 'exited', paneId, status: mine?.status ?? null, ...told }, ctx));
   }
   if (stallWatched(step.lane)) {
     step.effects.push(setTimer(step.lane, 'stall', step.lane.lastActivity + ctx.timeouts.stall * (step.lane.stallNudged ? 2 : 1)));
@@ -60,13 +63,13 @@ export function onResume(lane: LaneState, event: Ev<'resume'>, ctx: MachineConte
 }
 
 /** Phase `spawning` after a restart: adopt the successor's live pane, fail a dead or vanished one, or spawn again. */
-function resumeSpawning(lane: LaneState, pane: (g: number) => { paneId: string; dead: boolean } | undefined, ctx: MachineContext): Step {
+function resumeSpawning(lane: LaneState, pane: (g: number) => ResumedPane | undefined, ctx: MachineContext): Step {
   const h = lane.handoff;
   if (h === null) return { lane, effects: [] };
   const s = h.successor;
   if (s === null) return { lane, effects: [pickEffect(lane, h)] };
   const found = pane(s.generation);
-  if (found !== undefined && found.dead) return failSuccessor(lane, 'the successor pane died while swarm was down', found.paneId, ctx);
+  if (found !== undefined && found.dead) return failSuccessor(lane, 'the successor pane died while swarm was down', found.paneId, ctx, true, found.tail ?? null);
   if (found !== undefined) {
     if (s.paneId === found.paneId) return { lane, effects: [setTimer(lane, 'accept', s.deadline)] };
     const successor = { ...s, paneId: found.paneId, spawnedAt: s.spawnedAt ?? ctx.now };

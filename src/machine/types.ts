@@ -52,9 +52,18 @@ export interface Handoff {
   retryAt: number | null;
   /** mark_limited already emitted for the spent account. */
   accountLimited: boolean;
-  /** Why each tried successor failed, and its pane's last lines when known (issue 9 §5); absent in older states. */
+  /** Why each tried successor failed, and its pane's last lines when known; absent in older states. */
   failures?: Failure[];
+  /** When the lane first reported a packet for this handoff (epoch ms): a rejected packet's deadline counts from it. */
+  firstReportAt?: number;
+  /** The rejected packet a degraded packet stands in for (its reasons are `rejected`). */
+  rejectedPacket?: string;
+  /** The spent agent's exit that began this handoff: quoted by every escalation that follows from it. */
+  exit?: AgentExit;
 }
+
+/** An agent's exit: its status and its pane's last non-empty lines (escapes stripped). */
+export interface AgentExit { status: number | null; lines: string[] }
 
 export interface Failure { account: string; why: string; lines: string | null }
 
@@ -132,7 +141,10 @@ export type LaneEvent =
   | { type: 'timer'; timer: TimerName }
   /** A lease was released somewhere in the swarm: a `waiting` lane picks again now, not at its retry time. */
   | { type: 'account_freed'; account: string }
-  | { type: 'resume'; panes: { generation: number; paneId: string; dead: boolean }[] };
+  | { type: 'resume'; panes: ResumedPane[] };
+
+/** A pane a restart found: a dead one with its exit status and last lines when they could be read. */
+export interface ResumedPane { generation: number; paneId: string; dead: boolean; status?: number | null; tail?: string }
 
 export type JournalKind = 'delegation' | 'observation' | 'intervention';
 
@@ -149,7 +161,8 @@ export type Effect =
   | { type: 'release_lease'; id: string; account: string }
   | { type: 'mark_limited'; id: string; account: string; resetsAt: string | null }
   | { type: 'mark_not_ready'; id: string; account: string; why: string }
-  | { type: 'write_degraded'; id: string; reason: PacketReason; generation: number }
+  /** `rejected`: the lane's last packet, rejected, that the degraded one stands in for (named in its scene). */
+  | { type: 'write_degraded'; id: string; reason: PacketReason; generation: number; rejected?: { packet: string; reasons: string[] } }
   | { type: 'escalate'; id: string; class: BlockClass; what: string }
   /**
    * Run the gate. `ends`: an earlier run cut off by a restart: first end its process group, if it is

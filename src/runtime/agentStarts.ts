@@ -80,6 +80,8 @@ export async function startMissing(engine: Engine, panes: Awaited<ReturnType<Pan
 /** The account of a lane declared without one: picked like a successor's, skipping those not ready. */
 function firstAccount(engine: Engine, lane: string, kind: string | null): string | { why: string } | null {
   const pool = runnablePool(engine, lane).filter((a) => !kind || a.kind === kind);
+  const inUse = engine.accountsInUse();
+  const declared = new Map(engine.config.lanes.flatMap((l) => (l.account === null ? [] : [[l.account, `declared for ${l.name}`] as const])));
   const input: PickInput = {
     pool,
     leases: readLeases(engine.config.plan),
@@ -87,7 +89,8 @@ function firstAccount(engine: Engine, lane: string, kind: string | null): string
     spent: new Map(Object.entries(engine.state.limited)),
     notReady: notReadyAccounts(engine, pool, engine.checkoutOf(lane)),
     leadAccount: engine.config.lead.account,
-    exclude: [...engine.accountsInUse(), ...engine.config.lanes.map((l) => l.account).filter((a): a is string => a !== null)],
+    exclude: [...inUse.keys(), ...declared.keys()],
+    excludedBecause: new Map([...declared, ...inUse]),
     now: isoNow(engine.clock),
   };
   const result = pick(input);

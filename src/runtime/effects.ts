@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { execa } from 'execa';
 import type { Account } from '../core/config.js';
 import type { Effect, LaneEvent, LaneState } from '../machine/types.js';
-import { degradedPacket, serializePacket } from '../core/packet.js';
+import { degradedPacket, rejectedInPlan, serializePacket } from '../core/packet.js';
 import { validatePacket } from '../core/packetCheck.js';
 import { resumeBrief } from '../core/brief.js';
 import { pick, type PickInput } from '../core/leases.js';
@@ -46,12 +46,13 @@ export interface EffectsEngine {
   taskOf(name: string): string;
   leadRecord(): LeadRecord | null;
   leadAccount(): string;
-  accountsInUse(): string[];
+  accountsInUse(): Map<string, string>;
   dispatch(lane: string, event: LaneEvent): void;
   dispatch(event: SwarmEvent): void;
   spawnSuccessor(lane: LaneState, generation: number, account: string, packet: string): Promise<LaneEvent>;
 }
 import { runnablePool } from './runnable.js';
+import { handoffExclusions } from '../core/swarm/exclusions.js';
 import { journalSkips, notReadyAccounts } from './readyAccounts.js';
 
 export async function runEffect(engine: EffectsEngine, laneName: string, effect: Effect): Promise<void> {
@@ -161,6 +162,7 @@ function pickAccount(engine: EffectsEngine, lane: LaneState, exclude: string[], 
   const limited = new Map(Object.entries(engine.state.limited));
   const notReady = notReadyAccounts(engine, pool, engine.checkoutOf(lane.name));
   for (let attempt = 0; attempt < pool.length; attempt += 1) {
+    const inUse = engine.accountsInUse();
     const input: PickInput = {
       pool,
       leases: readLeases(plan),
@@ -169,7 +171,9 @@ function pickAccount(engine: EffectsEngine, lane: LaneState, exclude: string[], 
       notReady,
       leadAccount: engine.leadAccount(),
       preferOtherThan: vendor,
-      exclude: [...exclude, ...engine.accountsInUse()],
+      exclude: [...exclude, ...inUse.keys()],
+      // The lane's own reasons (the account it leaves, those tried) before who else uses an account.
+      excludedBecause: new Map([...inUse, ...handoffExclusions(lane)]),
       now: isoNow(engine.clock),
     };
     const result = pick(input);
@@ -200,6 +204,7 @@ function writeDegradedPacket(engine: EffectsEngine, lane: LaneState, effect: Ext
     author: { lane: engine.agentName(lane), account: lane.account ?? 'unknown', generation: effect.generation },
     lead: lead?.lead ?? null,
     epoch: lead?.epoch ?? null,
+    ...(effect.rejected === undefined ? {} : { rejected: rejectedInPlan(effect.rejected, plan) }),
   });
   const name = packetFileName(lane.name, effect.generation, new Date(engine.now())).replace(/\.yaml$/, '-degraded.yaml');
   return writePacketFile(plan, name, serializePacket(packet));

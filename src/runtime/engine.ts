@@ -9,6 +9,7 @@ import type { SwarmConfig } from '../core/config.js';
 import type { LaneEvent, LaneState } from '../machine/types.js';
 import { planPaths } from '../core/paths.js';
 import { deadlines } from '../core/swarm/deadlines.js';
+import { accountsInUse } from '../core/swarm/exclusions.js';
 import type { SwarmEffect, SwarmEvent } from '../core/swarm/events.js';
 import { reduceSwarm, type SwarmContext } from '../core/swarm/reduce.js';
 import type { PendingEffect } from '../core/swarm/state.js';
@@ -251,16 +252,9 @@ export class Engine {
     return this.state.lanes[this.state.leadName]?.account ?? this.config.lead.account;
   }
 
-  /** Accounts serving a live agent or a successor in flight (never picked for another). */
-  accountsInUse(): string[] {
-    const used = new Set<string>();
-    for (const lane of Object.values(this.state.lanes)) {
-      if (lane.account && lane.state !== 'done') used.add(lane.account);
-      const s = lane.handoff?.successor;
-      if (s) used.add(s.account);
-    }
-    for (const lease of readLeases(this.config.plan)) used.add(lease.account);
-    return [...used];
+  /** Accounts serving a live agent or a successor in flight, or leased (never picked for another): account → by whom. */
+  accountsInUse(): Map<string, string> {
+    return accountsInUse(this.state.lanes, readLeases(this.config.plan));
   }
 
   async spawnSuccessor(lane: LaneState, generation: number, account: string, packet: string): Promise<LaneEvent> {

@@ -10,7 +10,9 @@ import { claim } from '../core/epochs.js';
 import type { InboxRecord } from '../core/inbox.js';
 import { planPaths } from '../core/paths.js';
 import { MismatchError, planFilesFault, PlanFilesError } from '../errors.js';
-import type { PaneHost } from '../adapters/host.js';
+import type { PaneHost, PaneInfo } from '../adapters/host.js';
+import { lastWords } from '../core/screens.js';
+import type { ResumedPane } from '../machine/types.js';
 import { appendLine, ensureDir } from '../adapters/files.js';
 import { readInbox } from '../adapters/inbox.js';
 import { followJournal, journalSize } from '../adapters/journal.js';
@@ -172,7 +174,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   const retried = engine.state.order.filter((name) => startFailed(engine.state.lanes[name]!));
   for (const name of [...retried, ...engine.state.order.filter((n) => !retried.includes(n))]) {
     const mine = panes.filter((p) => engine.laneOfAgent(p.lane) === name);
-    engine.dispatch(name, { type: 'resume', panes: mine.map((p) => ({ generation: p.generation, paneId: p.paneId, dead: p.dead })) });
+    engine.dispatch(name, { type: 'resume', panes: await Promise.all(mine.map((p) => resumedPane(engine.host, p))) });
   }
   if (engine.state.order.length > 0) engine.journal({ type: 'observation', event: 'readopted', lane: null, panes: panes.length });
   engine.deadlines.arm();
@@ -247,4 +249,12 @@ function claimLead(engine: Engine): void {
   });
   if (!outcome.ok) throw new MismatchError(`cannot claim the lead of plan ${basename(config.plan)}: ${outcome.message}`, [outcome.message]);
   leadClaimed(engine, outcome.record.epoch);
+}
+
+/** A pane as a restart finds it; a dead one with its exit status and its last words (remain-on-exit kept its screen). */
+async function resumedPane(host: PaneHost, p: PaneInfo): Promise<ResumedPane> {
+  const pane = { generation: p.generation, paneId: p.paneId, dead: p.dead };
+  if (!p.dead) return pane;
+  const tail = await host.capture(p.paneId, 200).then(lastWords, () => '');
+  return { ...pane, status: p.deadStatus, tail };
 }

@@ -201,7 +201,8 @@ export class PaneWatch {
   private async exited(laneName: string, paneId: string, status: number | null): Promise<void> {
     let tail = '';
     try {
-      tail = lastWords(await this.engine.host.capture(paneId, 20));
+      // The dead pane stays (remain-on-exit) until the machine closes it: its screen and some scrollback.
+      tail = lastWords(await this.engine.host.capture(paneId, 200));
     } catch {
       // gone already
     }

@@ -115,6 +115,9 @@ describe('pick: none eligible', () => {
     ['leased and excluded accounts give no reset', input({
       leases: [lease('a1'), lease('a2')], exclude: ['o1', 'o2'], s: { a1: SOON, o1: SOON }, r: { a2: critical(SOON), o2: critical(SOON) },
     }), null, `no account has headroom (lead1 the lead's, a1 leased, a2 leased, o1 excluded, o2 excluded)`],
+    ['an excluded account says why when told', input({
+      exclude: ['a1', 'a2', 'o1', 'o2'], excludedBecause: new Map([['a1', 'the account lane-a g1 leaves'], ['o1', 'in use by lane-b g2']]),
+    }), null, `no account has headroom (lead1 the lead's, a1 excluded (the account lane-a g1 leaves), a2 excluded, o1 excluded (in use by lane-b g2), o2 excluded)`],
     ["the lead's own reset is not waited for", input({ pool: POOL.slice(0, 2), s: { lead1: SOON, a1: LATER } }), LATER,
       `no account has headroom (lead1 the lead's, a1 spent until ${LATER})`],
     ['empty pool', input({ pool: [] }), null, 'no account has headroom (the pool is empty)'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { degradedPacket, type Packet, PACKET_REASONS, PACKET_SCHEMA, parsePacket, serializePacket } from '../../src/core/packet.js';
+import { degradedPacket, type Packet, PACKET_REASONS, PACKET_SCHEMA, parsePacket, rejectedInPlan, serializePacket } from '../../src/core/packet.js';
 import { validatePacket } from '../../src/core/packetCheck.js';
 import { expectation, file, good, raw, reasonsOf, yamlOf } from './packetFixtures.js';
 
@@ -215,6 +215,30 @@ describe('degradedPacket', () => {
       deadends: [], asks: [], decisions: [], lead: 'lead', epoch: 3, author: { lane: 'lane-a', account: 'work2', generation: 2 }, degraded: true,
     });
     expect(validatePacket(serializePacket(packet), file(), expectation(), {})).toEqual([]);
+  });
+
+  it('names a rejected packet and its reasons after the scene, cut short, and still passes validation', () => {
+    const reasons = ['packet mode is 0644, expected 0600: run chmod 600 /p.yaml', `missing next ${'x'.repeat(400)}`, ...Array.from({ length: 20 }, (_, i) => `r${i}`)];
+    const packet = degradedPacket({ ...input, task: 'Steps 1-3', rejected: { packet: '/plan/analysis_results/handoff/a-g2.yaml', reasons } });
+    const lines = packet.doing.split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      '[DEGRADED: handoff not written] Steps 1-3',
+      'The lane reported the packet /plan/analysis_results/handoff/a-g2.yaml (in the plan folder); swarm rejected it (read it: it may hold the intent):',
+      '- packet mode is 0644, expected 0600: run chmod 600 /p.yaml',
+    ]);
+    expect(lines[3]).toBe(`- missing next ${'x'.repeat(286)}…`);
+    expect(lines.slice(-2)).toEqual(['- r17', '- and 2 more']);
+    expect(validatePacket(serializePacket(packet), file(), expectation(), {})).toEqual([]);
+  });
+
+  it.each([
+    ['a path in the plan folder', '/tmp/x-Ab3dE9/plans/p', '/tmp/x-Ab3dE9/plans/p/analysis_results/handoff/a.yaml', 'analysis_results/handoff/a.yaml'],
+    ['a trailing slash on the folder', '/tmp/x-Ab3dE9/plans/p/', '/tmp/x-Ab3dE9/plans/p/analysis_results/handoff/a.yaml', 'analysis_results/handoff/a.yaml'],
+    ['a path elsewhere, kept', '/tmp/x-Ab3dE9/plans/p', '/elsewhere/a.yaml', '/elsewhere/a.yaml'],
+    ['a sibling folder sharing the prefix, kept', '/tmp/plans/p', '/tmp/plans/p2/a.yaml', '/tmp/plans/p2/a.yaml'],
+  ])('rejectedInPlan: %s', (_what, planDir, path, shown) => {
+    const r = rejectedInPlan({ packet: path, reasons: [`packet mode is 0644, expected 0600: run chmod 600 ${path}`, ''] }, planDir);
+    expect(r).toEqual({ packet: shown, reasons: [`packet mode is 0644, expected 0600: run chmod 600 ${shown}`, ''] });
   });
 
   it.each(PACKET_REASONS)('keeps the reason %s and an empty task still says it is degraded', (reason) => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseKind, type KindSpec } from '../../src/core/kind.js';
 import type { ScreenClass } from '../../src/machine/types.js';
-import { contextLeft, isIdle, lastWords, matchScreen, screenLines, SCREENFUL } from '../../src/core/screens.js';
+import { contextLeft, isIdle, LAST_LINES, lastWords, matchScreen, screenLines, SCREENFUL } from '../../src/core/screens.js';
 
 const ESC = '\x1b';
 
@@ -267,7 +267,16 @@ describe('lastWords: what a dead pane said last', () => {
     ['CRLF, escapes and trailing spaces', '\x1b[31mboom\x1b[0m  \r\n\r\nPane is dead (signal 9, x)\r\n', 10, 'boom'],
     ['only the last lines', 'a\nb\nc\nd', 2, 'c\nd'],
     ['empty', '', 10, ''],
+    ['only blank lines and tmux\'s line', '\n  \n\t\nPane is dead (status 1, x)\n', 10, ''],
+    ['CRLF kept apart from a lone CR', 'one\r\ntwo\rthree', 10, 'one\ntwo\nthree'],
+    ['an OSC title and a cursor move', '\x1b]0;claude\x07\x1b[2Kready\x1b[1G  ', 10, 'ready'],
   ])('%s', (_what, text, count, expected) => {
     expect(lastWords(text, count)).toBe(expected);
+  });
+
+  it('keeps the last 20 non-empty lines by default (SPEC 10.1), blank ones between not counted', () => {
+    const text = Array.from({ length: 30 }, (_, i) => `line ${i + 1}  \n`).join('\n');
+    expect(LAST_LINES).toBe(20);
+    expect(lastWords(text).split('\n')).toEqual(Array.from({ length: 20 }, (_, i) => `line ${i + 11}`));
   });
 });

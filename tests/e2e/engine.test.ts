@@ -3,7 +3,7 @@
  * child process. Each test kills its own tmux server.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { handoffFiles, makeSwarm, type SwarmOptions, type TestSwarm } from '../helpers/swarmUp.js';
 
@@ -67,14 +67,39 @@ describe.each(['tmux', 'pty'] as const)('swarm up on %s', (backend) => {
 });
 
 describe('swarm up on tmux', () => {
-  it('refuses a bad packet (mode 0644): reasons journaled, nothing spawned', async () => {
-    const s = swarmOf({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'badpacket' } }] });
-    const run = await s.up(['--timeout', '8s']);
+  it('a bad packet (mode 0644) and nothing after it: reasons told; within timeouts.packet a degraded packet naming it, and a successor', async () => {
+    const s = swarmOf({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'badpacket', AGENT_G2: 'done' } }] });
+    const run = await s.up(['--timeout', '40s']);
+    expect(run.exitCode).toBe(0);
+    const [rejected] = s.events('packet_rejected');
+    expect(JSON.stringify(rejected)).toContain('0644');
+    const [reported] = s.events('handoff_reported');
+    const [degraded] = s.events('degraded_handoff');
+    expect(degraded).toMatchObject({ lane: 'lane-a', rejected: reported!.packet, reasons: rejected!.reasons });
+    // timeouts.packet is 5 s: the degraded packet comes then, not a stall period (10 min) later. (A
+    // journal line's time is when it was written, a few ms after the step that decided it.)
+    const waited = Date.parse(String(degraded!.ts)) - Date.parse(String(reported!.ts));
+    expect(waited).toBeGreaterThanOrEqual(5000 - 200);
+    expect(waited).toBeLessThan(5000 + 3000);
+    const file = handoffFiles(s.plan).find((f) => f.endsWith('-degraded.yaml'))!;
+    const scene = readFileSync(join(s.plan, 'analysis_results', 'handoff', file), 'utf8');
+    expect(scene).toContain(`analysis_results/handoff/${basename(String(reported!.packet))} (in the plan folder); swarm rejected it`);
+    expect(scene).toContain('packet mode is 0644, expected 0600');
+    expect(s.events('successor_spawned')).toHaveLength(1);
+    expect(s.agentLog()).toContain('lane-a g2 accepted');
+  });
+
+  it('an agent\'s last words: a command agent that prints and exits 1 → agent_exited with status 1 and its lines; the escalation quotes them', async () => {
+    const s = swarmOf({ lanes: [{ name: 'lane-a', agent: { AGENT_ALL: 'offline' } }] });
+    const run = await s.up(['--timeout', '40s']);
     expect(run.exitCode).toBe(1);
-    const rejected = s.events('packet_rejected');
-    expect(rejected).toHaveLength(1);
-    expect(JSON.stringify(rejected[0])).toContain('0644');
-    expect(s.events('successor_spawned')).toHaveLength(0);
+    const said = ['Unable to connect to Anthropic services', 'Failed to connect to api.anthropic.com: ENOTFOUND'];
+    const exits = s.events('agent_exited');
+    expect(exits.map((e) => e.status)).toEqual([1, 1]);
+    for (const exit of exits) expect((exit.last_lines as string[]).slice(-2)).toEqual(said);
+    const [escalation] = s.events('escalation');
+    expect(escalation).toMatchObject({ lane: 'lane-a', class: 'dependency' });
+    expect(String(escalation!.what)).toMatch(/\(exit status 1\): fix the command or the account's setup, then run swarm up again\nlast lines of the pane:\n(.*\n)*Unable to connect to Anthropic services\nFailed to connect to api\.anthropic\.com: ENOTFOUND$/);
   });
 
   it('max generations stops the lane with the hint, and the swarm stops short', async () => {

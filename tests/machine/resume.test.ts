@@ -8,7 +8,7 @@ import {
 } from './build.js';
 
 const LATER = T0 + 9 * MIN;
-type Pane = { generation: number; paneId: string; dead: boolean };
+type Pane = { generation: number; paneId: string; dead: boolean; status?: number | null; tail?: string };
 const resume = (lane: LaneState, panes: Pane[], doneWhen: string | null = null) =>
   reduceLane(lane, { type: 'resume', panes } as LaneEvent, ctx(LATER, { doneWhen }));
 const live = (generation: number, paneId: string): Pane => ({ generation, paneId, dead: false });
@@ -125,7 +125,13 @@ describe('resume', () => {
   ])('working with its pane %s: the lane was lost, degraded handoff', (_how, panes) => {
     const step = resume(working(), panes);
     expect(step.lane).toMatchObject({ state: 'lost', phase: 'degraded', handoff: { reason: 'lane_lost' } });
-    expect(types(step.effects)).toEqual(['clear_timer', 'journal', 'write_degraded']);
+    expect(types(step.effects)).toEqual(['journal', 'clear_timer', 'journal', 'write_degraded']);
+  });
+
+  it('working with its pane dead and read: agent_exited with the exit status and last lines the restart found', () => {
+    const step = resume(working(), [{ ...dead(1, '%1'), status: 1, tail: 'Unable to connect\nENOTFOUND' }]);
+    expect(only(step.effects, 'journal').find((j) => j.event === 'agent_exited')?.data).toEqual({ paneId: '%1', status: 1, last_lines: ['Unable to connect', 'ENOTFOUND'] });
+    expect(step.lane.handoff?.exit).toEqual({ status: 1, lines: ['Unable to connect', 'ENOTFOUND'] });
   });
 
   it('a lane whose start was not recorded adopts its live pane', () => {

@@ -19,7 +19,7 @@ describe('resume after the agent\'s pane is gone', () => {
     const step = resume(afterOneQuickExit(), []);
     expect(step.lane).toMatchObject({ state: 'lost', phase: 'degraded', handoff: { reason: 'lane_lost' }, blocked: null });
     expect(step.lane.quickExits).toBe(1);
-    expect(types(step.effects)).toEqual(['clear_timer', 'journal', 'write_degraded']);
+    expect(types(step.effects)).toEqual(['journal', 'clear_timer', 'journal', 'write_degraded']);
   });
 
   it('a pane dead 5 s after its start (the agent exited; remain-on-exit kept it): the second quick exit blocks the lane', () => {

@@ -85,7 +85,8 @@ describe('a rejected packet', () => {
     expect(story.steps[1]?.lane.handoff?.rejected).toEqual(['missing next', 'not mode 0600']);
     expect(journals(story.steps[1]?.effects ?? [])).toEqual(['packet_rejected']);
     expect(only(story.effects, 'notify')[0]?.text).toBe(
-      `swarm: your packet ${PACKET} was rejected:\n- missing next\n- not mode 0600\nFix it and report \`handoff <packet path>\` again.`,
+      `swarm: your packet ${PACKET} was rejected:\n- missing next\n- not mode 0600\n` +
+        'Fix it and report `handoff <packet path>` again within 9 min, or swarm writes a degraded packet for you.',
     );
     expect(only(story.effects, 'validate_packet').map((v) => v.id)).toEqual([`lane-a/g1/validate/${T0 + MIN}`, `lane-a/g1/validate/${T0 + 3 * MIN}`]);
     expect(types(story.effects).filter((t) => t === 'spawn' || t === 'pick_account')).toEqual(['pick_account']);
@@ -300,7 +301,7 @@ describe('a crash loop', () => {
       what: 'the agent exited within 15 s of its start for the second time in a row (exit status 127): fix the command or ' +
         "the account's setup, then run swarm up again\nlast lines of the pane:\nclaude: command not found",
     });
-    expect(types(story.steps[4]?.effects ?? [])).toEqual(['clear_timer', 'kill_pane', 'release_lease', 'journal', 'clear_timer', 'clear_timer', 'journal', 'escalate']);
+    expect(types(story.steps[4]?.effects ?? [])).toEqual(['journal', 'clear_timer', 'kill_pane', 'release_lease', 'journal', 'clear_timer', 'clear_timer', 'journal', 'escalate']);
     expect(only(story.effects, 'spawn')).toHaveLength(1);
   });
 
@@ -314,7 +315,7 @@ describe('a crash loop', () => {
       [{ type: 'exited', paneId: '%2', status: 1 }, T0 + 20_000],
     ]);
     expect(story.lane).toMatchObject({ generation: 2, state: 'blocked', phase: 'accepted', quickExits: 2, blocked: { class: 'dependency' } });
-    expect(types(story.steps[5]?.effects ?? [])).toEqual(['clear_timer', 'clear_timer', 'journal', 'escalate']);
+    expect(types(story.steps[5]?.effects ?? [])).toEqual(['journal', 'clear_timer', 'clear_timer', 'journal', 'escalate']);
   });
 
   it('a slow exit breaks the run: the next quick exit is the first again', () => {
@@ -328,6 +329,6 @@ describe('a crash loop', () => {
       [{ type: 'exited', paneId: '%2', status: 1 }, T0 + 8 * MIN],
     ]);
     expect(step.lane).toMatchObject({ phase: 'spawning', quickExits: 0, handoff: { tried: ['work3'], successor: null } });
-    expect(types(step.steps[1]?.effects ?? [])).toEqual(['clear_timer', 'kill_pane', 'release_lease', 'journal', 'pick_account']);
+    expect(types(step.steps[1]?.effects ?? [])).toEqual(['journal', 'clear_timer', 'kill_pane', 'release_lease', 'journal', 'pick_account']);
   });
 });

@@ -29,7 +29,9 @@ const rows: Row[] = [
   ['near, handoff → reported', () => near(), handoff(), { state: 'working', phase: 'reported', effects: ['set_timer', 'clear_timer', 'journal', 'validate_packet'] }],
   ['none, handoff → reported', () => working(), handoff(), { state: 'working', phase: 'reported', effects: ['set_timer', 'clear_timer', 'journal', 'validate_packet'] }],
   ['reported, a corrected packet before the check → reported again', () => reported(), handoff(PACKET2), { state: 'working', phase: 'reported', effects: ['set_timer', 'clear_timer', 'journal', 'validate_packet'] }],
-  ['reported, packet_checked with reasons → rejected', () => reported(), { type: 'packet_checked', packet: PACKET, reasons: ['no next'] }, { state: 'working', phase: 'rejected', effects: ['journal', 'notify'] }],
+  ['reported, packet_checked with reasons → rejected', () => reported(), { type: 'packet_checked', packet: PACKET, reasons: ['no next'] }, { state: 'working', phase: 'rejected', effects: ['journal', 'notify', 'set_timer'] }, { now: T0 + 4 * MIN }],
+  ['reported, packet_checked with reasons past timeouts.packet → degraded', () => reported(), { type: 'packet_checked', packet: PACKET, reasons: ['no next'] }, { state: 'working', phase: 'degraded', effects: ['journal', 'notify', 'clear_timer', 'journal', 'write_degraded'] }],
+  ['rejected, timer packet → degraded', () => rejected(), { type: 'timer', timer: 'packet' }, { state: 'working', phase: 'degraded', effects: ['clear_timer', 'journal', 'write_degraded'] }],
   ['rejected, new handoff → reported', () => rejected(), handoff(), { state: 'working', phase: 'reported', effects: ['set_timer', 'clear_timer', 'journal', 'validate_packet'] }],
   ['reported, packet_checked ok → spawning', () => reported(), ok, { state: 'working', phase: 'spawning', effects: ['pick_account'] }],
   ['degraded (writing), the real packet arrives → reported', () => degradedLane(), handoff(), { state: 'working', phase: 'reported', effects: ['set_timer', 'clear_timer', 'journal', 'validate_packet'] }],
@@ -45,13 +47,13 @@ const rows: Row[] = [
   ['spawning, lease none after a try → attention', () => drive(spawned(), [[{ type: 'timer', timer: 'accept' }, AT]]).lane, { type: 'lease', account: null, resetsAt: null, why: 'none' }, { state: 'blocked', phase: 'attention', effects: ['clear_timer', 'journal', 'escalate'] }],
   // hard limits and lost lanes
   ['writing, timer packet → degraded', () => writing(), { type: 'timer', timer: 'packet' }, { state: 'working', phase: 'degraded', effects: ['clear_timer', 'journal', 'write_degraded'] }],
-  ['working, pane exited → degraded lane_lost', () => working(), { type: 'exited', paneId: '%1', status: 0 }, { state: 'lost', phase: 'degraded', effects: ['clear_timer', 'journal', 'write_degraded'] }],
-  ['rejected, agent exited → degraded lane_lost', () => rejected(), { type: 'exited', paneId: '%1', status: 0 }, { state: 'lost', phase: 'degraded', effects: ['clear_timer', 'journal', 'write_degraded'] }],
+  ['working, pane exited → degraded lane_lost', () => working(), { type: 'exited', paneId: '%1', status: 0 }, { state: 'lost', phase: 'degraded', effects: ['journal', 'clear_timer', 'journal', 'write_degraded'] }],
+  ['rejected, agent exited → degraded lane_lost', () => rejected(), { type: 'exited', paneId: '%1', status: 0 }, { state: 'lost', phase: 'degraded', effects: ['journal', 'clear_timer', 'journal', 'write_degraded'] }],
   ['working, usage-limit screen → degraded', () => working(), { type: 'screen', screen: 'usage_limit' }, { state: 'working', phase: 'degraded', effects: ['clear_timer', 'journal', 'write_degraded', 'mark_limited'] }],
   ['writing, overflow screen → degraded, account not limited', () => writing(), { type: 'screen', screen: 'overflow' }, { state: 'working', phase: 'degraded', effects: ['clear_timer', 'journal', 'write_degraded'] }],
   ['reported, usage-limit screen: packet already reported', () => reported(), { type: 'screen', screen: 'usage_limit' }, { state: 'working', phase: 'reported', effects: ['mark_limited'] }],
   ['spawning, spent agent exits: expected, no second handoff', () => spawned(), { type: 'exited', paneId: '%1', status: 0 }, { state: 'working', phase: 'spawning', effects: ['journal'] }],
-  ['spawning, the successor pane dies → next account', () => spawned(), { type: 'exited', paneId: '%2', status: 1 }, { state: 'working', phase: 'spawning', effects: ['clear_timer', 'kill_pane', 'release_lease', 'journal', 'pick_account'] }],
+  ['spawning, the successor pane dies → next account', () => spawned(), { type: 'exited', paneId: '%2', status: 1 }, { state: 'working', phase: 'spawning', effects: ['journal', 'clear_timer', 'kill_pane', 'release_lease', 'journal', 'pick_account'] }],
   ['gate running, agent exits → lost, awaiting the gate', () => gating(), { type: 'exited', paneId: '%1', status: 0 }, { state: 'lost', phase: null, effects: ['journal'] }],
   ['lost while gating, gate fails → degraded lane_lost', () => drive(gating(), [[{ type: 'exited', paneId: '%1', status: 0 }, AT]]).lane, gateResult(false, 'x'), { state: 'lost', phase: 'degraded', effects: ['journal', 'clear_timer', 'journal', 'write_degraded'] }, { doneWhen: 'npm test' }],
   // screens swarm never answers
@@ -181,7 +183,7 @@ describe('terminal and finished lanes', () => {
     const step = reduceLane(lane, { type: 'exited', paneId: '%1', status: 0 }, ctx(AT));
     expect(step.lane).toEqual({ ...lane, paneId: null });
     expect(step.effects).toEqual([
-      expect.objectContaining({ type: 'journal', event: 'agent_exited', data: { paneId: '%1', status: 0, after: 'done' } }),
+      expect.objectContaining({ type: 'journal', event: 'agent_exited', data: { paneId: '%1', status: 0, last_lines: [], after: 'done' } }),
       { type: 'release_lease', id: 'lane-a/g1/release-done/work2', account: 'work2' },
       expect.objectContaining({ type: 'journal', event: 'lease_released', data: { account: 'work2', why: 'its agent left after done' } }),
     ]);

@@ -5,7 +5,7 @@
  * script advances the clock, never by waiting.
  */
 import { appendFileSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/adapters/configFile.js';
 import { readLeases } from '../../src/adapters/leaseFiles.js';
@@ -15,10 +15,12 @@ import { TORN_AFTER_MS } from '../../src/core/inbox.js';
 import { FakeHost, type Action, type Scripts } from '../helpers/fakeHost.js';
 import { HandClock } from '../helpers/handClock.js';
 import { waitFor } from '../helpers/waitFor.js';
-import { makeSwarm, type LaneOptions, type TestSwarm } from '../helpers/swarmUp.js';
+import { makeSwarm, type LaneOptions, type SwarmOptions, type TestSwarm } from '../helpers/swarmUp.js';
 
 let t: TestSwarm | null = null;
 let clock = new HandClock();
+/** The host of the run under way (its agents' scripts may end their own panes). */
+let fake: FakeHost | null = null;
 afterEach(async () => {
   await t?.cleanup();
   t = null;
@@ -28,6 +30,7 @@ const MIN = 60_000;
 /** Each a different length, so a pending deadline tells which it is. */
 const TIMEOUTS = '{ accept: 4m, packet: 3m, stall: 20m, ask: 5m, release: 7m }';
 const ACCEPT = 4 * MIN;
+const PACKET = 3 * MIN;
 const ASK = 5 * MIN;
 const RELEASE = 7 * MIN;
 
@@ -44,9 +47,12 @@ async function releaseWhenDue(over: () => boolean): Promise<void> {
   }
 }
 
-async function run(lanes: LaneOptions[], scripts: Scripts, extra: { succession?: string[]; timeouts?: string; extra?: string } = {}) {
-  const s = (t = makeSwarm({ lanes, timeouts: extra.timeouts ?? TIMEOUTS, ...(extra.succession ? { succession: extra.succession } : {}), ...(extra.extra ? { extra: extra.extra } : {}) }));
-  const host = new FakeHost(scripts);
+async function run(lanes: LaneOptions[], scripts: Scripts, extra: { succession?: string[]; timeouts?: string; extra?: string; accounts?: SwarmOptions['accounts'] } = {}) {
+  const s = (t = makeSwarm({
+    lanes, timeouts: extra.timeouts ?? TIMEOUTS, ...(extra.succession ? { succession: extra.succession } : {}), ...(extra.extra ? { extra: extra.extra } : {}),
+    ...(extra.accounts ? { accounts: extra.accounts } : {}),
+  }));
+  const host = (fake = new FakeHost(scripts));
   clock = new HandClock();
   const config = loadConfig(s.file, { env: s.env, cwd: dirname(s.file) });
   const started = Date.now();
@@ -120,6 +126,26 @@ describe('the engine in-process, with a fake pane host', () => {
     expect(s.events('packet_accepted')).toHaveLength(1);
   });
 
+  it('a rejected packet and nothing after it: timeouts.packet after the report, a degraded packet naming it and its reasons, a successor finishes', async () => {
+    const rejected = () => t!.events('packet_rejected').length > 0;
+    const { s, outcome } = await run([{ name: 'lane-a' }], {
+      'lane-a g1': ['ready', 'badpacket', advanceWhen('the rejected packet\'s deadline', rejected, PACKET)],
+      'lane-a g2': ['done'],
+    });
+    expect(outcome.code).toBe(0);
+    const [reported] = s.events('handoff_reported');
+    const [degraded] = s.events('degraded_handoff');
+    expect(degraded).toMatchObject({ lane: 'lane-a', reason: 'capacity_critical', rejected: reported!.packet });
+    expect(JSON.stringify(degraded!.reasons)).toContain('0644');
+    expect(Date.parse(String(degraded!.ts)) - Date.parse(String(reported!.ts))).toBe(PACKET);
+    const accepted = s.events('packet_accepted');
+    expect(accepted).toHaveLength(1);
+    expect(String(accepted[0]!.packet)).toMatch(/-degraded\.yaml$/);
+    const scene = readFileSync(String(accepted[0]!.packet), 'utf8');
+    expect(scene).toContain(`The lane reported the packet analysis_results/handoff/${basename(String(reported!.packet))} (in the plan folder); swarm rejected it`);
+    expect(scene).toContain('0644');
+  });
+
   it('the agent exits before done: lane_lost, a degraded packet, a successor finishes', async () => {
     const { s, outcome } = await run([{ name: 'lane-a' }], { 'lane-a g1': ['ready', 'exit'], 'lane-a g2': ['done'] });
     expect(outcome.code).toBe(0);
@@ -160,6 +186,25 @@ describe('the engine in-process, with a fake pane host', () => {
       expect(s.events('inbox_torn')).toMatchObject([{ offset: at.offset, bytes: fragment.length }]);
       expect(s.events('lane_result')).toMatchObject([{ lane: 'lane-a', result: 'done' }]);
     });
+  });
+
+  it('an agent\'s last words: its exit journaled with status and last lines; the escalation that follows quotes them and says why each account is excluded', async () => {
+    const offline: Action = async (pane) => {
+      pane.screen = '\x1b[31mUnable to connect to Anthropic services\x1b[0m  \r\nFailed to connect to api.anthropic.com: ENOTFOUND\n\n\n\n';
+      fake!.exit(pane.info.paneId, 1);
+    };
+    const accounts = [
+      { id: 'a1', vendor: 'anthropic', kind: 'claude' }, { id: 'a2', vendor: 'anthropic', kind: 'claude' },
+      { id: 'a3', vendor: 'anthropic', kind: 'claude', env: { CLAUDE_CONFIG_DIR: '/nonexistent/profile-a3' } },
+    ];
+    const { s, outcome } = await run([{ name: 'lane-a', account: 'a2' }], { 'lane-a g1': ['ready', offline] }, { accounts });
+    expect(outcome.code).toBe(1);
+    const lines = ['Unable to connect to Anthropic services', 'Failed to connect to api.anthropic.com: ENOTFOUND'];
+    expect(s.events('agent_exited')).toMatchObject([{ lane: 'lane-a', status: 1, last_lines: lines }]);
+    const [escalation] = s.events('escalation');
+    const what = String(escalation!.what);
+    expect(what).toContain(`the agent of g1 on a2 exited (status 1); last lines of its pane:\n${lines.join('\n')}`);
+    expect(what).toContain("a1 the lead's, a2 excluded (the account lane-a g1 leaves), a3 not ready: ");
   });
 
   it('a done lane whose agent then exits: no successor, its lease released (never a lease held by nobody)', async () => {
