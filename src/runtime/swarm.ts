@@ -148,7 +148,9 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
 
   // A fresh run (no state, or the last run's plan was done) adopts nothing: agent panes an earlier run
   // left in this swarm's session are closed first, so a leftover idle agent is not taken for a new one.
+  // Its first intent, `run_started`, is journaled before anything else of the run.
   if (engine.state.order.length === 0) {
+    await engine.enqueue(() => engine.drainPending());
     const leftover = await engine.host.list();
     for (const pane of leftover) await engine.host.kill(pane.paneId).catch(() => undefined);
     if (leftover.length > 0) engine.journal({ type: 'observation', event: 'stale_panes_closed', lane: null, panes: leftover.length });
@@ -159,6 +161,11 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   // belongs to the lane whose agent its name is (the lead's successor may go by `lead-b`).
   reconcileLeases(engine);
   await engine.enqueue(() => engine.drainPending());
+  await engine.idle();
+  // Records waiting in the inbox are read before the panes are looked at: a report queued while no
+  // engine ran counts as if it came in time, even when its agent has exited since.
+  const inbox = inboxReader(engine);
+  inbox.drain();
   await engine.idle();
   const panes = await engine.host.list();
   for (const name of engine.state.order) {
@@ -177,24 +184,10 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   });
   await engine.idle();
 
-  // Read from where this run has read to; save the offset only once the events the records became
-  // were handled (their steps queued before this save), so a kill in between reads them again.
-  let readTo = engine.state.inboxOffset;
-  const drainInbox = () =>
-    void engine.enqueue(() => {
-      const chunk = readInbox(config.plan, readTo);
-      if (chunk.consumed === 0) return;
-      readTo = chunk.offset;
-      for (const record of chunk.records) route(engine, record);
-      void engine.enqueue(() => {
-        engine.apply({ type: 'inbox_read', offset: chunk.offset });
-        inboxFaults(engine, chunk.records);
-      });
-    });
   inboxWatcher = watch(paths.swarmDir, (_event, name) => {
-    if (name === null || name === 'inbox.jsonl') drainInbox();
+    if (name === null || name === 'inbox.jsonl') inbox.drain();
   });
-  drainInbox();
+  inbox.drain();
   engine.publish();
   engine.dispatch({ type: 'plan', event: 'resume' });
   if (options.timeoutMs !== null) timeout = engine.clock.after(options.timeoutMs, () => finish({ code: 1, why: `--timeout passed (${options.timeoutMs} ms)` }));
@@ -216,6 +209,26 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
     unlock();
   };
   return { engine, finished, detach };
+}
+
+/**
+ * The inbox, read from where this run has read to. The offset is saved only once the events the
+ * records became were handled (their steps queued before this save), so a kill in between reads them again.
+ */
+function inboxReader(engine: Engine): { drain: () => void } {
+  let readTo = engine.state.inboxOffset;
+  const drain = () =>
+    void engine.enqueue(() => {
+      const chunk = readInbox(engine.config.plan, readTo);
+      if (chunk.consumed === 0) return;
+      readTo = chunk.offset;
+      for (const record of chunk.records) route(engine, record);
+      void engine.enqueue(() => {
+        engine.apply({ type: 'inbox_read', offset: chunk.offset });
+        inboxFaults(engine, chunk.records);
+      });
+    });
+  return { drain };
 }
 
 /** Crash tests: `SWARM_FAULT=after:inbox_offset:<first word of a message>` kills swarm once the read offset past it is saved. */
