@@ -12,7 +12,7 @@
 import { join } from 'node:path';
 import type { RawReading } from '../core/capacity.js';
 import type { CapacityThresholds } from '../core/thresholds.js';
-import { planPaths } from '../core/paths.js';
+import { planPaths, runFolder } from '../core/paths.js';
 import { readTranscriptTail } from '../core/transcript.js';
 import { agentKey, parseAccountState, simReading } from '../sim/model.js';
 import { claudeConfigDir, findTranscript, readTail } from './claudeFiles.js';
@@ -52,7 +52,7 @@ export function simStateDir(plan: string): string {
  */
 export function simAccountFile(plan: string, account: string, run: number | null = null): string {
   const file = `${account.replace(/[^A-Za-z0-9._-]/g, '_')}.json`;
-  return run === null ? join(simStateDir(plan), file) : join(simStateDir(plan), `run-${run}`, file);
+  return run === null ? join(simStateDir(plan), file) : join(runFolder(simStateDir(plan), run), file);
 }
 
 /** The kind's probe reading; null when the kind has no probe or the probe has nothing to say. */

@@ -60,7 +60,7 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
   const plan = config.plan;
   const binDir = ensureSwarmBin(plan);
   const swarmBin = join(binDir, 'swarm');
-  const files = agentFiles(plan, start.name, start.generation);
+  const files = agentFiles(plan, start.run, start.name, start.generation);
   const intro: AgentIntro = {
     swarm: config.name, name: start.name, role: start.role, generation: start.generation, account: start.account.id,
     checkout: start.checkout, planFile: planPaths(plan).planFile, task: start.task, promptFile: files.prompt,

@@ -66,7 +66,7 @@ function setup(o: Setup = {}) {
     packet: o.packet ? join(plan, 'analysis_results', 'handoff', 'lane-a-g1.json') : null, brief: o.packet ? RESUME : null,
   };
   const spec = () => agentPane(start, { PATH: '/usr/bin:/bin', HOME: join(dir, 'home'), IS_SANDBOX_NOT: 'x' });
-  return { root, plan, checkout, profile, spec, prompts: join(plan, '.swarm', 'prompts') };
+  return { root, plan, checkout, profile, spec, prompts: join(plan, '.swarm', 'prompts', 'run-1') };
 }
 
 /** The words sh makes of a command line (hooks and the status line run through a shell). */
