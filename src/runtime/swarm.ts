@@ -163,9 +163,10 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   await engine.enqueue(() => engine.drainPending());
   await engine.idle();
   // Records waiting in the inbox are read before the panes are looked at: a report queued while no
-  // engine ran counts as if it came in time, even when its agent has exited since.
+  // engine ran counts as if it came in time, even when its agent has exited since. From the first
+  // record of an agent whose start was never recorded on, they wait until it is adopted (below).
   const inbox = inboxReader(engine);
-  inbox.drain();
+  inbox.drain(notStarted(engine));
   await engine.idle();
   const panes = await engine.host.list();
   for (const name of engine.state.order) {
@@ -183,6 +184,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
     await engine.drainPending();
   });
   await engine.idle();
+  inbox.release();
 
   inboxWatcher = watch(paths.swarmDir, (_event, name) => {
     if (name === null || name === 'inbox.jsonl') inbox.drain();
@@ -213,22 +215,45 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
 
 /**
  * The inbox, read from where this run has read to. The offset is saved only once the events the
- * records became were handled (their steps queued before this save), so a kill in between reads them again.
+ * records became were handled (their steps queued before this save), so a kill in between reads them
+ * again. `drain(hold)`: records from the first that `hold` names on are held back, the offset unsaved,
+ * until `release()` routes them, in order, before anything read later.
  */
-function inboxReader(engine: Engine): { drain: () => void } {
+function inboxReader(engine: Engine): { drain: (hold?: (record: InboxRecord) => boolean) => void; release: () => void } {
   let readTo = engine.state.inboxOffset;
-  const drain = () =>
+  let held: { records: InboxRecord[]; offset: number } | null = null;
+  const take = (records: InboxRecord[], offset: number) => {
+    for (const record of records) route(engine, record);
+    void engine.enqueue(() => {
+      engine.apply({ type: 'inbox_read', offset });
+      inboxFaults(engine, records);
+    });
+  };
+  const drain = (hold?: (record: InboxRecord) => boolean) =>
     void engine.enqueue(() => {
       const chunk = readInbox(engine.config.plan, readTo);
       if (chunk.consumed === 0) return;
       readTo = chunk.offset;
-      for (const record of chunk.records) route(engine, record);
-      void engine.enqueue(() => {
-        engine.apply({ type: 'inbox_read', offset: chunk.offset });
-        inboxFaults(engine, chunk.records);
-      });
+      const first = hold ? chunk.records.findIndex(hold) : -1;
+      if (first === -1) return take(chunk.records, chunk.offset);
+      for (const record of chunk.records.slice(0, first)) route(engine, record);
+      held = { records: chunk.records.slice(first), offset: chunk.offset };
     });
-  return { drain };
+  const release = () =>
+    void engine.enqueue(() => {
+      if (held) take(held.records, held.offset);
+      held = null;
+    });
+  return { drain, release };
+}
+
+/** A record of an agent whose start the saved state never recorded (a lane still starting, no pane): it waits for the start. */
+function notStarted(engine: Engine): (record: InboxRecord) => boolean {
+  return (record) => {
+    const name = engine.laneOfAgent(record.from);
+    const lane = name === null ? undefined : engine.lane(name);
+    return lane !== undefined && lane.state === 'starting' && lane.paneId === null;
+  };
 }
 
 /** Crash tests: `SWARM_FAULT=after:inbox_offset:<first word of a message>` kills swarm once the read offset past it is saved. */
