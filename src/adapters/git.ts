@@ -25,6 +25,11 @@ function git(cwd: string, args: string[]): string | null {
   }
 }
 
+/** The checkout's head commit, or null (not a repository, or no commit yet). */
+export function headOf(checkout: string): string | null {
+  return git(checkout, ['rev-parse', '--verify', '--quiet', 'HEAD'])?.trim() || null;
+}
+
 /**
  * Read branch, head, upstream and uncommitted paths. Outside a repository every field is null/[]
  * (the lead's checkout need not be a repo). `planDir` paths `.swarm/` and `analysis_results/` are

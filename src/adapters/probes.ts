@@ -1,7 +1,7 @@
 /**
  * Capacity probes per kind (SPEC 5: the second source, after `ak`): what the agent's own files say
  * about its account and context. All read local files, so their readings are not cached:
- * - `sim`: the simulated account's state in `$SWARM_PLAN/.swarm/sim/<account>.json`;
+ * - `sim`: the simulated account's state in `$SWARM_PLAN/.swarm/sim/run-<N>/<account>.json`;
  * - `claude`: the transcript of the lane's session (its SessionStart hook's path, else found by the
  *   session id): context, and an API error's hard limit (the status line, when set, is fresher and
  *   is cached by `swarm statusline`);
@@ -12,7 +12,7 @@
 import { join } from 'node:path';
 import type { RawReading } from '../core/capacity.js';
 import type { CapacityThresholds } from '../core/thresholds.js';
-import { planPaths } from '../core/paths.js';
+import { planPaths, runFolder } from '../core/paths.js';
 import { readTranscriptTail } from '../core/transcript.js';
 import { agentKey, parseAccountState, simReading } from '../sim/model.js';
 import { claudeConfigDir, findTranscript, readTail } from './claudeFiles.js';
@@ -25,6 +25,8 @@ export interface ProbeTarget {
   account: string;
   lane: string;
   generation: number;
+  /** The run the agent belongs to (SWARM_RUN): a simulated account's quota is the run's. */
+  run?: number | null;
   /** The agent's environment (CLAUDE_CONFIG_DIR, CODEX_HOME, SWARM_SESSION_ID); default none. */
   env?: Readonly<Record<string, string | undefined>>;
   /** The context window in tokens, for a transcript's %; default unknown. */
@@ -44,8 +46,13 @@ export function simStateDir(plan: string): string {
   return join(planPaths(plan).swarmDir, 'sim');
 }
 
-export function simAccountFile(plan: string, account: string): string {
-  return join(simStateDir(plan), `${account.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
+/**
+ * A simulated account's state. Its quota belongs to a run (`run-<N>/`): a new run starts every account
+ * afresh, so a demo runs again and again. Without a run (a pane started by hand), the plan's own.
+ */
+export function simAccountFile(plan: string, account: string, run: number | null = null): string {
+  const file = `${account.replace(/[^A-Za-z0-9._-]/g, '_')}.json`;
+  return run === null ? join(simStateDir(plan), file) : join(runFolder(simStateDir(plan), run), file);
 }
 
 /** The kind's probe reading; null when the kind has no probe or the probe has nothing to say. */
@@ -81,7 +88,7 @@ function codexProbe(target: ProbeTarget): ProbeResult | null {
 }
 
 function simProbe(target: ProbeTarget, thresholds: CapacityThresholds): ProbeResult | null {
-  const text = readTextIfExists(simAccountFile(target.plan, target.account));
+  const text = readTextIfExists(simAccountFile(target.plan, target.account, target.run ?? null));
   const state = text === null ? null : parseAccountState(text, target.account);
   if (state === null) return null;
   return { reading: simReading(state, agentKey(target.lane, target.generation), thresholds), cacheable: false };

@@ -68,6 +68,7 @@ export async function accept(io: CommandIO): Promise<number> {
     account: ctx.account,
     generation: ctx.generation,
     epoch: ctx.epoch,
+    run: ctx.run,
     packet: path,
   });
   io.stdout(resumeBrief(packet, { name: basename(plan), planFile: planPaths(plan).planFile, contract }));

@@ -38,7 +38,7 @@ export async function safely(io: CommandIO, command: string, body: () => Promise
 
 /** The sender fields of an inbox record from this agent. */
 export function sender(ctx: AgentContext, now: Date) {
-  return { ts: now.toISOString(), from: ctx.lane, role: ctx.role, account: ctx.account, generation: ctx.generation, epoch: ctx.epoch };
+  return { ts: now.toISOString(), from: ctx.lane, role: ctx.role, account: ctx.account, generation: ctx.generation, epoch: ctx.epoch, run: ctx.run };
 }
 
 /** The verdict on a reading, with the plan's thresholds (`reported`: the agent's own context window). */

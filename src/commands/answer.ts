@@ -11,6 +11,7 @@ import { UsageError } from '../errors.js';
 import { appendInbox } from '../adapters/inbox.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { loadState } from '../runtime/engineState.js';
+import { openRun } from '../runtime/runEnd.js';
 import { swarmPaneVerdict } from './paneGuard.js';
 import { loadSwarmConfig } from './planDir.js';
 import type { CommandIO } from './io.js';
@@ -42,16 +43,19 @@ export async function answer(io: CommandIO): Promise<number> {
     });
   }
   const record = readLeadRecord(plan);
+  const state = loadState(planPaths(plan).state);
   const known = swarmLanes({
     leadName: config.lead.name,
     configLanes: config.lanes.map((l) => l.name),
     recordLead: record?.lead ?? null,
     recordLanes: record?.lanes ?? [],
-    addedLanes: (loadState(planPaths(plan).state)?.added ?? []).map((l) => l.name),
+    addedLanes: (state?.added ?? []).map((l) => l.name),
   });
   const verdict = checkLaneName(lane, known, config.name);
   if (!verdict.ok) throw new UsageError(`swarm answer: ${verdict.message}`, { hint: USAGE });
-  appendInbox(plan, { kind: 'answer', ts: new Date().toISOString(), from: 'developer', role: 'developer', account: null, generation: null, epoch: null, to: lane, text });
+  // From a plain shell: the record carries the plan's open run (core/swarm/runs.ts), read from its state.
+  const run = openRun(state);
+  appendInbox(plan, { kind: 'answer', ts: new Date().toISOString(), from: 'developer', role: 'developer', account: null, generation: null, epoch: null, ...(run === null ? {} : { run }), to: lane, text });
   io.stdout(`swarm: answer queued for ${lane} (recorded verbatim as yours)\n`);
   return 0;
 }

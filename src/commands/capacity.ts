@@ -31,7 +31,7 @@ export async function capacity(io: CommandIO): Promise<number> {
 
   const window = resolveWindow(settings.window, null, io.env);
   const probe = (): ReturnType<typeof probeReading> =>
-    probeReading(ctx.kind, { plan: ctx.plan, account: ctx.account, lane: ctx.lane, generation: ctx.generation, env: io.env, window }, settings.capacity);
+    probeReading(ctx.kind, { plan: ctx.plan, account: ctx.account, lane: ctx.lane, generation: ctx.generation, run: ctx.run, env: io.env, window }, settings.capacity);
   const { reading, source, cached } = currentReading(ctx.plan, ctx.account, io.env, now, probe, ctx.kind !== 'sim');
   const verdict = assess(ctx.account, reading, caps, settings.capacity, {
     contextPressure: settings.contextPressure,
@@ -47,6 +47,7 @@ export async function capacity(io: CommandIO): Promise<number> {
     account: ctx.account,
     generation: ctx.generation,
     epoch: ctx.epoch,
+    run: ctx.run,
     state: verdict.state,
     remaining_pct: verdict.remaining_pct,
     context_pct: verdict.context_pct,

@@ -128,7 +128,7 @@ function updaterOff(config: SwarmConfig, account: Account, env: NodeJS.ProcessEn
   const scratch = mkdtempSync(join(tmpdir(), 'swarm-doctor-'));
   try {
     const spec = agentPane({
-      config: { ...config, plan: scratch }, name: 'doctor', role: 'lane', generation: 1, account, epoch: 1,
+      config: { ...config, plan: scratch }, name: 'doctor', role: 'lane', generation: 1, account, epoch: 1, run: 1,
       checkout: config.lead.checkout, task: 'doctor', command: null, packet: null, brief: null,
     }, env);
     return spec.env.DISABLE_AUTOUPDATER === '1';

@@ -80,7 +80,7 @@ export async function laneAdd(io: CommandIO): Promise<number> {
   if (sharer !== undefined) throw new UsageError(`swarm lane add: ${checkout} is lane ${sharer.name}'s checkout${real === checkout ? '' : ` (it leads to ${real})`}`, { hint: 'give each lane its own git worktree' });
   appendInbox(ctx.plan, {
     kind: 'lane', action: 'add', ts: new Date().toISOString(), from: ctx.lane, role: ctx.role, account: ctx.account,
-    generation: ctx.generation, epoch, name, task: values.task.trim(), checkout: real, lane_kind: values.kind ?? null, command: values.command ?? null,
+    generation: ctx.generation, epoch, run: ctx.run, name, task: values.task.trim(), checkout: real, lane_kind: values.kind ?? null, command: values.command ?? null,
   });
   io.stdout(`swarm: lane ${name} queued to start (${count + 1}/${config.maxLanes})\n`);
   return 0;

@@ -91,6 +91,7 @@ export async function lead(io: CommandIO): Promise<number> {
     account: ctx.account,
     generation: ctx.generation,
     epoch,
+    run: ctx.run,
     action,
     to,
     packet,

@@ -1,7 +1,8 @@
 /** `swarm logs <lane> [--generation N] [file]` (SPEC 8): what the lane's pane showed (its scrollback). */
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { planPaths } from '../core/paths.js';
+import { planPaths, runFolder } from '../core/paths.js';
+import { runOf } from '../core/swarm/runs.js';
 import { UsageError } from '../errors.js';
 import { readTextIfExists } from '../adapters/files.js';
 import { loadConfig } from '../adapters/configFile.js';
@@ -38,7 +39,10 @@ export async function logs(io: CommandIO): Promise<number> {
     io.stdout(`${(await host.capture(pane.paneId, 5000)).trimEnd()}\n`);
     return 0;
   }
-  const saved = readTextIfExists(join(planPaths(config.plan).logsDir, `${lane}-g${generation}.log`));
+  // The run's saved log (a folder per run), else one saved before runs were numbered.
+  const logsDir = planPaths(config.plan).logsDir;
+  const logName = `${lane}-g${generation}.log`;
+  const saved = readTextIfExists(join(runFolder(logsDir, state ? runOf(state) : 1), logName)) ?? readTextIfExists(join(logsDir, logName));
   if (saved !== null) {
     io.stdout(saved);
     return 0;

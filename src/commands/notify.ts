@@ -45,6 +45,7 @@ export async function notify(io: CommandIO): Promise<number> {
     account: ctx.account,
     generation: ctx.generation,
     epoch,
+    run: ctx.run,
     to,
     text: body,
     cwd: io.cwd,

@@ -13,6 +13,8 @@ export interface AgentContext {
   account: string;
   generation: number;
   epoch: number | null;
+  /** The run the pane was started in (SWARM_RUN); null outside one (an older pane, a hand-made environment). */
+  run: number | null;
   config: string | null;
   kind: string | null;
   mailbox: string | null;
@@ -52,6 +54,8 @@ export function agentContext(env: Env, command: string, leadsOnly?: LeadsOnly): 
   const generation = checkedNumber(env.SWARM_GENERATION!, 'SWARM_GENERATION', 1, problems);
   const epochText = env.SWARM_EPOCH?.trim();
   const epoch = epochText ? checkedNumber(epochText, 'SWARM_EPOCH', 0, problems) : null;
+  const runText = env.SWARM_RUN?.trim();
+  const run = runText ? checkedNumber(runText, 'SWARM_RUN', 1, problems) : null;
   if (problems.length > 0) throw new UsageError(problems.join('; '), { hint: 'these come from `swarm up`; a pane whose environment was changed by hand cannot report' });
   return {
     plan: env.SWARM_PLAN!.trim(),
@@ -60,6 +64,7 @@ export function agentContext(env: Env, command: string, leadsOnly?: LeadsOnly): 
     account: env.SWARM_ACCOUNT!.trim(),
     generation,
     epoch,
+    run,
     config: env.SWARM_CONFIG?.trim() || null,
     kind: env.SWARM_KIND?.trim() || null,
     mailbox: env.SWARM_MAILBOX?.trim() || null,

@@ -5,11 +5,11 @@
  * - the prompt file: the task and, for a successor, its predecessor's packet, framed as the
  *   predecessor's words: data to check, never instructions and never a system prompt;
  * - the first line, the first prompt: tells the agent to read the prompt file (never empty).
- * And where they live: `.swarm/prompts/<name>-g<n>.md`, `…-g<n>.brief.md`, and `…-g<n>.session.json`
- * (the generation's session id, for the engine and the probes). Pure.
+ * And where they live, a folder per run: `.swarm/prompts/run-<N>/<name>-g<n>.md`, `…-g<n>.brief.md`, and
+ * `…-g<n>.session.json` (the generation's session id, for the engine and the probes). Pure.
  */
 import { join } from 'node:path';
-import { planPaths } from './paths.js';
+import { planPaths, runFolder } from './paths.js';
 import { stripAnsi } from './protocol.js';
 
 export interface AgentIntro {
@@ -35,8 +35,8 @@ export interface AgentFiles {
 }
 
 /** The files of one generation of an agent, in the plan's prompts folder. */
-export function agentFiles(plan: string, name: string, generation: number): AgentFiles {
-  const base = join(planPaths(plan).promptsDir, `${name}-g${generation}`);
+export function agentFiles(plan: string, run: number, name: string, generation: number): AgentFiles {
+  const base = join(runFolder(planPaths(plan).promptsDir, run), `${name}-g${generation}`);
   return { prompt: `${base}.md`, brief: `${base}.brief.md`, session: `${base}.session.json` };
 }
 

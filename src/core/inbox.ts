@@ -12,6 +12,8 @@ interface Sender {
   account: string | null;
   generation: number | null;
   epoch: number | null;
+  /** The run the writer belongs to (SWARM_RUN; core/swarm/runs.ts); absent from older writers' records. */
+  run?: number | null;
 }
 
 export type InboxRecord =

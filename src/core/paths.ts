@@ -40,6 +40,11 @@ export function planPaths(planDir: string): PlanPaths {
   };
 }
 
+/** The folder of one run's files inside a per-run folder of the plan (prompts, logs, sim accounts): `run-<N>`. */
+export function runFolder(dir: string, run: number): string {
+  return join(dir, `run-${run}`);
+}
+
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /**

@@ -22,15 +22,18 @@ function list(dir: string): string[] {
 }
 
 /**
- * Every pane's screen: those swarm saved when it closed a pane (`.swarm/logs/`), and a capture of
+ * Every pane's screen: those swarm saved when it closed a pane (`.swarm/logs/run-<N>/`), and a capture of
  * each pane still open. Each is copied to `analysis_results/drill/panes/<agent>-g<n>.log`.
  */
 export async function keepScreens(plan: string, host: PaneHost): Promise<PaneText[]> {
   const screens: PaneText[] = [];
-  const logs = planPaths(plan).logsDir;
-  for (const name of list(logs)) {
-    const m = LOG.exec(name);
-    if (m) screens.push({ name: m[1]!, generation: Number(m[2]), file: '', text: readTextIfExists(join(logs, name)) ?? '' });
+  // A drill is one run: its logs are in that run's folder (`run-<N>/`).
+  const logsDir = planPaths(plan).logsDir;
+  for (const logs of list(logsDir).filter((n) => /^run-\d+$/.test(n)).map((n) => join(logsDir, n))) {
+    for (const name of list(logs)) {
+      const m = LOG.exec(name);
+      if (m) screens.push({ name: m[1]!, generation: Number(m[2]), file: '', text: readTextIfExists(join(logs, name)) ?? '' });
+    }
   }
   for (const pane of await host.list().catch(() => [])) {
     if (screens.some((s) => s.name === pane.lane && s.generation === pane.generation)) continue;

@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { isStale, pick, type PickInput } from '../core/leases.js';
 import { recordLane } from '../core/epochs.js';
 import { unstarted } from '../machine/firstStart.js';
+import { runOf } from '../core/swarm/runs.js';
 import type { LaneEvent, LaneState } from '../machine/types.js';
 import { planFilesFault, SwarmError } from '../errors.js';
 import type { PaneHost } from '../adapters/host.js';
@@ -117,6 +118,7 @@ export async function spawn(engine: Engine, lane: LaneState, generation: number,
       generation,
       account,
       epoch: engine.state.epoch,
+      run: runOf(engine.state),
       checkout: engine.checkoutOf(lane.name),
       task: engine.taskOf(lane.name),
       command: commandOf(engine, lane.name),

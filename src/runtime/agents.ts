@@ -39,6 +39,8 @@ export interface AgentStart {
   generation: number;
   account: Account;
   epoch: number;
+  /** The run it starts in (SWARM_RUN): every record it writes carries it. */
+  run: number;
   checkout: string;
   task: string;
   command: CommandSpec;
@@ -58,7 +60,7 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
   const plan = config.plan;
   const binDir = ensureSwarmBin(plan);
   const swarmBin = join(binDir, 'swarm');
-  const files = agentFiles(plan, start.name, start.generation);
+  const files = agentFiles(plan, start.run, start.name, start.generation);
   const intro: AgentIntro = {
     swarm: config.name, name: start.name, role: start.role, generation: start.generation, account: start.account.id,
     checkout: start.checkout, planFile: planPaths(plan).planFile, task: start.task, promptFile: files.prompt,
@@ -101,6 +103,7 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
     SWARM_ACCOUNT: start.account.id,
     SWARM_GENERATION: String(start.generation),
     SWARM_EPOCH: String(start.epoch),
+    SWARM_RUN: String(start.run),
     SWARM_PROMPT_FILE: files.prompt,
     SWARM_SESSION_ID: sessionId,
     SWARM_TASK: start.task,

@@ -12,7 +12,8 @@ import { degradedPacket, rejectedInPlan, serializePacket } from '../core/packet.
 import { validatePacket } from '../core/packetCheck.js';
 import { resumeBrief } from '../core/brief.js';
 import { pick, type PickInput } from '../core/leases.js';
-import { planPaths } from '../core/paths.js';
+import { planPaths, runFolder } from '../core/paths.js';
+import { runOf } from '../core/swarm/runs.js';
 import { writeFileAtomic } from '../adapters/files.js';
 import { planContractOf } from '../adapters/planFile.js';
 import { gitState } from '../adapters/git.js';
@@ -224,7 +225,7 @@ export function briefFor(engine: EffectsEngine, packetPath: string): string | nu
 async function savePaneLog(engine: EffectsEngine, lane: string, generation: number, paneId: string): Promise<void> {
   try {
     const text = await engine.host.capture(paneId, 5000);
-    writeFileAtomic(join(planPaths(engine.config.plan).logsDir, `${lane}-g${generation}.log`), `${text.trimEnd()}\n`);
+    writeFileAtomic(join(runFolder(planPaths(engine.config.plan).logsDir, runOf(engine.state)), `${lane}-g${generation}.log`), `${text.trimEnd()}\n`);
   } catch {
     // the pane is gone already: nothing to keep
   }

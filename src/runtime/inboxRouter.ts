@@ -2,14 +2,21 @@
  * Inbox records → lane events and mailbox deliveries. Lane reports go to the lead's mailbox and, parsed,
  * to the lane's machine; other messages go where they are addressed; acceptances, capacity readings,
  * agents' hook signals and lead-record changes become events. Text is data: it is stored and pointed
- * at, never typed.
+ * at, never typed. A record of another run (core/swarm/runs.ts) is journaled `stale_record` and goes nowhere.
  */
 import type { InboxRecord } from '../core/inbox.js';
 import { isAnswer, isAsk, parseReport } from '../core/protocol.js';
+import { recordVerdict } from '../core/swarm/runs.js';
 import type { Engine } from './engine.js';
 import { leadRecordEvent } from './leadSuccession.js';
 
 export function route(engine: Engine, record: InboxRecord): void {
+  const agentLane = engine.laneOfAgent(record.from);
+  const verdict = recordVerdict(engine.state, agentLane === null ? undefined : engine.lane(agentLane), record);
+  if (!verdict.counts) {
+    engine.journal({ type: 'observation', event: 'stale_record', lane: record.from, generation: record.generation, kind: record.kind, run: record.run ?? null, why: verdict.why });
+    return;
+  }
   switch (record.kind) {
     case 'message':
       return message(engine, record);

@@ -6,8 +6,11 @@ import type { SwarmConfig } from '../core/config.js';
 import { planPaths } from '../core/paths.js';
 import type { PaneHost } from '../adapters/host.js';
 import { inboxSize } from '../adapters/inbox.js';
+import { readJournal } from '../adapters/journal.js';
+import { nextRun, runOf } from '../core/swarm/runs.js';
 import type { Clock } from './clock.js';
-import { keepCorrupt, readState, type EngineState } from './engineState.js';
+import { keepCorrupt, readState, type EngineState, type PendingEffect } from './engineState.js';
+import { headOf } from '../adapters/git.js';
 import { sessionName } from './hostFor.js';
 import { toResume } from './runEnd.js';
 
@@ -29,15 +32,32 @@ export function freshOrSaved(config: SwarmConfig, host: PaneHost, clock: Clock):
   const resumed = toResume(saved);
   if (resumed) return { state: resumed, corrupt: null };
   const corrupt = read.kind === 'corrupt' ? { kept: keepCorrupt(path, new Date(clock.now())), why: read.why } : null;
-  return { state: fresh(config, host, corrupt ? inboxSize(config.plan) : (saved?.inboxOffset ?? 0)), corrupt };
+  // A new run: numbered past the last one (the saved state's, else the journal's, when the state is lost).
+  const run = nextRun(saved ? runOf(saved) : lastJournaledRun(config.plan));
+  const state = fresh(config, host, corrupt ? inboxSize(config.plan) : (saved?.inboxOffset ?? 0), run);
+  return { state: { ...state, pending: [runStarted(config, run)] }, corrupt };
 }
 
-function fresh(config: SwarmConfig, host: PaneHost, inboxOffset: number): EngineState {
+/** The run's first intent: journal `run_started` with its number and each lane checkout's head now. */
+function runStarted(config: SwarmConfig, run: number): PendingEffect {
+  const heads = Object.fromEntries(config.lanes.map((lane) => [lane.name, headOf(lane.checkout)]));
+  return { lane: null, effect: { type: 'journal', kind: 'observation', event: 'run_started', lane: null, data: { run, heads } } };
+}
+
+/** The highest run a `run_started` line of the journal names (0: none). */
+function lastJournaledRun(plan: string): number {
+  let last = 0;
+  for (const entry of readJournal(plan)) if (entry.event === 'run_started' && typeof entry.run === 'number') last = Math.max(last, entry.run);
+  return last;
+}
+
+function fresh(config: SwarmConfig, host: PaneHost, inboxOffset: number, run: number): EngineState {
   return {
     version: 1,
     name: config.name,
     session: sessionName(config),
     backend: host.kind,
+    run,
     inboxOffset,
     lanes: {},
     order: [],

@@ -7,6 +7,7 @@
 import { isLive } from '../machine/laneState.js';
 import type { LaneState } from '../machine/types.js';
 import type { SwarmEvent } from '../core/swarm/events.js';
+import { runOf } from '../core/swarm/runs.js';
 import type { EngineState } from './engineState.js';
 
 /** What stopping on a lost host needs of the engine. */
@@ -17,9 +18,17 @@ interface HostLostEngine {
 /** The saved state to resume, or null for a fresh run (none saved, the plan done, or ended by `swarm down`). */
 export function toResume(saved: EngineState | null): EngineState | null {
   if (saved === null || saved.planDone || saved.ended !== undefined) return null;
-  const resumed = { ...saved };
+  const resumed = { ...saved, run: runOf(saved) };
   delete resumed.hostLost;
   return resumed;
+}
+
+/**
+ * The open run of a saved state, for a command run from a plain shell (no SWARM_RUN): its number
+ * while the run is open, else null (no state, the plan done, or ended by `swarm down`).
+ */
+export function openRun(saved: EngineState | null): number | null {
+  return saved === null || saved.planDone || saved.ended !== undefined ? null : runOf(saved);
 }
 
 /** The state `swarm down` leaves: ended, every live lane stopped, the inbox read up to `inboxOffset`. */

@@ -14,7 +14,6 @@ import type { PaneHost, PaneInfo } from '../adapters/host.js';
 import { lastWords } from '../core/screens.js';
 import type { ResumedPane } from '../machine/types.js';
 import { appendLine, ensureDir } from '../adapters/files.js';
-import { readInbox } from '../adapters/inbox.js';
 import { followJournal, journalSize } from '../adapters/journal.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
 import { tryLock } from '../adapters/lock.js';
@@ -22,12 +21,11 @@ import { writeSettings } from '../adapters/settings.js';
 import { createSwarmStore, pushEvent, type SwarmStore } from '../ui/store.js';
 import { startFailed } from '../machine/firstStart.js';
 import { reconcileLeases, spawn, startMissing } from './agentStarts.js';
-import { faultPoint } from './effects.js';
 import { Engine } from './engine.js';
 import { saveState } from './engineState.js';
 import { freshOrSaved, type Corrupt } from './initialState.js';
 import { hostFor, sessionName } from './hostFor.js';
-import { route } from './inboxRouter.js';
+import { inboxReader } from './inboxReader.js';
 import { stopOnHostLost } from './runEnd.js';
 import { leadClaimed } from './leadSuccession.js';
 import { runSwarmEffect } from './swarmEffects.js';
@@ -121,7 +119,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   const watchPanes = new PaneWatch(engine);
   engine.onPaneAssigned = (paneId) => watchPanes.poke(paneId);
   let inboxWatcher: FSWatcher | null = null;
-  let drainInbox: () => void = () => undefined;
+  const inbox = inboxReader(engine);
   let timeout: ClockTimer | null = null;
   let done = false;
 
@@ -149,7 +147,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   engine.swarmEffect = (effect) => runSwarmEffect(engine, effect, {
     finish,
     startAdded: () => engine.writes.persistently(async () => startMissing(engine, await engine.host.list())),
-    readInbox: () => drainInbox(),
+    readInbox: () => inbox.drain(),
   });
 
   await engine.host.start();
@@ -157,7 +155,9 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
 
   // A fresh run (no state, or the last run's plan was done) adopts nothing: agent panes an earlier run
   // left in this swarm's session are closed first, so a leftover idle agent is not taken for a new one.
+  // Its first intent, `run_started`, is journaled before anything else of the run.
   if (engine.state.order.length === 0) {
+    await engine.enqueue(() => engine.drainPending());
     const leftover = await engine.host.list();
     for (const pane of leftover) await engine.host.kill(pane.paneId).catch(() => undefined);
     if (leftover.length > 0) engine.journal({ type: 'observation', event: 'stale_panes_closed', lane: null, panes: leftover.length });
@@ -168,6 +168,11 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   // belongs to the lane whose agent its name is (the lead's successor may go by `lead-b`).
   reconcileLeases(engine);
   await engine.enqueue(() => engine.drainPending());
+  await engine.idle();
+  // Records waiting in the inbox are read before the panes are looked at: a report queued while no
+  // engine ran counts as if it came in time, even when its agent has exited since. From the first
+  // record of an agent whose start was never recorded on, they wait until it is adopted (below).
+  inbox.drain(notStarted(engine));
   await engine.idle();
   const panes = await engine.host.list();
   // Lanes whose first start failed go first: they start again, so no other lane's step finds them blocked.
@@ -187,31 +192,12 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
     await engine.drainPending();
   });
   await engine.idle();
+  inbox.release();
 
-  // Read from where this run has read to; save the offset only once the events the records became
-  // were handled (their steps queued before this save), so a kill in between reads them again. A last
-  // line without its newline is read again later, and torn once its deadline (state) has passed.
-  let readTo = engine.state.inboxOffset;
-  drainInbox = () =>
-    void engine.enqueue(() => {
-      const seen = engine.state.inboxTail ?? null;
-      const chunk = readInbox(config.plan, readTo, { seen, now: engine.now() });
-      if (chunk.consumed === 0 && chunk.tail === (seen?.offset ?? null)) return;
-      readTo = chunk.offset;
-      for (const record of chunk.records) route(engine, record);
-      void engine.enqueue(async () => {
-        const changed = engine.apply({ type: 'inbox_read', offset: chunk.offset, tail: chunk.tail, torn: chunk.torn });
-        inboxFaults(engine, chunk.records);
-        if (!changed) return;
-        await engine.writes.settled();
-        engine.deadlines.arm();
-        await engine.drainPending(); // the torn writes' journal lines
-      });
-    });
   inboxWatcher = watch(paths.swarmDir, (_event, name) => {
-    if (name === null || name === 'inbox.jsonl') drainInbox();
+    if (name === null || name === 'inbox.jsonl') inbox.drain();
   });
-  drainInbox();
+  inbox.drain();
   engine.publish();
   engine.dispatch({ type: 'plan', event: 'resume' });
   if (options.timeoutMs !== null) timeout = engine.clock.after(options.timeoutMs, () => finish({ code: 1, why: `--timeout passed (${options.timeoutMs} ms)` }));
@@ -235,9 +221,13 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   return { engine, finished, detach };
 }
 
-/** Crash tests: `SWARM_FAULT=after:inbox_offset:<first word of a message>` kills swarm once the read offset past it is saved. */
-function inboxFaults(engine: Engine, records: InboxRecord[]): void {
-  for (const record of records) if (record.kind === 'message') faultPoint(engine, `after:inbox_offset:${record.text.trim().split(/\s/)[0] ?? ''}`);
+/** A record of an agent whose start the saved state never recorded (a lane still starting, no pane): it waits for the start. */
+function notStarted(engine: Engine): (record: InboxRecord) => boolean {
+  return (record) => {
+    const name = engine.laneOfAgent(record.from);
+    const lane = name === null ? undefined : engine.lane(name);
+    return lane !== undefined && lane.state === 'starting' && lane.paneId === null;
+  };
 }
 
 function claimLead(engine: Engine): void {

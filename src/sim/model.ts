@@ -2,7 +2,7 @@
  * The simulated account and context model. Pure: the environment, the saved state and `now` in;
  * the new state, and the reading the `sim` probe gives, out.
  *
- * An account's remaining % lives in `$SWARM_PLAN/.swarm/sim/<account>.json` so that every
+ * An account's remaining % lives in `$SWARM_PLAN/.swarm/sim/run-<N>/<account>.json` so that every
  * generation on one account spends the same quota; each agent's context % (`<lane>-g<gen>`) is kept
  * beside it, so the probe can say how full this agent's window is.
  */

@@ -110,11 +110,11 @@ export class World {
 
   /** The account's simulated state (fresh at SIM_QUOTA when none is saved). */
   readAccount(): AccountState {
-    return accountState(readTextIfExists(simAccountFile(this.ctx.plan, this.ctx.account)), this.ctx.account, this.model.quota, new Date().toISOString());
+    return accountState(readTextIfExists(simAccountFile(this.ctx.plan, this.ctx.account, this.ctx.run)), this.ctx.account, this.model.quota, new Date().toISOString());
   }
 
   saveAccount(state: AccountState): void {
-    writeFileAtomic(simAccountFile(this.ctx.plan, this.ctx.account), `${JSON.stringify(state, null, 2)}\n`);
+    writeFileAtomic(simAccountFile(this.ctx.plan, this.ctx.account, this.ctx.run), `${JSON.stringify(state, null, 2)}\n`);
   }
 
   /** Messages appended to the mailbox since the last read. */

@@ -53,4 +53,13 @@ describe('probeReading', () => {
   it('keeps account names to safe file names', () => {
     expect(simAccountFile('/p', '../x y')).toBe('/p/.swarm/sim/.._x_y.json');
   });
+
+  it('sim: an account\'s quota belongs to a run; another run\'s state is not this run\'s reading', () => {
+    expect(simAccountFile('/p', '../x y', 3)).toBe('/p/.swarm/sim/run-3/.._x_y.json');
+    const path = simAccountFile(plan, 'sim-a1', 2);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, JSON.stringify({ remaining_pct: 8, contexts: {} }));
+    expect(probeReading('sim', { ...target, plan, run: 2 }, T)?.reading.state).toBe('critical');
+    expect(probeReading('sim', { ...target, plan, run: 3 }, T)).toBeNull();
+  });
 });

@@ -44,4 +44,18 @@ describe('swarm answer <lane>', () => {
     expect(run.code).toBe(0);
     expect(inbox()).toMatchObject([{ kind: 'answer', to: lane, text: 'use v2', from: 'developer' }]);
   });
+
+  it.each([
+    ['an open run: the record carries its number (no SWARM_RUN in a plain shell)', {}, { run: 3 }],
+    ['the run ended by swarm down: no run', { ended: '2026-12-01T00:00:00.000Z' }, { run: undefined }],
+    ['the plan done: no run', { planDone: true }, { run: undefined }],
+  ])('%s', async (_name, over, expected) => {
+    mkdirSync(join(s.plan, '.swarm'), { recursive: true });
+    writeFileSync(join(s.plan, '.swarm', 'state.json'), JSON.stringify({ version: 1, run: 3, lanes: {}, order: [], timers: [], pending: [], added: [], ...over }));
+    const run = await s.run(['answer', 'lane-a', 'yes', '--file', s.file]);
+    expect(run.code).toBe(0);
+    const [record] = inbox();
+    expect(record).toMatchObject({ kind: 'answer', to: 'lane-a' });
+    expect(record?.run).toBe(expected.run);
+  });
 });

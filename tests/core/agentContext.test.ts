@@ -14,7 +14,7 @@ const full: Env = {
 
 const base: AgentContext = {
   plan: '/repo/plans/demo', lane: 'lane-a', role: 'lane', account: 'work2', generation: 1,
-  epoch: null, config: null, kind: null, mailbox: null, packet: null,
+  epoch: null, run: null, config: null, kind: null, mailbox: null, packet: null,
 };
 
 const HINT = 'agents get these from `swarm up`; to try it by hand, export SWARM_PLAN=<plan dir> SWARM_LANE=<name> SWARM_ROLE=lane SWARM_ACCOUNT=<id> SWARM_GENERATION=1';
@@ -41,6 +41,9 @@ describe('agentContext', () => {
     ['epoch 0', { ...full, SWARM_EPOCH: '0' }, { epoch: 0 }],
     ['epoch empty counts as unset', { ...full, SWARM_EPOCH: '' }, { epoch: null }],
     ['epoch whitespace counts as unset', { ...full, SWARM_EPOCH: '  \t' }, { epoch: null }],
+    ['the run', { ...full, SWARM_RUN: '4' }, { run: 4 }],
+    ['the run with spaces and CRLF', { ...full, SWARM_RUN: ' 2\r\n' }, { run: 2 }],
+    ['a run empty counts as unset', { ...full, SWARM_RUN: '' }, { run: null }],
     ['empty optional strings are null', { ...full, SWARM_CONFIG: '', SWARM_KIND: ' ', SWARM_MAILBOX: '\n', SWARM_PACKET: '' },
       { config: null, kind: null, mailbox: null, packet: null }],
     ['a high generation', { ...full, SWARM_GENERATION: '12' }, { generation: 12 }],
@@ -110,6 +113,14 @@ describe('agentContext', () => {
     ['negative', '-1', 'SWARM_EPOCH must be a whole number ≥ 0, got "-1"'],
   ])('refuses a bad epoch: %s', (_name, epoch, message) => {
     expect(thrown(() => agentContext({ ...full, SWARM_EPOCH: epoch }, 'notify')).message).toBe(message);
+  });
+
+  it.each<[string, string, string]>([
+    ['a word', 'x', 'SWARM_RUN must be a whole number ≥ 1, got "x"'],
+    ['zero', '0', 'SWARM_RUN must be a whole number ≥ 1, got "0"'],
+    ['an escape code', '\u001b[31m2', 'SWARM_RUN must be a whole number ≥ 1, got "\u001b[31m2"'],
+  ])('refuses a bad run: %s', (_name, run, message) => {
+    expect(thrown(() => agentContext({ ...full, SWARM_RUN: run }, 'notify')).message).toBe(message);
   });
 });
 

@@ -8,11 +8,11 @@ const INTRO: AgentIntro = {
 const successor = (resumeBrief: string | null): AgentIntro => ({ ...INTRO, generation: 2, packet: '/w/h/lane-a-g1.json', resumeBrief });
 
 describe('agentFiles', () => {
-  it('names the generation\'s three files in the prompts folder', () => {
-    expect(agentFiles('/w/plans/p', 'lane-a', 3)).toEqual({
-      prompt: '/w/plans/p/.swarm/prompts/lane-a-g3.md',
-      brief: '/w/plans/p/.swarm/prompts/lane-a-g3.brief.md',
-      session: '/w/plans/p/.swarm/prompts/lane-a-g3.session.json',
+  it('names the generation\'s three files in its run\'s folder of the prompts folder', () => {
+    expect(agentFiles('/w/plans/p', 2, 'lane-a', 3)).toEqual({
+      prompt: '/w/plans/p/.swarm/prompts/run-2/lane-a-g3.md',
+      brief: '/w/plans/p/.swarm/prompts/run-2/lane-a-g3.brief.md',
+      session: '/w/plans/p/.swarm/prompts/run-2/lane-a-g3.session.json',
     });
   });
 });

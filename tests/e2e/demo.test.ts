@@ -5,10 +5,11 @@
  */
 import { execa } from 'execa';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ROOT, git, tempDir } from '../helpers/swarm.js';
+import { CLI, git } from '../helpers/swarm.js';
+import { demoRepo } from '../helpers/demoRepo.js';
 
 type Entry = Record<string, unknown> & { event: string; lane: string | null; generation: number | null };
 
@@ -21,15 +22,7 @@ describe('the shipped demo', () => {
   let journal: Entry[] = [];
 
   beforeAll(async () => {
-    const t = tempDir('swarm-demo-');
-    cleanup = t.cleanup;
-    repo = join(t.dir, 'repo');
-    // What a clone has: the tracked (and not ignored) files of the demo, as they are in the working tree.
-    const files = git(ROOT, 'ls-files', '--cached', '--others', '--exclude-standard', '--', 'swarm.yaml', '.gitignore', 'panes', 'plans/demo').split('\n').filter(Boolean);
-    for (const file of files) if (existsSync(join(ROOT, file))) cpSync(join(ROOT, file), join(repo, file));
-    git(repo, 'init', '-q', '-b', 'main');
-    git(repo, 'add', '-A');
-    git(repo, '-c', 'user.email=t@example.invalid', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'demo');
+    ({ repo, cleanup } = demoRepo());
     const started = Date.now();
     const result = await execa('node', [CLI, 'up', '--headless'], { cwd: repo, env, extendEnv: false, reject: false, timeout: 60_000, stdin: 'ignore' });
     run = { exitCode: result.exitCode, stdout: String(result.stdout), ms: Date.now() - started };

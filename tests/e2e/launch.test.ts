@@ -75,7 +75,7 @@ describe('the claude and codex launches (real tmux, recording agents)', () => {
       throw new Error(`${String(error)}; failed starts: ${JSON.stringify(s.events('start_failed'))}; swarm up said: ${out.slice(-2000)}`);
     });
     const bin = join(s.plan, '.swarm', 'bin', 'swarm');
-    const prompts = join(s.plan, '.swarm', 'prompts');
+    const prompts = join(s.plan, '.swarm', 'prompts', 'run-1');
 
     const lc = await record('claude-lc-g1');
     const [sid, id, set, settingsText, sys, sysFile, ...rest] = lc.argv;

@@ -69,8 +69,8 @@ describe('hostile text in a task and a report (tmux)', () => {
     const swarmFile = (f: string) => readFileSync(join(s.plan, '.swarm', f), 'utf8');
     expect(swarmFile('mailbox/lead.md')).toContain('touch PWNED1c');
     expect(swarmFile('mailbox/lead.md')).not.toMatch(RAW);
-    expect(swarmFile('prompts/lane-a-g1.md') + swarmFile('prompts/lane-a-g1.brief.md')).toContain('touch PWNED2c');
-    expect(swarmFile('prompts/lane-a-g1.md') + swarmFile('prompts/lane-a-g1.brief.md')).not.toMatch(RAW);
+    expect(swarmFile('prompts/run-1/lane-a-g1.md') + swarmFile('prompts/run-1/lane-a-g1.brief.md')).toContain('touch PWNED2c');
+    expect(swarmFile('prompts/run-1/lane-a-g1.md') + swarmFile('prompts/run-1/lane-a-g1.brief.md')).not.toMatch(RAW);
     const titles = execFileSync('tmux', ['-L', s.socket, 'list-panes', '-a', '-F', '#{pane_title}'], { encoding: 'utf8' });
     expect(titles).not.toMatch(RAW);
     expect(titles).not.toContain('evil-title');

@@ -61,12 +61,12 @@ function setup(o: Setup = {}) {
     thresholds: { ...DEFAULT_THRESHOLDS, compact: o.compact ?? 'off' }, timeouts: DEFAULT_TIMEOUTS, notifyCommand: null, passEnv: [],
   };
   const start: AgentStart = {
-    config, name: 'lane-a', role: 'lane', generation: o.packet ? 2 : 1, account, epoch: 1, checkout,
+    config, name: 'lane-a', role: 'lane', generation: o.packet ? 2 : 1, account, epoch: 1, run: 1, checkout,
     task: 'Steps 1-3 of PLAN.md', command: o.command ?? null,
     packet: o.packet ? join(plan, 'analysis_results', 'handoff', 'lane-a-g1.json') : null, brief: o.packet ? RESUME : null,
   };
   const spec = () => agentPane(start, { PATH: '/usr/bin:/bin', HOME: join(dir, 'home'), IS_SANDBOX_NOT: 'x' });
-  return { root, plan, checkout, profile, spec, prompts: join(plan, '.swarm', 'prompts') };
+  return { root, plan, checkout, profile, spec, prompts: join(plan, '.swarm', 'prompts', 'run-1') };
 }
 
 /** The words sh makes of a command line (hooks and the status line run through a shell). */

@@ -18,7 +18,7 @@ afterEach(() => {
 function plan(): { config: SwarmConfig; paths: ReturnType<typeof planPaths> } {
   const made = tempDir('swarm-initial-');
   cleanup = made.cleanup;
-  const config = { name: 'demo', plan: join(made.dir, 'plan'), lead: { name: 'lead' } } as SwarmConfig;
+  const config = { name: 'demo', plan: join(made.dir, 'plan'), lead: { name: 'lead' }, lanes: [] } as unknown as SwarmConfig;
   const paths = planPaths(config.plan);
   mkdirSync(paths.swarmDir, { recursive: true });
   writeFileSync(paths.inbox, '{"kind":"message"}\n');
@@ -32,7 +32,33 @@ describe('freshOrSaved: the state a swarm up starts from', () => {
     const { config } = plan();
     const { state, corrupt } = freshOrSaved(config, host, clock);
     expect(corrupt).toBeNull();
-    expect(state).toMatchObject({ version: 1, name: 'demo', session: 'swarm-demo', backend: 'tmux', inboxOffset: 0, lanes: {}, order: [], leadName: 'lead', leadAgent: 'lead', epoch: 0, pending: [] });
+    expect(state).toMatchObject({ version: 1, name: 'demo', session: 'swarm-demo', backend: 'tmux', run: 1, inboxOffset: 0, lanes: {}, order: [], leadName: 'lead', leadAgent: 'lead', epoch: 0 });
+    expect(state.pending).toEqual([{ lane: null, effect: { type: 'journal', kind: 'observation', event: 'run_started', lane: null, data: { run: 1, heads: {} } } }]);
+  });
+
+  it.each<[string, Partial<EngineState>, number]>([
+    ['the plan done', { planDone: true, run: 4 }, 5],
+    ['ended by swarm down', { ended: '2026-12-01T00:00:00.000Z', run: 2 }, 3],
+    ['a done state saved before runs were numbered', { planDone: true }, 2],
+  ])('a new run after %s: numbered past the last', (_name, over, run) => {
+    const { config, paths } = plan();
+    writeFileSync(paths.state, JSON.stringify({ ...freshOrSaved(config, host, clock).state, ...over }));
+    const { state } = freshOrSaved(config, host, clock);
+    expect(state.run).toBe(run);
+    expect(state.pending).toMatchObject([{ effect: { event: 'run_started', data: { run } } }]);
+  });
+
+  it('an open run (a crash, kill -9): continued, same run, nothing journaled again', () => {
+    const { config, paths } = plan();
+    writeFileSync(paths.state, JSON.stringify({ ...freshOrSaved(config, host, clock).state, run: 3, pending: [], order: ['lead'] }));
+    expect(freshOrSaved(config, host, clock).state).toMatchObject({ run: 3, pending: [] });
+  });
+
+  it('a corrupt file: the new run is numbered past the last run the journal names', () => {
+    const { config, paths } = plan();
+    writeFileSync(paths.journal, '{"event":"run_started","run":6}\n{"event":"run_started","run":7}\n');
+    writeFileSync(paths.state, '{ not json');
+    expect(freshOrSaved(config, host, clock).state.run).toBe(8);
   });
 
   it('a run in progress: resumed as saved', () => {

@@ -29,7 +29,12 @@ describe('toResume', () => {
   });
 
   it('forgets the lost host once resumed', () => {
-    expect(toResume(saved({ hostLost: { at: 'x', reason: 'gone' } }))).toEqual(saved());
+    expect(toResume(saved({ hostLost: { at: 'x', reason: 'gone' } }))).toEqual({ ...saved(), run: 1 });
+  });
+
+  it('keeps the open run\'s number (a state saved before runs were numbered is run 1)', () => {
+    expect(toResume(saved({ run: 4 }))?.run).toBe(4);
+    expect(toResume(saved())?.run).toBe(1);
   });
 });
 

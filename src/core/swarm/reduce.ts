@@ -86,6 +86,7 @@ function apply(b: Build, event: SwarmEvent, ctx: SwarmContext): void {
       succession(b, { type: 'takeover', from: event.from, newEpoch: event.newEpoch }, ctx);
       return;
     case 'lead_claimed':
+      if (s.runEpoch === undefined) b.state = { ...s, runEpoch: event.epoch };
       succession(b, { type: 'claimed', epoch: event.epoch, lead: event.lead, account: event.account }, ctx);
       return;
     case 'lead_epoch_raised':

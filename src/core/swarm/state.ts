@@ -26,6 +26,10 @@ export interface SwarmState {
   name: string;
   session: string;
   backend: 'tmux' | 'pty';
+  /** The run this state is of (core/swarm/runs.ts); absent in files saved before runs were numbered. */
+  run?: number;
+  /** The epoch the lead was first claimed at in this run: a record with no run and an older epoch is another run's. */
+  runEpoch?: number;
   inboxOffset: number;
   /** A last inbox line without its newline, read again until its deadline tears it (absent in older files). */
   inboxTail?: InboxTail | null;

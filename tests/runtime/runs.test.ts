@@ -1,0 +1,111 @@
+/**
+ * Runs, in-process (SPEC 10.1): startSwarm on the fake pane host with a hand clock and real plan files.
+ * A report queued while no engine ran counts on the restart, even when its agent has exited since;
+ * a record of an ended run (an old agent that outlived its pane) changes nothing in the new run.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/adapters/configFile.js';
+import { readLeases, releaseLease } from '../../src/adapters/leaseFiles.js';
+import { planPaths } from '../../src/core/paths.js';
+import { loadState, saveState } from '../../src/runtime/engineState.js';
+import { endRun } from '../../src/runtime/runEnd.js';
+import { startSwarm, type Outcome, type RunningSwarm } from '../../src/runtime/swarm.js';
+import { FakeHost, type Action, type Scripts } from '../helpers/fakeHost.js';
+import { HandClock } from '../helpers/handClock.js';
+import { waitFor } from '../helpers/waitFor.js';
+import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
+
+let t: TestSwarm | null = null;
+afterEach(async () => {
+  await t?.cleanup();
+  t = null;
+});
+
+const RELEASE = 7 * 60_000;
+const TIMEOUTS = '{ accept: 4m, packet: 3m, stall: 20m, ask: 5m, release: 7m }';
+
+/** A gate a script waits at until the test opens it. */
+function gate(): { action: Action; open: () => void } {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => { open = resolve; });
+  return { action: async () => opened, open };
+}
+
+async function start(s: TestSwarm, host: FakeHost, clock: HandClock): Promise<RunningSwarm> {
+  const config = loadConfig(s.file, { env: s.env, cwd: dirname(s.file) });
+  return startSwarm(config, { env: s.env, untilDone: true, timeoutMs: null, host, clock });
+}
+
+/** Run to the end, passing the release deadline once every lane is done. */
+async function finish(s: TestSwarm, swarm: RunningSwarm, clock: HandClock): Promise<Outcome> {
+  let over = false;
+  const releaser = (async () => {
+    while (!over) {
+      if (clock.pending().includes(RELEASE) && s.events('all_lanes_done').length > 0) return clock.advance(RELEASE);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  const outcome = await swarm.finished;
+  over = true;
+  await releaser;
+  await swarm.detach();
+  return outcome;
+}
+
+const laneState = (s: TestSwarm, lane: string) => loadState(planPaths(s.plan).state)?.lanes[lane];
+const working = (s: TestSwarm, lane: string) => waitFor(() => laneState(s, lane)?.state === 'working', { what: `${lane} working` });
+
+describe('runs, in-process', () => {
+  it('a done reported while no engine ran, by an agent that exited since: the restart reads it first; the lane is done, no successor, no degraded packet', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a' }], timeouts: TIMEOUTS }));
+    const held = gate();
+    const scripts: Scripts = { 'lane-a g1': ['ready', held.action, 'done', 'exit'] };
+    const clock = new HandClock();
+    const first = new FakeHost(scripts);
+    const engine = await start(s, first, clock);
+    await working(s, 'lane-a');
+    await engine.detach(); // the engine is gone (its state saved as it went)
+    held.open();
+    await Promise.all([...first.running]); // done queued, then the agent exited
+    expect(first.live().filter((p) => p.startsWith('lane-a'))).toEqual([]);
+
+    const second = new FakeHost(scripts, first.snapshot());
+    const outcome = await finish(s, await start(s, second, clock), clock);
+    expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
+    expect(s.events('lane_result')).toMatchObject([{ lane: 'lane-a', generation: 1, result: 'done' }]);
+    expect(s.events('lane_lost')).toEqual([]);
+    expect(s.events('successor_spawned')).toEqual([]);
+    expect(s.events('handoff_reported').filter((e) => e.degraded === true)).toEqual([]);
+    expect(readLeases(s.plan)).not.toContainEqual(expect.objectContaining({ lane: 'lane-a' }));
+  });
+
+  it('after swarm down, an old agent (its job outlived its pane) reports done: stale_record, and the new run\'s lane is done only by its own agent', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a' }], timeouts: TIMEOUTS }));
+    const old = gate();
+    const clock = new HandClock();
+    const first = new FakeHost({ 'lane-a g1': ['ready', old.action, 'done'] });
+    const engine = await start(s, first, clock);
+    await working(s, 'lane-a');
+    await engine.detach();
+    // `swarm down`: the run ended, its leases released (its panes closed; the old job lives on).
+    const paths = planPaths(s.plan);
+    saveState(paths.state, endRun(loadState(paths.state)!, new Date(clock.now()).toISOString(), 0));
+    for (const lease of readLeases(s.plan)) releaseLease(s.plan, lease.account);
+
+    const staleSeen = async () => {
+      await waitFor(() => s.events('stale_record').length > 0, { what: 'stale_record' });
+      expect(laneState(s, 'lane-a')?.state).toBe('working');
+    };
+    const second = new FakeHost({ 'lane-a g1': ['ready', async () => old.open(), staleSeen, 'done'] });
+    const outcome = await finish(s, await start(s, second, clock), clock);
+    await Promise.all([...first.running, ...second.running]);
+    expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
+    expect(s.events('run_started')).toMatchObject([{ run: 1 }, { run: 2 }]);
+    expect(s.events('stale_record')).toMatchObject([{ lane: 'lane-a', generation: 1, kind: 'message', run: 1, why: 'a record of run 1; this is run 2' }]);
+    expect(s.events('lane_result')).toMatchObject([{ lane: 'lane-a', generation: 1, result: 'done' }]);
+    const state = JSON.parse(readFileSync(join(s.plan, '.swarm', 'state.json'), 'utf8')) as { run: number };
+    expect(state.run).toBe(2);
+  });
+});
