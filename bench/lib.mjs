@@ -17,7 +17,9 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** A repo with a plan and one worktree per lane; returns paths and the env to run swarm with. */
 export function makeSwarm(name, lanes, agentEnv, extra = '', { kind = 'command', panes = {} } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), `swarm-bench-${name}-`));
+  // No name in the random folder name: a checkout's path goes into packets, and a path segment of 24
+  // characters or more mixing cases and digits (`swarm-bench-stream16-CXe5Y8`) is refused there as a secret.
+  const dir = mkdtempSync(join(tmpdir(), 'swarm-bench-'));
   const repo = join(dir, 'repo');
   mkdirSync(join(repo, 'plans', 'p'), { recursive: true });
   writeFileSync(join(repo, 'plans', 'p', 'PLAN.md'), '---\ncontract: bench\n---\n# bench\n');

@@ -5,7 +5,8 @@
 //  2. the same with swarm watching them: the engine's CPU, and what it adds to the tmux server's
 //     (targets with 16 lanes: ≤ 1 % of a core each);
 //  3. while they stream, lanes stop on a permission screen one by one and go quiet: the time from the
-//     screen printed to swarm's escalation (target p50 ≤ 300 ms).
+//     screen printed to swarm's escalation (target p50 ≤ 300 ms). Half of them do so in a successor's
+//     pane (g2: their first agent hands off at once), which must be seen like a first agent's.
 // 16 lanes, then 64 (BENCH_STREAM_LANES="16,64"); BENCH_STREAM_S (default 20) is each CPU window.
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -23,6 +24,8 @@ const WARM_S = Number(process.env.BENCH_STREAM_WARM_S ?? 2);
 const STEADY_S = Math.max(WARM_S + WINDOW_S, Number(process.env.BENCH_STREAM_STEADY_S ?? 90));
 const SIZES = (process.env.BENCH_STREAM_LANES ?? '16,64').split(',').map(Number);
 const BLOCKERS = 6;
+/** The last this many of the BLOCKERS hand off at once: their dialog is drawn by generation 2. */
+const SUCCESSORS = 3;
 // BENCH_STREAM_NODE_ARGS: extra node flags for the engine, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it
 // (the engine is then stopped with SIGTERM, so it writes the profile), or `--perf-basic-prof` for perf.
 const NODE_ARGS = (process.env.BENCH_STREAM_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -60,8 +63,11 @@ async function floor(n) {
 async function watched(n) {
   const lanes = lanesOf(n);
   // Lanes 1..BLOCKERS stop on a permission screen after the CPU windows, a second and a half apart.
-  const blockAt = Object.fromEntries(lanes.slice(0, BLOCKERS).map((lane, i) => [`AGENT_BLOCK_MS_${lane.replace(/-/g, "_")}`, String((STEADY_S + WINDOW_S + 6 + i * 1.5) * 1000)]));
-  const s = makeSwarm(`stream${n}`, lanes, { AGENT_G1: 'ready,stream', ...blockAt }, `thresholds: { max_generations: 3 }`, { kind: 'streamer', panes: { streamer: STREAMER } });
+  const key = (lane) => lane.replace(/-/g, '_');
+  const blockAt = Object.fromEntries(lanes.slice(0, BLOCKERS).map((lane, i) => [`AGENT_BLOCK_MS_${key(lane)}`, String((STEADY_S + WINDOW_S + 6 + i * 1.5) * 1000)]));
+  const handOff = Object.fromEntries(lanes.slice(BLOCKERS - SUCCESSORS, BLOCKERS).map((lane) => [`AGENT_G1_${key(lane)}`, 'ready,handoff']));
+  const agents = { AGENT_G1: 'ready,stream', AGENT_G2: 'stream', ...handOff, ...blockAt };
+  const s = makeSwarm(`stream${n}`, lanes, agents, `thresholds: { max_generations: 3 }`, { kind: 'streamer', panes: { streamer: STREAMER } });
   const child = spawn(process.execPath, [...NODE_ARGS, CLI, 'up', join(s.repo, 'swarm.yaml'), '--headless'], { env: s.env, cwd: s.repo, stdio: 'ignore' });
   const log = () => (existsSync(s.env.AGENT_LOG) ? readFileSync(s.env.AGENT_LOG, 'utf8') : '');
   try {
@@ -81,14 +87,20 @@ async function watched(n) {
     const steady = await window(STEADY_S);
     const journal = () => readFileSync(join(s.plan, 'journal.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     const escalated = () => journal().filter((e) => e.event === 'escalation' && e.class === 'permission');
-    await waitFor(() => escalated().length >= BLOCKERS, (BLOCKERS * 1.5 + 30) * 1000, `${BLOCKERS} permission escalations`);
+    await waitFor(() => escalated().length >= BLOCKERS, (BLOCKERS * 1.5 + 30) * 1000, `${BLOCKERS} permission escalations (${SUCCESSORS} of them drawn by successors)`);
     const shown = new Map();
     for (const line of log().split('\n')) {
-      const m = /^(\d+) (lane-\d+) g1 permission-shown$/.exec(line);
+      const m = /^(\d+) (lane-\d+ g\d+) permission-shown$/.exec(line);
       if (m) shown.set(m[2], Number(m[1]));
     }
-    const ms = escalated().map((e) => Date.parse(e.ts) - shown.get(e.lane)).filter((v) => Number.isFinite(v));
-    return { enginePct: first.enginePct, engineCpuS: first.ticks / TICKS, serverPct: first.serverPct, engineSteadyPct: steady.enginePct, serverSteadyPct: steady.serverPct, blockP50: quantile(ms, 0.5), blockMax: Math.max(...ms), blocks: ms.length };
+    const latency = (e) => Date.parse(e.ts) - shown.get(`${e.lane} g${e.generation}`);
+    const found = escalated();
+    const ms = found.map(latency).filter((v) => Number.isFinite(v));
+    const successors = found.filter((e) => e.generation === 2).map(latency).filter((v) => Number.isFinite(v));
+    return {
+      enginePct: first.enginePct, engineCpuS: first.ticks / TICKS, serverPct: first.serverPct, engineSteadyPct: steady.enginePct, serverSteadyPct: steady.serverPct,
+      blockP50: quantile(ms, 0.5), blockMax: Math.max(...ms), blocks: ms.length, successorBlocks: successors.length, successorBlockMax: Math.max(...successors),
+    };
   } finally {
     cleanup(s, child, NODE_ARGS.some((a) => a.startsWith('--cpu-prof')));
   }
@@ -99,7 +111,7 @@ export async function streaming() {
   for (const n of SIZES) {
     const base = await floor(n);
     const w = await watched(n);
-    rows.push({ lanes: n, serverFloorPct: base, enginePct: w.enginePct, engineCpuS: w.engineCpuS, serverAddedPct: w.serverPct - base, engineSteadyPct: w.engineSteadyPct, serverAddedSteadyPct: w.serverSteadyPct - base, blockP50Ms: w.blockP50, blockMaxMs: w.blockMax, blocks: w.blocks });
+    rows.push({ lanes: n, serverFloorPct: base, enginePct: w.enginePct, engineCpuS: w.engineCpuS, serverAddedPct: w.serverPct - base, engineSteadyPct: w.engineSteadyPct, serverAddedSteadyPct: w.serverSteadyPct - base, blockP50Ms: w.blockP50, blockMaxMs: w.blockMax, blocks: w.blocks, successorBlocks: w.successorBlocks, successorBlockMaxMs: w.successorBlockMax });
   }
   return rows;
 }
@@ -110,7 +122,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   {
     const f = (v) => v.toFixed(2).padStart(7);
     console.log(`\nlanes redrawing a status line 12×/s, % of one core over ${WINDOW_S} s windows ${WARM_S} s and ${STEADY_S} s after they start (targets at 16: engine ≤ 1, tmux added ≤ 1, screen → blocked p50 ≤ 300 ms)`);
-    console.log(`lanes   engine (CPU s)  tmux added  (tmux floor)   steady: engine  tmux added   screen→blocked p50 / max   load ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
-    for (const r of rows) console.log(`${String(r.lanes).padStart(5)}  ${f(r.enginePct)} (${r.engineCpuS.toFixed(2)})   ${f(r.serverAddedPct)}     (${f(r.serverFloorPct)})        ${f(r.engineSteadyPct)}   ${f(r.serverAddedSteadyPct)}      ${r.blockP50Ms} / ${r.blockMaxMs} ms (${r.blocks})`);
+    console.log(`lanes   engine (CPU s)  tmux added  (tmux floor)   steady: engine  tmux added   screen→blocked p50 / max (blocks, by g2: max)   load ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
+    for (const r of rows) console.log(`${String(r.lanes).padStart(5)}  ${f(r.enginePct)} (${r.engineCpuS.toFixed(2)})   ${f(r.serverAddedPct)}     (${f(r.serverFloorPct)})        ${f(r.engineSteadyPct)}   ${f(r.serverAddedSteadyPct)}      ${r.blockP50Ms} / ${r.blockMaxMs} ms (${r.blocks}, ${r.successorBlocks}/${SUCCESSORS} by g2: ${r.successorBlockMaxMs} ms)`);
   }
 }

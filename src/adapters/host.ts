@@ -47,6 +47,8 @@ export type HostEvent =
   | { type: 'quiet'; paneId: string; quietMs: number }
   /** The agent's process ended; the pane stays (remain-on-exit) until closed. */
   | { type: 'exited'; paneId: string; status: number | null }
+  /** The pane is gone with no death told (closed from outside: `tmux kill-pane`); its agent went with it. */
+  | { type: 'gone'; paneId: string }
   /** The host connection was lost (tmux server gone). */
   | { type: 'lost'; reason: string };
 

@@ -153,13 +153,16 @@ export class Engine {
   /**
    * A pane's first output can arrive before the pane is known to belong to its lane: the screen of
    * every pane a step newly assigned is looked at once, so a dialog shown at start is not missed.
+   * A successor that accepted is newly its lane's agent too: what it drew while a successor was read
+   * only for the screens that stop a start, so its screen is looked at again as the lane's.
    */
   private panesAssigned(before: Record<string, LaneState>): void {
     for (const [name, lane] of Object.entries(this.state.lanes)) {
       const was = before[name];
-      const known = [was?.paneId ?? null, was?.handoff?.successor?.paneId ?? null];
-      for (const paneId of [lane.paneId, lane.handoff?.successor?.paneId ?? null]) {
-        if (paneId && !known.includes(paneId)) this.onPaneAssigned?.(paneId);
+      const successor = lane.handoff?.successor?.paneId ?? null;
+      if (lane.paneId && lane.paneId !== (was?.paneId ?? null)) this.onPaneAssigned?.(lane.paneId);
+      if (successor && successor !== lane.paneId && ![was?.paneId ?? null, was?.handoff?.successor?.paneId ?? null].includes(successor)) {
+        this.onPaneAssigned?.(successor);
       }
     }
   }

@@ -4,9 +4,9 @@
  * matched against the kind's screens; activity reaches the machine only when it is news for the stall
  * clock (core/screenCadence.ts `activityDue`). A host tells output as `output` (each time, as the
  * pty host does) or by its edges, `printing` … `quiet` (core/outputEdges.ts, the tmux host): a
- * printing pane has not settled until it is quiet, however long since it was last told. Deaths
- * become `exited`. Every deadline is on the engine's clock (runtime/clock.ts), one for all panes: a
- * redraw only moves its pane's due time.
+ * printing pane has not settled until it is quiet, however long since it was last told. Deaths,
+ * and panes gone (closed from tmux), become `exited`. Every deadline is on the engine's clock
+ * (runtime/clock.ts), one for all panes: a redraw only moves its pane's due time.
  */
 import { lastWords, matchScreen, screenLines, type ScreenMatch } from '../core/screens.js';
 import { stripAnsi } from '../core/protocol.js';
@@ -17,6 +17,9 @@ import type { HostEvent, PaneHost } from '../adapters/host.js';
 import { loadKind } from '../adapters/kinds.js';
 import { activityDue, dueReads, nextScreenRead, SCREEN_CADENCE } from '../core/screenCadence.js';
 import type { Clock, ClockTimer } from './clock.js';
+
+/** A pane's end as its host tells it. */
+type PaneEnd = Extract<HostEvent, { type: 'exited' | 'gone' }>;
 
 /** What the watch needs of the engine (runtime/engine.ts; tests give a small one on a hand clock). */
 export interface WatchedEngine {
@@ -30,10 +33,9 @@ export interface WatchedEngine {
   agentName(lane: LaneState): string;
 }
 
-/** A pane with output: whose it is, and when it printed and was read (core/screenCadence.ts PaneOutput). */
+/** A pane with output: the lane it served last, and when it printed and was read (core/screenCadence.ts PaneOutput). */
 interface Watched {
   lane: string;
-  current: boolean;
   lastOutput: number;
   firstUnread: number | null;
   lastRead: number | null;
@@ -46,8 +48,8 @@ export class PaneWatch {
   private readonly watched = new Map<string, Watched>();
   private readonly lastActivity = new Map<string, number>();
   private readonly kinds = new Map<string, KindSpec>();
-  /** Deaths of panes no lane had yet (pane id → exit status). */
-  private readonly exitedUnowned = new Map<string, number | null>();
+  /** Ends (deaths, panes gone) of panes no lane had yet, by pane id. */
+  private readonly endedUnowned = new Map<string, PaneEnd>();
   /** The one deadline: when, and the pane whose read set it (its next output moves it: rearm). */
   private wake: { at: number; paneId: string; timer: ClockTimer } | null = null;
 
@@ -58,12 +60,12 @@ export class PaneWatch {
     const owner = this.owner(event.paneId);
     if (!owner) {
       // An agent can die before its pane is recorded as the lane's: kept, and told once it is (poke).
-      if (event.type === 'exited') this.exitedUnowned.set(event.paneId, event.status);
+      if (event.type === 'exited' || event.type === 'gone') this.endedUnowned.set(event.paneId, event);
       return;
     }
-    if (event.type === 'exited') {
+    if (event.type === 'exited' || event.type === 'gone') {
       this.watched.delete(event.paneId);
-      void this.exited(owner.lane, event.paneId, event.status);
+      void this.exited(owner.lane, event);
       return;
     }
     const now = this.engine.clock.now();
@@ -77,9 +79,8 @@ export class PaneWatch {
     }
     const printed = event.type === 'quiet' ? now - event.quietMs : now;
     let pane = this.watched.get(event.paneId);
-    if (!pane) this.watched.set(event.paneId, (pane = { ...owner, lastOutput: printed, firstUnread: printed, lastRead: null, printing: false }));
+    if (!pane) this.watched.set(event.paneId, (pane = { lane: owner.lane, lastOutput: printed, firstUnread: printed, lastRead: null, printing: false }));
     pane.lane = owner.lane;
-    pane.current = owner.current;
     pane.lastOutput = printed;
     pane.firstUnread ??= printed;
     pane.printing = event.type === 'printing';
@@ -130,17 +131,20 @@ export class PaneWatch {
       // A pane still printing has unread output again at once: its next max-wait read counts from now.
       pane.firstUnread = pane.printing ? now : null;
       pane.lastRead = now;
-      void this.readScreen(pane.lane, paneId, pane.current, flooding);
+      // Whose it is now, not when it printed: a successor may have accepted since.
+      const owner = this.owner(paneId);
+      if (owner === null) continue;
+      void this.readScreen(owner.lane, paneId, owner.current, flooding);
     }
     this.rearm();
   }
 
   /** Read a pane's screen soon, as if it had printed something (a pane just assigned to a lane). */
   poke(paneId: string): void {
-    const status = this.exitedUnowned.get(paneId);
-    if (status !== undefined) {
-      this.exitedUnowned.delete(paneId);
-      this.handle({ type: 'exited', paneId, status });
+    const ended = this.endedUnowned.get(paneId);
+    if (ended !== undefined) {
+      this.endedUnowned.delete(paneId);
+      this.handle(ended);
       return;
     }
     this.handle({ type: this.watched.get(paneId)?.printing === true ? 'printing' : 'output', paneId });
@@ -150,18 +154,24 @@ export class PaneWatch {
     this.wake?.timer.cancel();
     this.wake = null;
     this.watched.clear();
-    this.exitedUnowned.clear();
+    this.endedUnowned.clear();
   }
 
-  /** Which lane a pane serves: its current agent, or a successor in flight (what it served last, when still so). */
+  /**
+   * Which lane a pane serves, asked of the state each time: its current agent, or a successor in
+   * flight. A successor that accepted is its lane's current agent (its handoff keeps naming it as the
+   * successor until the next one begins): being the lane's pane comes first.
+   */
   private owner(paneId: string): { lane: string; current: boolean } | null {
     const lanes = this.engine.state.lanes;
-    const last = this.watched.get(paneId);
-    const was = last && lanes[last.lane];
-    if (last && was && (last.current ? was.paneId === paneId : was.handoff?.successor?.paneId === paneId)) return { lane: last.lane, current: last.current };
+    const last = this.watched.get(paneId)?.lane;
+    const served = (lane: LaneState | undefined): boolean | null =>
+      lane?.paneId === paneId ? true : lane?.handoff?.successor?.paneId === paneId ? false : null;
+    const known = last === undefined ? null : served(lanes[last]);
+    if (last !== undefined && known !== null) return { lane: last, current: known };
     for (const [name, lane] of Object.entries(lanes)) {
-      if (lane.paneId === paneId) return { lane: name, current: true };
-      if (lane.handoff?.successor?.paneId === paneId) return { lane: name, current: false };
+      const current = served(lane);
+      if (current !== null) return { lane: name, current };
     }
     return null;
   }
@@ -198,7 +208,14 @@ export class PaneWatch {
     if (changed || !flooding) this.engine.deliveries.poke(this.engine.agentName(lane));
   }
 
-  private async exited(laneName: string, paneId: string, status: number | null): Promise<void> {
+  /**
+   * The pane's agent is gone: it exited, or its pane was closed from outside (`gone`: nothing left to
+   * read, no exit of the agent's own; the lane machine decides what that means, as for a pane found
+   * gone on a restart).
+   */
+  private async exited(laneName: string, end: PaneEnd): Promise<void> {
+    const { paneId } = end;
+    if (end.type === 'gone') return this.engine.dispatch(laneName, { type: 'exited', paneId, status: null, vanished: true });
     let tail = '';
     try {
       // The dead pane stays (remain-on-exit) until the machine closes it: its screen and some scrollback.
@@ -206,7 +223,7 @@ export class PaneWatch {
     } catch {
       // gone already
     }
-    this.engine.dispatch(laneName, { type: 'exited', paneId, status, tail });
+    this.engine.dispatch(laneName, { type: 'exited', paneId, status: end.status, tail });
   }
 }
 

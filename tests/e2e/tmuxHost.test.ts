@@ -157,6 +157,33 @@ describe('TmuxHost on a real tmux', () => {
     await host.kill(pane.paneId);
   });
 
+  it('a pane killed from tmux (kill-pane, as prefix+x does), one of several in its window, is told gone once', async () => {
+    const [a, b] = [await host.spawn(agent('tmux-report.sh', [], {}, { REPORT_FILE: join(dir, 'gone a') })), await host.spawn(agent('tmux-report.sh', [], {}, { REPORT_FILE: join(dir, 'gone b') }))];
+    await tmux('kill-pane', '-t', paneTarget(a.paneId));
+    const gone = await waitFor(() => events.find((e) => e.type === 'gone' && e.paneId === a.paneId), { timeout: 5_000, what: 'the gone event' });
+    expect(gone).toEqual({ type: 'gone', paneId: a.paneId });
+    await tmux('select-layout', '-t', paneTarget(b.paneId), 'even-vertical'); // another layout change: nothing more told
+    await host.list();
+    expect(events.filter((e) => (e.type === 'gone' || e.type === 'exited') && e.paneId === a.paneId)).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'gone' && e.paneId === b.paneId)).toHaveLength(0);
+  });
+
+  it('the last pane of a window killed from tmux (its window closes) is told gone; panes swarm closes, or that died, are not', async () => {
+    const alone = await host.spawn(agent('tmux-report.sh', [], {}, { REPORT_FILE: join(dir, 'alone') }));
+    await tmux('break-pane', '-d', '-s', paneTarget(alone.paneId)); // its own window, as a successor's can be
+    await tmux('kill-window', '-t', (await tmux('display-message', '-p', '-t', paneTarget(alone.paneId), '#{window_id}'))[0]!);
+    await waitFor(() => events.find((e) => e.type === 'gone' && e.paneId === alone.paneId), { timeout: 5_000, what: 'the gone event' });
+    const closed = await host.spawn(agent('tmux-report.sh', [], {}, { REPORT_FILE: join(dir, 'closed') }));
+    const died = await host.spawn(agent('tmux-exit-with.sh', ['2']));
+    await waitFor(() => events.find((e) => e.type === 'exited' && e.paneId === died.paneId), { what: 'the death' });
+    await host.kill(closed.paneId);
+    await tmux('kill-pane', '-t', paneTarget(died.paneId));
+    const marker = await host.spawn(agent('tmux-report.sh', [], {}, { REPORT_FILE: join(dir, 'marker') }));
+    await tmux('kill-pane', '-t', paneTarget(marker.paneId));
+    await waitFor(() => events.find((e) => e.type === 'gone' && e.paneId === marker.paneId), { timeout: 5_000, what: 'the marker gone' });
+    expect(events.filter((e) => e.type === 'gone' && [closed.paneId, died.paneId].includes(e.paneId))).toEqual([]);
+  });
+
   it('puts six panes in an agents window, and the seventh in the next one', async () => {
     const windows = async () => (await tmux('list-windows', '-t', `=${session}`, '-F', '#{window_name} #{window_panes}')).map((l) => l.split(' '));
     const last = async () => (await windows()).at(-1)!;

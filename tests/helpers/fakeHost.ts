@@ -15,7 +15,7 @@ import { notify } from '../../src/commands/notify.js';
 import { packetWrite } from '../../src/commands/packetWrite.js';
 
 /** One step of an agent: a report, a packet, an exit, or anything a test wants done from the pane. */
-export type Action = 'noaccept' | 'ready' | 'done' | 'usage limit' | 'handoff' | 'badpacket' | 'exit' | 'ask' | `handover ${string}` | `blocked ${string}` | `lane add ${string}` | ((pane: FakePane) => Promise<void>);
+export type Action = 'noaccept' | 'ready' | 'done' | 'usage limit' | 'handoff' | 'badpacket' | 'exit' | 'vanish' | 'ask' | `handover ${string}` | `blocked ${string}` | `lane add ${string}` | ((pane: FakePane) => Promise<void>);
 
 export interface FakePane {
   info: PaneInfo;
@@ -161,6 +161,26 @@ export class FakeHost implements PaneHost {
     this.emit({ type: 'exited', paneId, status });
   }
 
+  /**
+   * The pane is closed from tmux (`kill-pane`, a user's prefix+x): gone with its agent, no death told,
+   * as the tmux host says it (`gone`).
+   */
+  vanish(paneId: string): void {
+    const pane = this.panes.get(paneId);
+    if (!pane || !this.panes.delete(paneId)) return;
+    pane.info.dead = true;
+    this.emit({ type: 'gone', paneId });
+  }
+
+  /** The pane prints (its screen now `screen`, when given) and goes quiet, as the tmux host tells it by its edges. */
+  print(paneId: string, screen?: string): void {
+    const pane = this.panes.get(paneId);
+    if (!pane || pane.info.dead) return;
+    if (screen !== undefined) pane.screen = screen;
+    this.emit({ type: 'printing', paneId });
+    this.emit({ type: 'quiet', paneId, quietMs: 100 });
+  }
+
   /** Live panes as `lane gN @account`, sorted. */
   live(): string[] {
     return [...this.panes.values()].filter((p) => !p.info.dead).map((p) => `${p.info.lane} g${p.info.generation} @${p.info.account}`).sort();
@@ -200,6 +220,7 @@ export class FakeHost implements PaneHost {
       else if (action === 'ready') await swarm(notify, ['lead', `plan ready\n${CAP('ok', 80)}`]);
       else if (action === 'done') await swarm(notify, ['lead', `done\n${CAP('ok', 70)}`]);
       else if (action === 'exit') this.exit(pane.info.paneId, 0);
+      else if (action === 'vanish') this.vanish(pane.info.paneId);
       // Claude's own report of a hard usage limit (a StopFailure hook), as its pane's hook would send it.
       else if (action === 'usage limit') await swarm(hook, ['StopFailure'], JSON.stringify({ hook_event_name: 'StopFailure', error: 'rate_limit', error_details: 'usage limit reached' }));
       else if (action === 'ask') await swarm(notify, ['lead', 'ask may I push to main?']);

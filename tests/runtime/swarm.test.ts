@@ -19,7 +19,7 @@ import { makeSwarm, type LaneOptions, type SwarmOptions, type TestSwarm } from '
 
 let t: TestSwarm | null = null;
 let clock = new HandClock();
-/** The host of the run under way (its agents' scripts may end their own panes). */
+/** The run's pane host, for scripts that act on panes (print, draw a screen, end their own). */
 let fake: FakeHost | null = null;
 afterEach(async () => {
   await t?.cleanup();
@@ -47,10 +47,10 @@ async function releaseWhenDue(over: () => boolean): Promise<void> {
   }
 }
 
-async function run(lanes: LaneOptions[], scripts: Scripts, extra: { succession?: string[]; timeouts?: string; extra?: string; accounts?: SwarmOptions['accounts'] } = {}) {
+async function run(lanes: LaneOptions[], scripts: Scripts, extra: { succession?: string[]; timeouts?: string; extra?: string; kind?: string; accounts?: SwarmOptions['accounts'] } = {}) {
   const s = (t = makeSwarm({
     lanes, timeouts: extra.timeouts ?? TIMEOUTS, ...(extra.succession ? { succession: extra.succession } : {}), ...(extra.extra ? { extra: extra.extra } : {}),
-    ...(extra.accounts ? { accounts: extra.accounts } : {}),
+    ...(extra.accounts ? { accounts: extra.accounts } : {}), ...(extra.kind ? { kind: extra.kind } : {}),
   }));
   const host = (fake = new FakeHost(scripts));
   clock = new HandClock();
@@ -294,5 +294,99 @@ describe('the engine in-process, with a fake pane host', () => {
     expect(outcome.code).toBe(0);
     expect(s.events('lead_notice')).toMatchObject([{ lane: 'lead-b', epoch: 2 }]);
     expect(JSON.parse(readFileSync(join(s.plan, 'lead.json'), 'utf8'))).toMatchObject({ lead: 'lead-b', epoch: 2, released: true });
+  });
+});
+
+describe('every generation is watched as the first (in-process)', () => {
+  const STALL = '{ accept: 4m, packet: 3m, stall: 20s, ask: 5m, release: 7m }';
+  const DIALOG = '╭─────────╮\n│ Bash command\n│ Do you want to proceed?\n│ ❯ 1. Yes\n│   2. No\n╰─────────╯';
+  /** Let the engine take what it was told (its queue runs on real promises; its deadlines on the hand clock). */
+  const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
+  /** `agent` (`lane-a g2`, `lead-b g2`) prints before it accepts, so the watch knows its pane as a successor's first. */
+  const printsBeforeAccepting = (agent: string): Action => async () => {
+    fake!.beforeAccept.set(`${agent} #1`, async (pane) => {
+      fake!.print(pane.info.paneId, 'starting…');
+      await settled();
+    });
+  };
+  /** Until the engine took the acceptance of `lane`'s successor. */
+  const accepted = (lane: string): Action => async () => {
+    await waitFor(() => t!.events('packet_accepted').some((e) => e.lane === lane), { what: `${lane}'s successor accepted` });
+  };
+  /** When each agent's ticks ended (its pane silent from then on, and rightly nudged after a stall period). */
+  const ticked = new Map<string, number>();
+  /** A line every 5 s for a minute (three stall periods of 20 s), in this pane and every other live one (the others keep working meanwhile). */
+  const ticks: Action = async (pane) => {
+    for (let i = 0; i < 12; i += 1) {
+      for (const p of fake!.panes.values()) fake!.print(p.info.paneId, `working… ${i}`);
+      await settled();
+      clock.advance(5_000);
+      await settled();
+    }
+    ticked.set(`${pane.spec.lane} g${pane.spec.generation}`, clock.now());
+  };
+  /** Nudges of generation 2 while its agent was still printing. */
+  const nudgedWhilePrinting = (s: TestSwarm, agent: string) =>
+    s.events('stall_nudge').filter((e) => e.generation === 2 && Date.parse(String(e.ts)) <= ticked.get(agent)!);
+  /** A permission dialog drawn: the agent waits there (its lane is then the only one, blocked: the run stops short). */
+  const dialog: Action = async (pane) => {
+    fake!.print(pane.info.paneId, `⠋ Working…\n${DIALOG}`);
+    await waitFor(async () => {
+      clock.advance(200);
+      await settled();
+      return t!.events('escalation').some((e) => e.lane === 'lane-a');
+    }, { what: 'the escalation' });
+  };
+  const laneDone: Action = async () => { await waitFor(() => t!.events('lane_result').length > 0, { what: 'lane-a done' }); };
+
+  it('a successor that prints every 5 s under a 20 s stall timeout is never nudged nor stalled', async () => {
+    const { s, outcome } = await run([{ name: 'lane-a' }], {
+      'lead g1': ['ready', laneDone], 'lane-a g1': ['ready', printsBeforeAccepting('lane-a g2'), 'handoff'], 'lane-a g2': [accepted('lane-a'), ticks, 'done'],
+    }, { timeouts: STALL });
+    expect(s.events('packet_accepted')).toHaveLength(1);
+    expect(nudgedWhilePrinting(s, 'lane-a g2')).toEqual([]);
+    expect(s.events('escalation').filter((e) => e.lane === 'lane-a')).toEqual([]);
+    expect(outcome.code).toBe(0);
+  });
+
+  it('the lead\'s successor that prints every 5 s under a 20 s stall timeout is never nudged nor stalled', async () => {
+    const { s, outcome } = await run([{ name: 'lane-a' }], {
+      'lead g1': ['ready', printsBeforeAccepting('lead-b g2'), 'handover lead-b'],
+      'lead-b g2': [accepted('lead'), ticks],
+      'lane-a g1': ['ready', async () => { await waitFor(() => ticked.has('lead-b g2'), { what: 'lead-b\'s ticks' }); }, 'done'],
+    }, { timeouts: STALL, succession: ['lead-b'] });
+    expect(s.events('lead_accepted')).toHaveLength(1);
+    expect(ticked.has('lead-b g2')).toBe(true);
+    expect(nudgedWhilePrinting(s, 'lead-b g2')).toEqual([]);
+    expect(outcome.code).toBe(0);
+  });
+
+  it.each([
+    ['once it has accepted', [accepted('lane-a'), dialog]],
+    ['as it starts, before swarm took its acceptance', [dialog]],
+  ] as [string, Action[]][])('a permission dialog drawn in a successor\'s pane %s blocks the lane with one escalation', async (_, g2) => {
+    const { s, outcome } = await run([{ name: 'lane-a' }], {
+      'lead g1': ['ready'], 'lane-a g1': ['ready', printsBeforeAccepting('lane-a g2'), 'handoff'], 'lane-a g2': g2,
+    }, { kind: 'claude' });
+    expect(s.events('escalation')).toMatchObject([{ lane: 'lane-a', generation: 2, class: 'permission' }]);
+    expect(outcome).toMatchObject({ code: 1, why: expect.stringContaining('lane-a blocked permission') });
+  });
+
+  it('a lane\'s pane closed from tmux (kill-pane): lane_lost, a degraded packet, a successor finishes', async () => {
+    const { s, outcome } = await run([{ name: 'lane-a' }], { 'lane-a g1': ['ready', 'vanish'], 'lane-a g2': ['done'] });
+    expect(s.events('degraded_handoff')).toMatchObject([{ lane: 'lane-a', reason: 'lane_lost', from_generation: 1 }]);
+    expect(s.events('packet_accepted')).toHaveLength(1);
+    expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
+  });
+
+  it('the lead\'s pane closed from tmux: taken over at epoch + 1 by the succession entry', async () => {
+    const { s, host, outcome } = await run([{ name: 'lane-a' }], {
+      'lead g1': ['ready', 'vanish'],
+      'lane-a g1': ['ready', async () => { await waitFor(() => t!.events('lead_accepted').length > 0, { what: 'lead_accepted' }); }, 'done'],
+    }, { succession: ['lead-b'] });
+    expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
+    expect(s.events('lead_takeover')).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(s.plan, 'lead.json'), 'utf8'))).toMatchObject({ lead: 'lead-b', epoch: 2, released: true });
+    expect(host.live().filter((p) => p.startsWith('lead'))).toEqual([expect.stringMatching(/^lead-b g2 @/)]);
   });
 });

@@ -177,3 +177,74 @@ describe('PaneWatch on the engine clock (issue 12 §5)', () => {
     expect(since()).toEqual([]);
   });
 });
+
+describe('PaneWatch across generations: a successor, once accepted, is watched as the lane', () => {
+  /** lane-01 in PANE (g1) handing off to g2 in %9@s, which prints before it accepts; then the acceptance (as machine/handoff.ts leaves the lane). */
+  function handedOff() {
+    const s = setup();
+    const lane = s.watch['engine'].state.lanes['lane-01'] as unknown as Record<string, unknown>;
+    const G2 = '%9@s';
+    const successor = { generation: 2, account: 'a1', paneId: G2, deadline: 0, spawnedAt: s.clock.now() };
+    Object.assign(lane, { phase: 'spawning', handoff: { successor, from: { generation: 1, account: 'a1', paneId: PANE } } });
+    const accept = () => Object.assign(lane, { generation: 2, paneId: G2, phase: 'accepted' }); // the handoff (and its successor) stays as it ended
+    return { ...s, G2, accept };
+  }
+
+  it('a successor printing before and after it accepted is activity for the stall clock', async () => {
+    const { watch, clock, events, G2, accept } = handedOff();
+    watch.handle({ type: 'printing', paneId: G2 });
+    watch.handle({ type: 'quiet', paneId: G2, quietMs: 100 });
+    await settle(clock, 1_000);
+    expect(events.filter((e) => e.type === 'output')).toHaveLength(0); // not yet the lane's agent
+    accept();
+    for (let i = 0; i < 6; i += 1) {
+      await settle(clock, 5_000);
+      watch.handle({ type: 'printing', paneId: G2 });
+      watch.handle({ type: 'quiet', paneId: G2, quietMs: 100 });
+    }
+    expect(events.filter((e) => e.type === 'output').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a permission dialog drawn in an accepted successor\'s pane is seen as the lane\'s screen', async () => {
+    const { watch, clock, world, events, G2, accept } = handedOff();
+    watch.handle({ type: 'printing', paneId: G2 });
+    watch.handle({ type: 'quiet', paneId: G2, quietMs: 100 });
+    await settle(clock, 1_000);
+    accept();
+    world.screen = `⠋ Working… 900 tokens\n${DIALOG}`;
+    watch.handle({ type: 'printing', paneId: G2 });
+    watch.handle({ type: 'quiet', paneId: G2, quietMs: 100 });
+    await settle(clock, 1_000);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'screen', screen: 'permission' }));
+  });
+
+  it('a wake set while the pane was a successor reads it as the lane\'s once it has accepted', async () => {
+    const { watch, clock, world, events, G2, accept } = handedOff();
+    world.screen = `⠋ Working… 900 tokens\n${DIALOG}`;
+    watch.handle({ type: 'output', paneId: G2 });
+    accept(); // before its settle read
+    await settle(clock, 1_000);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'screen', screen: 'permission' }));
+  });
+});
+
+describe('PaneWatch: a pane closed from tmux (gone)', () => {
+  it('is the lane\'s agent gone: exited, vanished (no exit of its own), nothing read from it', async () => {
+    const { watch, clock, events, since } = setup();
+    watch.handle({ type: 'gone', paneId: PANE });
+    await settle(clock, 10);
+    expect(events).toEqual([{ type: 'exited', paneId: PANE, status: null, vanished: true }]);
+    expect(since()).toEqual([]);
+  });
+
+  it('gone before the pane was the lane\'s: told once it is (poke)', async () => {
+    const { watch, clock, events } = setup();
+    watch.handle({ type: 'gone', paneId: '%7@s' });
+    await settle(clock, 10);
+    expect(events).toEqual([]);
+    Object.assign(watch['engine'].state.lanes['lane-01']!, { paneId: '%7@s' }); // the start is recorded
+    watch.poke('%7@s'); // as the engine does for a pane newly a lane's
+    await settle(clock, 10);
+    expect(events).toEqual([{ type: 'exited', paneId: '%7@s', status: null, vanished: true }]);
+  });
+});

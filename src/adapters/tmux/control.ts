@@ -34,6 +34,8 @@ export interface ControlHandlers {
    */
   onRead(printed: ReadonlySet<string>): boolean;
   onSubscription?(name: string, paneId: string | null, value: string): void;
+  /** Any other notice (`%layout-change @1 …` → `layout-change`, `@1 …`). */
+  onNotification?(name: string, args: string): void;
   /** The connection ended; `expected` when close() asked for it. */
   onClose(reason: string, expected: boolean): void;
 }
@@ -241,6 +243,7 @@ export class ControlClient {
           this.ready?.resolve();
           this.ready = null;
         }
+        this.handlers.onNotification?.(message.name, message.args);
     }
   }
 

@@ -21,6 +21,7 @@ import { localPane, paneRef, parseServer, serverIdentity } from './paneRef.js';
 import { isGoneError, runTmux } from './runner.js';
 import { refuseForeign, sessionOwnership, stampOwner } from './sessionOwner.js';
 import { OutputWaiters, typeInto } from './typing.js';
+import { PANES_CHANGED, VanishedPanes } from './vanished.js';
 
 export interface TmuxHostOptions {
   /** A `tmux -L` name; every command carries it, so the default server is never touched. */
@@ -51,6 +52,11 @@ export class TmuxHost implements PaneHost {
   private spawning: Promise<unknown> = Promise.resolve();
   private readonly unsettled = new Map<string, NodeJS.Timeout>();
   private deaths: DeathFollower | null = null;
+  /** Panes closed from tmux, which make no death (vanished.ts). */
+  private readonly vanished = new VanishedPanes({
+    list: async () => (await this.listLocal()).map((pane) => pane.paneId),
+    gone: (paneId) => this.gone(paneId),
+  });
   private stopped = false;
   private reconnects = 0;
   /** `<pid>.<start time>` of the server the host works with (paneRef.ts). */
@@ -122,6 +128,7 @@ export class TmuxHost implements PaneHost {
   async kill(ref: string): Promise<void> {
     const paneId = await this.local(ref);
     if (paneId === null) return;
+    this.vanished.forget(paneId); // closed by swarm: not a pane that vanished
     await this.exec(tmux.killPane(paneId)).catch((error: unknown) => {
       if (!isGoneError(error)) throw error;
     });
@@ -167,6 +174,7 @@ export class TmuxHost implements PaneHost {
 
   private async spawnNow(spec: PaneSpec): Promise<PaneInfo> {
     const { paneId, pid, windowId } = tmux.parseSpawned((await this.makePane(spec, []))[0]);
+    this.vanished.seen([paneId]);
     // Crash-consistency tests only: SWARM_FAULT=pane-created:<lane>:<generation> kills the engine the moment tmux has made that pane.
     if (process.env.SWARM_FAULT === `pane-created:${spec.lane}:${spec.generation}`) process.kill(process.pid, 'SIGKILL');
     for (const step of tmux.paneLook(paneId, windowId, spec)) await this.exec(step);
@@ -190,7 +198,9 @@ export class TmuxHost implements PaneHost {
   }
 
   private async listLocal(): Promise<PaneInfo[]> {
-    return tmux.parsePaneList(await this.exec(tmux.listPanes(this.options.session)));
+    const panes = tmux.parsePaneList(await this.exec(tmux.listPanes(this.options.session)));
+    this.vanished.seen(panes.filter((pane) => !pane.dead && !this.reported.has(pane.paneId)).map((pane) => pane.paneId));
+    return panes;
   }
 
   /** tmux's id of `ref` when it is a pane of this server (paneRef.ts), else null. */
@@ -216,9 +226,13 @@ export class TmuxHost implements PaneHost {
       onSubscription: (name, paneId, value) => {
         if (name === tmux.DEATH_SUBSCRIPTION && paneId !== null) this.deathValue(paneId, value);
       },
+      onNotification: (name) => {
+        if (PANES_CHANGED.has(name)) void this.vanished.look();
+      },
       onClose: (reason, expected) => { if (!expected) void this.lost(reason); },
     });
     this.reconnects = 0;
+    void this.vanished.look(); // a pane closed while no connection was there to tell it
   }
 
   /** `%exit` while the session lives (a detach-client, say): reconnect; else the host is lost. */
@@ -277,9 +291,18 @@ export class TmuxHost implements PaneHost {
     clearTimeout(this.unsettled.get(paneId));
     this.unsettled.delete(paneId);
     this.edges.forget(paneId);
+    this.vanished.forget(paneId);
     if (this.reported.has(paneId) || this.stopped) return;
     this.reported.add(paneId);
     this.emit({ type: 'exited', paneId, status });
+  }
+
+  /** A pane closed from tmux: gone, with no death of its own to tell. */
+  private gone(paneId: string): void {
+    this.edges.forget(paneId);
+    if (this.reported.has(paneId) || this.stopped) return;
+    this.reported.add(paneId);
+    this.emit({ type: 'gone', paneId });
   }
 
   /** Events name panes as the engine knows them (paneRef.ts). */
