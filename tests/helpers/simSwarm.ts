@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeSimRepo, type SimRepo, type SimSwarmSpec } from '../../src/drill/repo.js';
 import { CLI, tempDir } from './swarm.js';
+import { endProcessesUnder } from './swarmUp.js';
 
 export type Entry = Record<string, unknown> & { event: string; lane: string | null; generation: number | null; epoch: number | null };
 
@@ -56,6 +57,9 @@ export function makeSimSwarm(spec: SimSwarmSpec): SimSwarm {
       } catch {
         // no server left
       }
+      // A sim agent that outlived its server for a moment writes on into the folder being removed
+      // (its run's quota files: ENOTEMPTY): end what this test started there, then remove it.
+      endProcessesUnder(dir);
       remove();
     },
   };

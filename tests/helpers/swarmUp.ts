@@ -196,7 +196,7 @@ export function handoffFiles(plan: string): string[] {
 }
 
 /** SIGKILL every process (started by this test's swarm) whose working folder is under `dir`. */
-function endProcessesUnder(dir: string): void {
+export function endProcessesUnder(dir: string): void {
   let pids: string[] = [];
   try {
     pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid);
