@@ -6,8 +6,8 @@
  * own status line command (through `sh -c`, as Claude runs it) with the same stdin and prints its
  * output after swarm's line. Never breaks the agent: always exit 0; an error is journalled.
  */
-import { agentContext } from '../core/agentContext.js';
-import { formatStatusLine, parseStatusLine } from '../core/statusline.js';
+import { agentContext } from '../core/protocol/agentContext.js';
+import { formatStatusLine, parseStatusLine } from '../kinds/claude/statusline.js';
 import { saveReading } from '../adapters/capacityCache.js';
 import { readLaneSession, writeLaneSession } from '../adapters/laneSession.js';
 import { readStdin } from '../adapters/stdin.js';

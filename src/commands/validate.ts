@@ -5,9 +5,9 @@
  */
 import path from 'node:path';
 import { loadConfig } from '../adapters/configFile.js';
-import type { SwarmConfig } from '../core/config.js';
-import { parseApprovals } from '../core/approvals.js';
-import { planPaths } from '../core/paths.js';
+import type { SwarmConfig } from '../core/config/config.js';
+import { parseApprovals } from '../core/plan/approvals.js';
+import { planPaths } from '../core/plan/paths.js';
 import { readPlanText } from '../adapters/planFile.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { Command } from './io.js';

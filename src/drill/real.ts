@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { formatEntry, type JournalEntry } from '../core/journal.js';
+import { formatEntry, type JournalEntry } from '../core/protocol/journal.js';
 import { loadConfig } from '../adapters/configFile.js';
 import { writeFileAtomic } from '../adapters/files.js';
 import { killServer } from '../adapters/tmux/argv.js';

@@ -3,7 +3,7 @@
  * checked, an account leased, the successor spawned (or not) and accepted, a degraded packet written,
  * and the packet, accept and reset deadlines. `reduceLane` dispatches to them; pure.
  */
-import { spokenDuration } from '../core/duration.js';
+import { spokenDuration } from '../core/config/duration.js';
 import { degrade, stop } from './degrade.js';
 import { clearTimer, effectId, journal, setTimer, spawnEffect } from './effects.js';
 import { isLive, rejectedDue } from './laneState.js';
