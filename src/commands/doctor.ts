@@ -1,5 +1,5 @@
 /**
- * `swarm doctor [file] [--json]` (issue 9 §6): gathers the facts core/doctor/doctor.ts judges — tmux and
+ * `swarm doctor [file] [--json]` (the night's preflight): gathers the facts core/doctor/doctor.ts judges — tmux and
  * each CLI (`<cli> --version`, a short timeout: it touches no profile), each account's profile
  * (files only: never `claude auth status`, which rewrites `.claude.json`; a credentials file is only
  * known to exist), the approvals in PLAN.md, and whether a pane starts with the auto-updater off.

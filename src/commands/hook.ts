@@ -1,5 +1,5 @@
 /**
- * `swarm hook <Event>` (issue 9 §2) and `swarm hook codex-notify [--then '<JSON argv>'] '<json>'` (§3):
+ * `swarm hook <Event>` (Claude Code's hooks) and `swarm hook codex-notify [--then '<JSON argv>'] '<json>'` (Codex's notify):
  * an agent's own structured signals, reported to the engine through the inbox (a `hook` record the
  * engine turns into a lane event).
  *

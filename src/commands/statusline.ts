@@ -1,5 +1,5 @@
 /**
- * `swarm statusline [--then '<command>']` (issue 9 §2): Claude Code's status line command. Reads the
+ * `swarm statusline [--then '<command>']` (a structured signal): Claude Code's status line command. Reads the
  * status-line JSON on stdin, records the account's reading (the capacity cache, source `probe`, which
  * `swarm capacity`, the engine and the dashboard then use; the engine hears of it through an inbox
  * `capacity` record when the verdict changes), and prints one short line. `--then` runs the user's

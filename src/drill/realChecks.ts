@@ -1,5 +1,5 @@
 /**
- * What `swarm drill --real` proves (issue 14), judged from the run's record: the journal, the packets
+ * What `swarm drill --real` proves, judged from the run's record: the journal, the packets
  * and their acceptance records, the lanes' end states, and what the mock model server was asked.
  * Pure: facts in, items out.
  */

@@ -1,5 +1,5 @@
 /**
- * What a kind's launch needs from the disk (issue 9 §2-§4), read only, never written: the plan's
+ * What a kind's launch needs from the disk (signals wiring, profiles, approvals), read only, never written: the plan's
  * approvals, the profile folder, the user's own status line (Claude) and notify (Codex). The
  * rules are pure (core/plan/approvals.ts, core/launch/signals.ts, kinds/codex/toml.ts); this reads the files.
  */

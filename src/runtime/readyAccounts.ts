@@ -1,5 +1,5 @@
 /**
- * Which pool accounts would stop at their start (issue 9 §5): the profile checks of
+ * Which pool accounts would stop at their start (readiness): the profile checks of
  * adapters/profiles.ts, plus the accounts a successor showed a blocking screen on during this run.
  * Feeds `pick`'s `notReady`; each skip is journaled (`account_skipped`, account and why).
  */

@@ -101,7 +101,7 @@ export class PaneWatch {
    * again, which moved its own read later. Done at once, inside the output event, not later in a
    * microtask: a flood's chunk pushes every pane's settle read on, and a deadline moved after the
    * event loop has armed its timer for it still wakes the engine, for nothing, once per chunk
-   * (issue 12 §5: Node arms the loop's timer for the earliest deadline as the timer phase ends,
+   * (Node arms the loop's timer for the earliest deadline as the timer phase ends,
    * before microtasks run, and never moves it later for a cancelled one).
    */
   private rearm(): void {
@@ -227,7 +227,7 @@ export class PaneWatch {
   }
 }
 
-/** A screen that stops a successor at its start (issue 9 §5), or null: a blocking screen, or the kind's offline text. */
+/** A screen that stops a successor at its start (a profile not ready), or null: a blocking screen, or the kind's offline text. */
 function startScreen(kind: KindSpec, text: string, found: ScreenMatch | null): { screen: StartScreen; text: string } | null {
   if (found && (START_SCREENS as readonly string[]).includes(found.screen)) return { screen: found.screen as StartScreen, text: found.text };
   const lines = screenLines(text);

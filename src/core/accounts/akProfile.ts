@@ -1,5 +1,5 @@
 /**
- * `ak_profile: <cli>/<name>` (SPEC 3, issue 9 §7): a coding-agents-kit profile, resolved to its folder
+ * `ak_profile: <cli>/<name>` (SPEC 3): a coding-agents-kit profile, resolved to its folder
  * and passed to the agent as the kind's profile variable (CLAUDE_CONFIG_DIR, CODEX_HOME). Pure.
  *
  * Where the kit keeps profiles is not written down anywhere swarm can see, so this is swarm's

@@ -78,7 +78,7 @@ function describe(reading: Reading | undefined): string {
 }
 
 /**
- * SPEC 5 + seeds: never the lead's account; never an excluded, leased, not ready (issue 9 §5),
+ * SPEC 5 + seeds: never the lead's account; never an excluded, leased, not ready (core/accounts/readiness.ts),
  * spent (limited until its reset) or critical one; a low one only when every eligible account is low;
  * prefer another vendor than `preferOtherThan` when any qualifies; then known ok by most remaining %,
  * then unknown, then low by most remaining; ties by pool order. A spent

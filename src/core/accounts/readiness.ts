@@ -1,5 +1,5 @@
 /**
- * Is an account ready to be leased (issue 9 §5)? An account that would stop at its start — profile
+ * Is an account ready to be leased? An account that would stop at its start — profile
  * folder missing, signed out, or the checkout not trusted — is skipped when swarm picks one. Pure:
  * the facts (which files exist, the parsed trust tables) come in; nothing here reads a file, and a
  * credential is only ever known to exist, never read.

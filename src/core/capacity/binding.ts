@@ -1,5 +1,5 @@
 /**
- * The binding window (issue 9): an account's capacity is set by whichever of its usage windows
+ * The binding window: an account's capacity is set by whichever of its usage windows
  * (Claude's five_hour / seven_day, Codex's primary / secondary) is most used —
  * `remaining = 100 − max(used %)`, with that window's reset. Pure.
  *

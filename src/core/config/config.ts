@@ -127,7 +127,7 @@ function readAccounts(r: Reader, top: Section, facts: ConfigFacts): { account: A
   return out;
 }
 
-/** ak_profile becomes the kind's profile variable in the account's env (issue 9 §7); an env of its own wins nothing: both is a problem. */
+/** ak_profile becomes the kind's profile variable in the account's env (core/accounts/akProfile.ts); an env of its own wins nothing: both is a problem. */
 function withAkProfile(r: Reader, s: Section, env: Record<string, string>, value: string, kind: string, facts: ConfigFacts): void {
   const node = s.fields.get('ak_profile')?.value;
   const resolved = resolveAkProfile(value, kind, facts);

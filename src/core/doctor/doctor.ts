@@ -1,5 +1,5 @@
 /**
- * `swarm doctor` (issue 9 §6): can this swarm run through the night? Pure: the facts gathered by
+ * `swarm doctor`: can this swarm run through the night? Pure: the facts gathered by
  * commands/doctor.ts come in; the checks, each problem with its fix, and the text out. `ok` only
  * when nothing would stop a lane before morning; warnings are said but do not fail it.
  */

@@ -1,5 +1,5 @@
 /**
- * What an agent is told when it starts (SPEC 4.3, issue 9 §2), in three texts kept apart:
+ * What an agent is told when it starts (SPEC 4.3, and the structured signals it is wired to), in three texts kept apart:
  * - swarm's own brief, the protocol: swarm's words only, fit for a system prompt
  *   (Claude's --append-system-prompt-file);
  * - the prompt file: the task and, for a successor, its predecessor's packet, framed as the

@@ -1,5 +1,5 @@
 /**
- * How a launched agent is wired to swarm's structured signals (issue 9 §2, §3): the inline Claude
+ * How a launched agent is wired to swarm's structured signals: the inline Claude
  * Code settings (status line and hooks) and the Codex `notify` override, plus the environment a
  * kind is started with. Pure: the user's own files come in as text; nothing of theirs is written.
  *

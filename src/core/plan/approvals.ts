@@ -1,5 +1,5 @@
 /**
- * The developer's prior approval (issue 9): `approvals:` in PLAN.md's front matter, checked against
+ * The developer's prior approval: `approvals:` in PLAN.md's front matter, checked against
  * what each CLI accepts and turned into its launch flags. Pure.
  *
  * ```yaml

@@ -1,6 +1,6 @@
 /**
  * When the engine reads a pane's screen, and when a pane's output counts as news for the stall clock
- * (issue 12 §5: agents that never stop drawing). A working agent redraws a spinner and a token counter
+ * (agents that never stop drawing). A working agent redraws a spinner and a token counter
  * many times a second; reading its screen at every redraw costs a capture and a match each time for
  * nothing. A screen that matters (permission, trust, login, usage limit) is drawn, and then the pane
  * goes quiet: so a screen is read once output has settled, at most every `maxWaitMs` while it floods

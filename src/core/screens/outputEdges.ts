@@ -1,5 +1,5 @@
 /**
- * What a host tells of a pane's output while agents never stop drawing (issue 12 §5): not every
+ * What a host tells of a pane's output while agents never stop drawing: not every
  * redraw, only its edges. A pane starts printing (`printing`), goes on printing (`printing` again
  * every `heartbeatMs`, so whoever listens still learns it is at work), and stops (`quiet`, with how
  * long it has been quiet already). The tmux host reads its control connection in rests of 100 ms

@@ -1,5 +1,5 @@
 /**
- * The one reducer of the whole swarm (issue 11 §1): `(state, event, ctx) → { state, effects }`.
+ * The one reducer of the whole swarm: `(state, event, ctx) → { state, effects }`.
  * It composes the lane machine (machine/lane.ts) and the swarm's own reducers beside it (asks,
  * leadSuccession, planEnd, laneAdd, accounts, sessions, hostLost), applies every deadline to the
  * state in the same step (core/swarm/deadlines.ts), and returns the intents left to carry out: a

@@ -1,5 +1,5 @@
 /**
- * The little TOML swarm writes and reads (issue 9 §3): a basic string quoted for a Codex `-c`
+ * The little TOML swarm writes and reads (Codex's notify wiring): a basic string quoted for a Codex `-c`
  * override, and the `notify` array of a user's own `config.toml`. Pure.
  *
  * Decisions: non-ASCII passes through as UTF-8 (TOML allows it); `"`, `\` and every control
