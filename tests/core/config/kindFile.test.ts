@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SHIPPED_KINDS } from '../../../src/core/config/config.js';
 import { parseKind, SCREEN_NAMES, type KindSpec } from '../../../src/core/config/kindFile.js';
 
-const shipped = (name: string): string => readFileSync(new URL(`../../panes/${name}.yaml`, import.meta.url), 'utf8');
+const shipped = (name: string): string => readFileSync(new URL(`../../../panes/${name}.yaml`, import.meta.url), 'utf8');
 
 /** The kind, or a failure that shows the problems. */
 function parsed(text: string, expected?: string): KindSpec {

@@ -10,7 +10,7 @@ function kindOf(text: string): KindSpec {
   if (!result.ok) throw new Error(JSON.stringify(result.problems));
   return result.kind;
 }
-const shipped = (name: string): KindSpec => kindOf(readFileSync(new URL(`../../panes/${name}.yaml`, import.meta.url), 'utf8'));
+const shipped = (name: string): KindSpec => kindOf(readFileSync(new URL(`../../../panes/${name}.yaml`, import.meta.url), 'utf8'));
 
 const PROMPT = 'Lane a, generation 1.\nSteps 1-3 of PLAN.md. Say "done" when\tthe gate passes; $HOME `x` stays as is.';
 const INPUT: LaunchInput = {

@@ -12,9 +12,9 @@ function kindOf(text: string): KindSpec {
   return result.kind;
 }
 const KINDS: Record<string, KindSpec> = Object.fromEntries(['claude', 'codex', 'gemini', 'sim', 'command'].map((name) =>
-  [name, kindOf(readFileSync(new URL(`../../panes/${name}.yaml`, import.meta.url), 'utf8'))]));
+  [name, kindOf(readFileSync(new URL(`../../../panes/${name}.yaml`, import.meta.url), 'utf8'))]));
 const kind = (name: string): KindSpec => KINDS[name] ?? kindOf('kind: missing\n');
-const fixture = (name: string): string => readFileSync(new URL(`../fixtures/screens/${name}.txt`, import.meta.url), 'utf8');
+const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/screens/${name}.txt`, import.meta.url), 'utf8');
 
 /** [fixture, screen, the text matched, idle, context left]. Fixtures live in tests/fixtures/screens/<kind>/. */
 const FIXTURES: [string, ScreenClass | null, string | null, boolean, number | null][] = [

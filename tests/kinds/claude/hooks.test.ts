@@ -4,7 +4,7 @@ import { classifyHook, claudeErrorMeaning, stopDecision, type Hook, type HookMea
 import { pointerLine } from '../../../src/core/protocol/mailbox.js';
 import { pointerLine as adapterPointerLine } from '../../../src/adapters/mailbox.js';
 
-const fixture = (name: string): string => readFileSync(new URL(`../fixtures/claude/${name}.json`, import.meta.url), 'utf8');
+const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/claude/${name}.json`, import.meta.url), 'utf8');
 const SID = '5f3b2c1e-8a4d-4e6f-9b7a-2c1d0e9f8a7b';
 
 function hook(event: string, text: string): Hook {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseClaudeSession, waitsForPermission, type ClaudeSession } from '../../../src/kinds/claude/session.js';
 
-const fixture = (name: string): string => readFileSync(new URL(`../fixtures/claude/${name}.json`, import.meta.url), 'utf8');
+const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/claude/${name}.json`, import.meta.url), 'utf8');
 const SID = '5f3b2c1e-8a4d-4e6f-9b7a-2c1d0e9f8a7b';
 
 describe('parseClaudeSession', () => {

@@ -4,7 +4,7 @@ import { assess } from '../../../src/core/capacity/capacity.js';
 import { KIT_DEFAULTS } from '../../../src/core/capacity/thresholds.js';
 import { formatStatusLine, parseStatusLine, type StatusLine, type StatusLineView } from '../../../src/kinds/claude/statusline.js';
 
-const fixture = (name: string): string => readFileSync(new URL(`../fixtures/claude/${name}.json`, import.meta.url), 'utf8');
+const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/claude/${name}.json`, import.meta.url), 'utf8');
 const iso = (epochSeconds: number): string => new Date(epochSeconds * 1000).toISOString();
 const SID = '5f3b2c1e-8a4d-4e6f-9b7a-2c1d0e9f8a7b';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readTranscriptTail, type TranscriptTail } from '../../../src/kinds/claude/transcript.js';
 
-const fixture = (name: string): string => readFileSync(new URL(`../fixtures/claude/${name}.jsonl`, import.meta.url), 'utf8');
+const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/claude/${name}.jsonl`, import.meta.url), 'utf8');
 const NONE: TranscriptTail = { contextTokens: null, contextPct: null, model: null, hardLimit: null };
 
 describe('readTranscriptTail: fixtures', () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseCodexNotify, type CodexNotice } from '../../../src/kinds/codex/notify.js';
 
-const fixture = (name: string): string => readFileSync(new URL(`../fixtures/codex/${name}.json`, import.meta.url), 'utf8');
+const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/codex/${name}.json`, import.meta.url), 'utf8');
 const LANE = '019a9776-0a34-7842-8627-112b63d66e90';
 const TITLE = '019a9776-0b10-7aa0-8d2e-5c3f1e2d4b6a';
 

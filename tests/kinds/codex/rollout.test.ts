@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readRollout, ROLLOUT_START, type RolloutState } from '../../../src/kinds/codex/rollout.js';
 
-const fixture = (name: string): string => readFileSync(new URL(`../fixtures/codex/${name}.jsonl`, import.meta.url), 'utf8');
+const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/codex/${name}.jsonl`, import.meta.url), 'utf8');
 const TID = '019a9776-0a34-7842-8627-112b63d66e90';
 const NOW = Date.parse('2026-11-30T07:30:00.000Z');
 const iso = (epochSeconds: number): string => new Date(epochSeconds * 1000).toISOString();

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { laneRollout, newestRollout } from '../../../src/kinds/codex/rolloutProbe.js';
 import { probeReading } from '../../../src/adapters/probes.js';
 
-const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'codex');
+const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'codex');
 let dir: string;
 let plan: string;
 let home: string;
