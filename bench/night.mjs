@@ -28,7 +28,7 @@ export function writeNight(planDir, options = {}) {
   const packet = (lane, g, ms, doing) => {
     const path = join(handoffDir, `${lane.replace(/[^A-Za-z0-9-]/g, "_")}-g${g}-${iso(ms).replace(/[-:]/g, '').slice(0, 15)}Z.yaml`);
     const p = { schema: 'dwp-handoff/v1', plan: 'night', reason: 'capacity_critical', doing, where: { checkout: `/work/${lane}` }, next: ['go on'], author: { lane, account: account(0, g), generation: g } };
-    // As `swarm packet write` lays it out (core/packet.ts serializePacket): one field a line, strings quoted.
+    // As `swarm packet write` lays it out (core/packet/packet.ts serializePacket): one field a line, strings quoted.
     const yaml = [`# dwp-handoff/v1: swarm handoff packet from ${lane} g${g}`, `schema: ${p.schema}`, `plan: ${p.plan}`, `reason: ${p.reason}`,
       `doing: ${JSON.stringify(doing)}`, 'where:', `  checkout: ${JSON.stringify(p.where.checkout)}`, 'next:', '  - go on',
       'author:', `  lane: ${JSON.stringify(lane)}`, `  account: ${p.author.account}`, `  generation: ${g}`, ''].join('\n');

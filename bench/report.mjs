@@ -12,7 +12,7 @@ import { writeNight } from './night.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const { readReportInput } = await import(join(ROOT, 'dist', 'adapters', 'reportInput.js'));
-const { buildFacts } = await import(join(ROOT, 'dist', 'core', 'reportFacts.js'));
+const { buildFacts } = await import(join(ROOT, 'dist', 'core', 'report', 'facts.js'));
 const { renderReportPage } = await import(join(ROOT, 'dist', 'report', 'page.js'));
 
 const { result } = await import('./lib.mjs');

@@ -27,7 +27,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
 
 // ---- 1. frame render time -------------------------------------------------------------------
-// As the dashboard loads them (runtime/dashboard.ts): React's and Ink's production builds.
+// As the dashboard loads them (runtime/dashboard/dashboard.ts): React's and Ink's production builds.
 process.env.NODE_ENV ??= 'production';
 const { createElement } = await import('react');
 const { render } = await import('ink');
@@ -192,7 +192,7 @@ if (ONLY === 'render') {
   await heapBench(120, 40);
 } else if (ONLY === '') {
   // Frames are timed in a process started like the dashboard's own (its V8 flags).
-  const { ENGINE_NODE_FLAGS } = await import(join(ROOT, 'dist', 'runtime', 'dashboardWindow.js'));
+  const { ENGINE_NODE_FLAGS } = await import(join(ROOT, 'dist', 'runtime', 'dashboard', 'window.js'));
   console.log(`frames timed under node ${ENGINE_NODE_FLAGS.join(' ')} (as window 0 runs the dashboard)`);
   spawnSync(process.execPath, [...ENGINE_NODE_FLAGS, '--expose-gc', fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, BENCH_ONLY: 'render', BENCH_QUIET: '1' } });
 }
@@ -247,9 +247,9 @@ async function memoryBench() {
   let pid = null;
   try {
     const env = Object.entries(s.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-    // Window 0 exactly as `swarm up` on a terminal starts it (runtime/dashboard.ts).
-    const { dashboardLoop } = await import(join(ROOT, 'dist', 'core', 'dashboardLoop.js'));
-    const { engineArgv } = await import(join(ROOT, 'dist', 'runtime', 'dashboardWindow.js'));
+    // Window 0 exactly as `swarm up` on a terminal starts it (runtime/dashboard/dashboard.ts).
+    const { dashboardLoop } = await import(join(ROOT, 'dist', 'runtime', 'dashboard', 'loop.js'));
+    const { engineArgv } = await import(join(ROOT, 'dist', 'runtime', 'dashboard', 'window.js'));
     execFileSync('tmux', ['-L', s.socket, 'new-session', '-d', '-s', 'swarm-benchui', '-n', 'swarm', '-x', '200', '-y', '80', '-c', s.repo, ...env, '--',
       ...dashboardLoop(engineArgv(s.file, []))], { env: s.env });
     const deadline = Date.now() + 180_000;

@@ -1,3 +1,5 @@
 /** Types of check-imports.mjs for its test. */
-export const ALLOWED: readonly (readonly [string, string])[];
-export function checkImports(root: string, allowed?: readonly (readonly [string, string])[]): string[];
+type Imports = readonly (readonly [string, string])[];
+export const ALLOWED: Imports;
+export const KIND_IMPORTS: Imports;
+export function checkImports(root: string, allowed?: Imports, kindImports?: Imports): string[];

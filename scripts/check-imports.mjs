@@ -1,14 +1,19 @@
 #!/usr/bin/env node
 /**
- * The import rules of STYLE.md that eslint's built-in rules cannot hold (issue 11 §3), over every
- * import in src/: `import type`, re-exports and lazy `import()` too, since each is how one file
- * leans on another. No plugin: TypeScript's own pre-processor reads the import lines (no type-check).
- * - Layers: a folder never imports the ones above it (LAYERS).
+ * The import rules of STYLE.md that eslint's built-in rules cannot hold, over every import in src/:
+ * `import type`, re-exports and lazy `import()` too, since each is how one file leans on another.
+ * No plugin: TypeScript's own pre-processor reads the import lines (no type-check).
+ * - Layers: a folder never imports the ones above it (LAYERS); core/ never imports kinds/.
+ * - Kinds: a kind's folder (src/kinds/<kind>/) imports core/ and adapters/, never another kind, and
+ *   is reached from core/, adapters/ and the runtime only through the kinds' interface (KIND_IMPORTS
+ *   lists the direct imports still waiting for it).
+ * - No barrels: no file in src/ only re-exports others (an old path kept alive after a move).
  * - No import cycles: the strongly connected components of the import graph, each shown as a path.
  *
- * `node scripts/check-imports.mjs [root] [--no-allow]` exits 1 on a layer import or on a cycle left
- * after the allow-list (`--no-allow`: none allowed); an allow-list entry whose import is gone is an
- * error too, so the list can only shrink. `npm run lint` runs it.
+ * `node scripts/check-imports.mjs [root] [--no-allow]` exits 1 on a layer import, a kind's import of
+ * another kind, a barrel, or a cycle left after the allow-lists (`--no-allow`: none allowed); an
+ * allow-list entry whose import is gone is an error too, so the lists can only shrink. `npm run lint`
+ * runs it.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -17,16 +22,52 @@ import ts from 'typescript';
 
 /**
  * Imports allowed to close a cycle: each `[from, to]` is one import. Empty since each engine helper
- * got the narrow interface it needs (issue 11 §1); never add to it.
+ * got the narrow interface it needs; never add to it.
  */
 export const ALLOWED = [];
 
+/**
+ * Direct imports of a kind's formats from outside the kinds, allowed until the engine and the
+ * commands reach a kind through its `Kind` interface (kinds/index.ts); each `[from, to]` is one import.
+ * Never add to it: a new use goes through the interface.
+ */
+export const KIND_IMPORTS = [
+  // The launch wiring quotes Codex's `notify` override as TOML.
+  ['src/core/launch/signals.ts', 'src/kinds/codex/toml.ts'],
+  // Capacity probes per kind: Claude Code's transcript, Codex's rollout.
+  ['src/adapters/probes.ts', 'src/kinds/claude/files.ts'],
+  ['src/adapters/probes.ts', 'src/kinds/claude/transcript.ts'],
+  ['src/adapters/probes.ts', 'src/kinds/codex/rolloutProbe.ts'],
+  // Readiness facts of a profile: Codex's trust tables.
+  ['src/adapters/profiles.ts', 'src/kinds/codex/trust.ts'],
+  // A Codex profile's own `notify`, read when a lane is launched.
+  ['src/runtime/launchInputs.ts', 'src/kinds/codex/toml.ts'],
+  // Claude Code's session file tells delivery whether the agent waits for a permission.
+  ['src/runtime/delivery.ts', 'src/kinds/claude/files.ts'],
+];
+
+const KINDS = 'src/kinds/';
+
 /** `from` (a folder, or a file) never imports anything under `never`. */
 const LAYERS = [
-  { from: 'src/adapters/', never: ['src/runtime/', 'src/commands/', 'src/ui/', 'src/cli.ts', 'src/hot.ts'], why: 'adapters do I/O for the runtime; they never lean on it' },
-  { from: 'src/core/', never: ['src/adapters/', 'src/runtime/', 'src/ui/', 'src/commands/', 'src/cli.ts'], why: 'src/core is pure' },
-  { from: 'src/machine/', never: ['src/adapters/', 'src/runtime/', 'src/ui/', 'src/commands/', 'src/cli.ts'], why: 'the lane machine is pure' },
+  { from: 'src/adapters/', never: ['src/runtime/', 'src/commands/', 'src/ui/', 'src/cli.ts', 'src/hot.ts', KINDS], why: 'adapters do I/O for the runtime and the kinds; they never lean on them' },
+  { from: 'src/core/', never: ['src/adapters/', 'src/runtime/', 'src/ui/', 'src/commands/', 'src/cli.ts', KINDS], why: 'src/core is pure and knows no kind' },
+  { from: 'src/machine/', never: ['src/adapters/', 'src/runtime/', 'src/ui/', 'src/commands/', 'src/cli.ts', KINDS], why: 'the lane machine is pure and knows no kind' },
+  { from: KINDS, never: ['src/runtime/', 'src/commands/', 'src/ui/', 'src/cli.ts', 'src/hot.ts', 'src/hot/'], why: 'a kind leans on core/ and adapters/ only' },
+  { from: 'src/runtime/', never: [KINDS], why: 'the engine reaches a kind only through its interface' },
+  { from: 'src/ui/', never: [KINDS], why: 'the dashboard knows no kind' },
 ];
+
+/** The kind a file of src/kinds/<kind>/ belongs to, or null. */
+function kindOf(path) {
+  return path.startsWith(KINDS) ? path.slice(KINDS.length).split('/')[0] : null;
+}
+
+/** A barrel: a file whose every statement re-exports another module (`export … from`). */
+function isBarrel(text) {
+  const { statements } = ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest, false);
+  return statements.length > 0 && statements.every((s) => ts.isExportDeclaration(s) && s.moduleSpecifier !== undefined);
+}
 
 function files(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -50,22 +91,31 @@ function resolveImport(from, specifier) {
 }
 
 /** Every problem in `root`'s src/, as lines; none when the imports keep the rules. */
-export function checkImports(root, allowed = ALLOWED) {
+export function checkImports(root, allowed = ALLOWED, kindImports = KIND_IMPORTS) {
   const src = join(root, 'src');
   const rel = (path) => relative(root, path);
   const graph = new Map();
+  const problems = [];
   for (const file of files(src)) {
-    const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+    const text = readFileSync(file, 'utf8');
+    const info = ts.preProcessFile(text, true, true);
     const targets = new Set(info.importedFiles.map((f) => resolveImport(file, f.fileName)).filter((t) => t !== null).map(rel));
     graph.set(rel(file), targets);
+    if (isBarrel(text)) problems.push(`${rel(file)} only re-exports other files: import from where a thing lives, not through a barrel`);
   }
 
-  const problems = [];
+  const waiting = new Set(kindImports.map(([from, to]) => `${from} -> ${to}`));
+  for (const [from, to] of kindImports) {
+    if (!graph.get(from)?.has(to)) problems.push(`allowed kind import ${from} -> ${to} no longer exists: remove it from KIND_IMPORTS in scripts/check-imports.mjs`);
+  }
   for (const [from, targets] of graph) {
-    for (const layer of LAYERS.filter((l) => from.startsWith(l.from))) {
-      for (const to of targets) {
+    for (const to of targets) {
+      if (waiting.has(`${from} -> ${to}`)) continue;
+      for (const layer of LAYERS.filter((l) => from.startsWith(l.from))) {
         if (layer.never.some((n) => to.startsWith(n))) problems.push(`${from} imports ${to}: ${layer.why} (${layer.from} never imports ${layer.never.join(', ')})`);
       }
+      const [mine, theirs] = [kindOf(from), kindOf(to)];
+      if (mine !== null && theirs !== null && mine !== theirs) problems.push(`${from} imports ${to}: a kind never imports another kind (${mine} -> ${theirs}); move what both need to core/`);
     }
   }
   for (const [from, to] of allowed) {
@@ -135,7 +185,8 @@ export function checkImports(root, allowed = ALLOWED) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
-  const problems = checkImports(resolve(args.find((a) => !a.startsWith('--')) ?? '.'), args.includes('--no-allow') ? [] : ALLOWED);
+  const noAllow = args.includes('--no-allow');
+  const problems = checkImports(resolve(args.find((a) => !a.startsWith('--')) ?? '.'), noAllow ? [] : ALLOWED, noAllow ? [] : KIND_IMPORTS);
   for (const line of problems) process.stderr.write(`${line}\n`);
   if (problems.length > 0) {
     process.stderr.write(`\n${problems.length} import problem(s): move the shared part to the file it belongs in, or pass a narrow interface in.\n`);

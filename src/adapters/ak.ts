@@ -3,7 +3,7 @@
  * Optional: without it, or when it fails, the caller moves on to the next source.
  */
 import { childProcess } from './childProcess.js';
-import type { RawReading } from '../core/capacity.js';
+import type { RawReading } from '../core/capacity/capacity.js';
 import { findOnPath } from './which.js';
 
 /** Run ak and read its answer; null when ak is absent, fails, or says nothing we understand. */

@@ -1,11 +1,11 @@
 /**
- * The facts core/paneCaller.ts decides on, read from /proc (Linux) and from tmux: the caller's
+ * The facts core/process/paneCaller.ts decides on, read from /proc (Linux) and from tmux: the caller's
  * ancestors and terminals, the swarm's tmux server and panes. Reads only; never starts a tmux server
  * (`display` and `list-panes` fail when none runs). Where /proc is missing, those facts are empty.
  */
 import { fstatSync, readFileSync, statSync } from 'node:fs';
 import { isatty } from 'node:tty';
-import type { CallerFacts, SwarmProcesses } from '../core/paneCaller.js';
+import type { CallerFacts, SwarmProcesses } from '../core/process/paneCaller.js';
 import { runTmux } from './tmux/runner.js';
 
 interface ProcStat { ppid: number; ttyNr: number; comm: string }

@@ -3,8 +3,8 @@
  * work boundary cost a file read, not a vendor call (SPEC 5: cached 300 s).
  */
 import { join } from 'node:path';
-import { planPaths } from '../core/paths.js';
-import type { CapacityLine, CapacityState } from '../core/protocol.js';
+import { planPaths } from '../core/plan/paths.js';
+import type { CapacityLine, CapacityState } from '../core/protocol/protocol.js';
 import { readTextIfExists, writeFileAtomic } from './files.js';
 
 export type CapacitySource = 'ak' | 'probe' | 'report' | 'none';

@@ -6,7 +6,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { parseConfig, formatProblem, type ConfigFacts, type SwarmConfig } from '../core/config.js';
+import { parseConfig, formatProblem, type ConfigFacts, type SwarmConfig } from '../core/config/config.js';
 import { ConfigError } from '../errors.js';
 import { readConfigText } from './configText.js';
 import { readKind } from './kinds.js';

@@ -8,8 +8,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { spokenDuration } from '../core/duration.js';
-import { ended, sameProcess, type ProcessId } from '../core/procStat.js';
+import { spokenDuration } from '../core/config/duration.js';
+import { ended, sameProcess, type ProcessId } from '../core/process/procStat.js';
 import { childProcess } from './childProcess.js';
 import { readStat } from './procStatFile.js';
 

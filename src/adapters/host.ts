@@ -3,7 +3,7 @@
  * sees only this interface; both hosts pass the same scenario tests.
  */
 
-import type { SessionFound } from '../core/sessionOwner.js';
+import type { SessionFound } from '../core/plan/sessionOwner.js';
 
 /** What the engine asks a host to start: one agent, launched directly as the pane's command. */
 export interface PaneSpec {
@@ -15,7 +15,7 @@ export interface PaneSpec {
   /** argv of the agent; never typed into a shell. */
   argv: string[];
   /**
-   * The pane's whole environment (core/paneEnv.ts): the host starts the agent with exactly this,
+   * The pane's whole environment (core/launch/paneEnv.ts): the host starts the agent with exactly this,
    * plus only what its terminal sets itself (TERM; under tmux TMUX, TMUX_PANE, TERM_PROGRAM*).
    */
   env: Record<string, string>;
@@ -38,7 +38,7 @@ export type HostEvent =
   /** The pane printed something: treat as "this pane changed", read the screen on demand. */
   | { type: 'output'; paneId: string }
   /**
-   * The pane printed and is printing (core/outputEdges.ts): a host that tells this tells `quiet`
+   * The pane printed and is printing (core/screens/outputEdges.ts): a host that tells this tells `quiet`
    * when the pane stops, and `printing` again at least every second meanwhile, instead of an
    * `output` per redraw.
    */
@@ -54,7 +54,7 @@ export type HostEvent =
 
 /**
  * The session a host works in, where other swarms can reach it (a tmux server): whose it is
- * (core/sessionOwner.ts) and the stamp that makes it this plan's.
+ * (core/plan/sessionOwner.ts) and the stamp that makes it this plan's.
  */
 export interface SessionOwnership {
   readonly session: string;

@@ -1,7 +1,7 @@
 /** The plan's inbox file: agents append, the engine reads from a saved offset. */
 import { statSync } from 'node:fs';
-import { planPaths } from '../core/paths.js';
-import { inboxLine, parseInboxChunk, type InboxChunk, type InboxRecord, type InboxTail } from '../core/inbox.js';
+import { planPaths } from '../core/plan/paths.js';
+import { inboxLine, parseInboxChunk, type InboxChunk, type InboxRecord, type InboxTail } from '../core/protocol/inbox.js';
 import { appendLine, readFrom } from './files.js';
 
 export function appendInbox(planDir: string, record: InboxRecord): void {

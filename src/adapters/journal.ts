@@ -1,6 +1,6 @@
 /** The plan's journal file (SPEC 7). */
-import { planPaths } from '../core/paths.js';
-import { journalLine, parseJournal, type JournalEntry, type JournalType } from '../core/journal.js';
+import { planPaths } from '../core/plan/paths.js';
+import { journalLine, parseJournal, type JournalEntry, type JournalType } from '../core/protocol/journal.js';
 import { closeSync, openSync, readSync, statSync, watch } from 'node:fs';
 import { basename } from 'node:path';
 import { appendLine, readTextIfExists } from './files.js';

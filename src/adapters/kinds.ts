@@ -1,12 +1,12 @@
 /**
  * Loading a kind: `panes/<kind>.yaml` beside swarm.yaml first, then among the shipped kinds
- * (SPEC 2), parsed by core/kind.ts and kept per file path for the life of the process.
+ * (SPEC 2), parsed by core/config/kindFile.ts and kept per file path for the life of the process.
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatProblem } from '../core/config.js';
-import { parseKind, type KindResult, type KindSpec } from '../core/kind.js';
+import { formatProblem } from '../core/config/config.js';
+import { parseKind, type KindResult, type KindSpec } from '../core/config/kindFile.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { readConfigText } from './configText.js';
 

@@ -3,7 +3,7 @@
  * the probes, which run in the agent's own `swarm` commands, find its transcript by it. Written whole.
  */
 import { join } from 'node:path';
-import { planPaths } from '../core/paths.js';
+import { planPaths } from '../core/plan/paths.js';
 import { readTextIfExists, writeFileAtomic } from './files.js';
 
 export interface LaneSession {

@@ -2,8 +2,8 @@
  * lead.json on disk: read it, and change it only by compare-and-swap on `revision` while holding
  * a short lock, so two processes never both believe their write won.
  */
-import { planPaths } from '../core/paths.js';
-import { parseLeadRecord, type LeadOutcome, type LeadRecord } from '../core/epochs.js';
+import { planPaths } from '../core/plan/paths.js';
+import { parseLeadRecord, type LeadOutcome, type LeadRecord } from '../core/lead/epochs.js';
 import { MismatchError } from '../errors.js';
 import { readTextIfExists, writeFileAtomic } from './files.js';
 import { withLock } from './lock.js';

@@ -5,8 +5,8 @@
 import { closeSync, openSync, readdirSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { leaseFileName, parseLease, type Lease } from '../core/leases.js';
-import { planPaths } from '../core/paths.js';
+import { leaseFileName, parseLease, type Lease } from '../core/accounts/leases.js';
+import { planPaths } from '../core/plan/paths.js';
 import { readTextIfExists, writeFileAtomic } from './files.js';
 
 export function leasePath(plan: string, account: string): string {

@@ -7,7 +7,7 @@
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { hostname } from 'node:os';
-import { sameProcess } from '../core/procStat.js';
+import { sameProcess } from '../core/process/procStat.js';
 import { ownProcess, readStat } from './procStatFile.js';
 
 export interface LockHolder {

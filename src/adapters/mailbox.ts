@@ -2,8 +2,8 @@
  * Mailboxes (SPEC 4.2): every message for an agent is appended to its file; the agent is only ever
  * typed one fixed pointer line, never the text.
  */
-import { mailboxPath } from '../core/paths.js';
-import { stripAnsi } from '../core/protocol.js';
+import { mailboxPath } from '../core/plan/paths.js';
+import { stripAnsi } from '../core/protocol/protocol.js';
 import { appendLine } from './files.js';
 
 export function appendMailbox(plan: string, to: string, message: { from: string; text: string; at: Date }): string {
@@ -16,4 +16,4 @@ export function appendMailbox(plan: string, to: string, message: { from: string;
 }
 
 /** The one line typed into a TUI agent's pane (pure, so the Stop hook's decision can word it too). */
-export { pointerLine } from '../core/mailbox.js';
+export { pointerLine } from '../core/protocol/mailbox.js';

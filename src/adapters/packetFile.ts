@@ -1,9 +1,9 @@
 /** Packet files on disk: written 0600 in a 0700 folder; their facts gathered for validation. */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { planPaths } from '../core/paths.js';
-import { MAX_PACKET_BYTES } from '../core/packet.js';
-import type { PacketFile } from '../core/packetCheck.js';
+import { planPaths } from '../core/plan/paths.js';
+import { MAX_PACKET_BYTES } from '../core/packet/packet.js';
+import type { PacketFile } from '../core/packet/check.js';
 import { MismatchError } from '../errors.js';
 import { ensureDir, writeFileAtomic } from './files.js';
 

@@ -3,8 +3,8 @@
  * MAX_CONFIG_BYTES, checked before it is opened (adapters/configText.ts), so a FIFO named PLAN.md
  * cannot hang `swarm up`, `swarm accept` or the engine, and a huge one is not read into memory.
  */
-import { planContract } from '../core/plan.js';
-import { planPaths } from '../core/paths.js';
+import { planContract } from '../core/plan/plan.js';
+import { planPaths } from '../core/plan/paths.js';
 import { UsageError } from '../errors.js';
 import { readConfigText } from './configText.js';
 

@@ -1,11 +1,11 @@
 /**
- * The pointed counts' files (core/pointed.ts): `.swarm/pointed/<agent>.json` (the engine's:
+ * The pointed counts' files (core/protocol/pointed.ts): `.swarm/pointed/<agent>.json` (the engine's:
  * delivered, typed, turns heard, turns when last typed) and `.swarm/pointed/<agent>.stop.json` (the Stop hook's: pointed), each written
  * whole (temp + rename) by its one writer.
  */
 import { basename, join } from 'node:path';
-import { mailboxPath, planPaths } from '../core/paths.js';
-import { countField, engineCountsText, stopCountText, type PointedCounts } from '../core/pointed.js';
+import { mailboxPath, planPaths } from '../core/plan/paths.js';
+import { countField, engineCountsText, stopCountText, type PointedCounts } from '../core/protocol/pointed.js';
 import { readTextIfExists, writeFileAtomic } from './files.js';
 
 function base(plan: string, agent: string): string {

@@ -10,15 +10,15 @@
  * A hard limit reads as critical with 0% left: the decision is hand off now.
  */
 import { join } from 'node:path';
-import type { RawReading } from '../core/capacity.js';
-import type { CapacityThresholds } from '../core/thresholds.js';
-import { planPaths, runFolder } from '../core/paths.js';
-import { readTranscriptTail } from '../core/transcript.js';
+import type { RawReading } from '../core/capacity/capacity.js';
+import type { CapacityThresholds } from '../core/capacity/thresholds.js';
+import { planPaths, runFolder } from '../core/plan/paths.js';
+import { readTranscriptTail } from '../kinds/claude/transcript.js';
 import { agentKey, parseAccountState, simReading } from '../sim/model.js';
-import { claudeConfigDir, findTranscript, readTail } from './claudeFiles.js';
+import { claudeConfigDir, findTranscript, readTail } from '../kinds/claude/files.js';
 import { readTextIfExists } from './files.js';
 import { readLaneSession } from './laneSession.js';
-import { laneRollout } from './rolloutProbe.js';
+import { laneRollout } from '../kinds/codex/rolloutProbe.js';
 
 export interface ProbeTarget {
   plan: string;

@@ -1,9 +1,9 @@
 /**
- * A process's facts read from /proc (Linux): what core/procStat.ts parses. Where /proc is missing
+ * A process's facts read from /proc (Linux): what core/process/procStat.ts parses. Where /proc is missing
  * (or the process is gone, or another user's), null.
  */
 import { readFileSync } from 'node:fs';
-import { parseProcStat, type ProcessId, type ProcStat } from '../core/procStat.js';
+import { parseProcStat, type ProcessId, type ProcStat } from '../core/process/procStat.js';
 
 export function readStat(pid: number): ProcStat | null {
   try {

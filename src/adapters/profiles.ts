@@ -7,9 +7,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { Account } from '../core/configTypes.js';
-import { codexTrustLevels } from '../core/codexTrust.js';
-import { claudeProjects, CREDENTIALS_FILE, isChecked, PROFILE_ENV, readiness, type Readiness, type ReadinessFacts } from '../core/readiness.js';
+import type { Account } from '../core/config/types.js';
+import { codexTrustLevels } from '../kinds/codex/trust.js';
+import { claudeProjects, CREDENTIALS_FILE, isChecked, PROFILE_ENV, readiness, type Readiness, type ReadinessFacts } from '../core/accounts/readiness.js';
 import { readTextIfExists } from './files.js';
 
 const isDir = (path: string): boolean => {

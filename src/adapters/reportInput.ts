@@ -5,11 +5,11 @@
  */
 import { lstatSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { parseInboxChunk } from '../core/inbox.js';
-import { packetField } from '../core/packetField.js';
-import { MAX_PACKET_BYTES } from '../core/packet.js';
-import { planPaths } from '../core/paths.js';
-import type { ReportInput } from '../core/reportFacts.js';
+import { parseInboxChunk } from '../core/protocol/inbox.js';
+import { packetField } from '../core/packet/field.js';
+import { MAX_PACKET_BYTES } from '../core/packet/packet.js';
+import { planPaths } from '../core/plan/paths.js';
+import type { ReportInput } from '../core/report/facts.js';
 import { readJournal } from './journal.js';
 import { readTextIfExists } from './files.js';
 

@@ -4,8 +4,8 @@
  * that file (no swarm running), swarm.yaml is read, and without that, the kit defaults.
  */
 import { join } from 'node:path';
-import { planPaths } from '../core/paths.js';
-import { DEFAULT_THRESHOLDS, resolveCapacityThresholds, type CapacityThresholds } from '../core/thresholds.js';
+import { planPaths } from '../core/plan/paths.js';
+import { DEFAULT_THRESHOLDS, resolveCapacityThresholds, type CapacityThresholds } from '../core/capacity/thresholds.js';
 import { readTextIfExists, writeFileAtomic } from './files.js';
 
 export interface AgentSettings {

@@ -7,12 +7,12 @@
  */
 import { closeSync, linkSync, openSync, rmSync, writeSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { agentContext } from '../core/agentContext.js';
-import { MAX_PACKET_BYTES, parsePacket } from '../core/packet.js';
-import { successorMismatches, validatePacket } from '../core/packetCheck.js';
-import { resumeBrief } from '../core/brief.js';
-import { planContract } from '../core/plan.js';
-import { planPaths } from '../core/paths.js';
+import { agentContext } from '../core/protocol/agentContext.js';
+import { MAX_PACKET_BYTES, parsePacket } from '../core/packet/packet.js';
+import { successorMismatches, validatePacket } from '../core/packet/check.js';
+import { resumeBrief } from '../core/packet/brief.js';
+import { planContract } from '../core/plan/plan.js';
+import { planPaths } from '../core/plan/paths.js';
 import { MismatchError, UsageError } from '../errors.js';
 import { readTextIfExists } from '../adapters/files.js';
 import { readPlanText } from '../adapters/planFile.js';

@@ -6,10 +6,10 @@
  * with `--then` runs after swarm's part, with the same input.
  */
 import { join } from 'node:path';
-import type { AgentContext } from '../core/agentContext.js';
-import { assess, type RawReading, type Verdict } from '../core/capacity.js';
-import { planPaths } from '../core/paths.js';
-import { parseCaps, resolveWindow } from '../core/thresholds.js';
+import type { AgentContext } from '../core/protocol/agentContext.js';
+import { assess, type RawReading, type Verdict } from '../core/capacity/capacity.js';
+import { planPaths } from '../core/plan/paths.js';
+import { parseCaps, resolveWindow } from '../core/capacity/thresholds.js';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
 import { childProcess } from '../adapters/childProcess.js';
 import { appendInbox } from '../adapters/inbox.js';

@@ -5,8 +5,8 @@
  * exit 2, so no agent speaks as the developer.
  */
 import { parseArgs } from 'node:util';
-import { checkLaneName, swarmLanes } from '../core/swarmLanes.js';
-import { planPaths } from '../core/paths.js';
+import { checkLaneName, swarmLanes } from '../core/swarm/lanes.js';
+import { planPaths } from '../core/plan/paths.js';
 import { UsageError } from '../errors.js';
 import { appendInbox } from '../adapters/inbox.js';
 import { readLeadRecord } from '../adapters/leadStore.js';

@@ -4,7 +4,7 @@ import { loadConfig } from '../adapters/configFile.js';
 import { findOnPath } from '../adapters/which.js';
 import { attachDashboard } from '../adapters/tmux/attach.js';
 import { tmuxMissing } from '../adapters/tmux/runner.js';
-import { planPaths } from '../core/paths.js';
+import { planPaths } from '../core/plan/paths.js';
 import { loadState } from '../runtime/engineState.js';
 import { sessionName, tmuxHostFor, tmuxSocket } from '../runtime/hostFor.js';
 import { requireSession } from '../runtime/sessionClaim.js';

@@ -3,10 +3,10 @@
  * ak, the kind's probe, or the lane's last capacity line — never `ok` without a reading.
  * Run at every work boundary: it reads a few small files and loads no UI.
  */
-import { agentContext } from '../core/agentContext.js';
-import { assess, type RawReading } from '../core/capacity.js';
-import { formatCapacityLine } from '../core/protocol.js';
-import { parseCaps, resolveWindow } from '../core/thresholds.js';
+import { agentContext } from '../core/protocol/agentContext.js';
+import { assess, type RawReading } from '../core/capacity/capacity.js';
+import { formatCapacityLine } from '../core/protocol/protocol.js';
+import { parseCaps, resolveWindow } from '../core/capacity/thresholds.js';
 import { UsageError } from '../errors.js';
 import { akReading } from '../adapters/ak.js';
 import { readCachedReading, saveReading, type CachedReading, type CapacitySource } from '../adapters/capacityCache.js';

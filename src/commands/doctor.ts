@@ -1,5 +1,5 @@
 /**
- * `swarm doctor [file] [--json]` (issue 9 §6): gathers the facts core/doctor.ts judges — tmux and
+ * `swarm doctor [file] [--json]` (the night's preflight): gathers the facts core/doctor/doctor.ts judges — tmux and
  * each CLI (`<cli> --version`, a short timeout: it touches no profile), each account's profile
  * (files only: never `claude auth status`, which rewrites `.claude.json`; a credentials file is only
  * known to exist), the approvals in PLAN.md, and whether a pane starts with the auto-updater off.
@@ -9,10 +9,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Account, SwarmConfig } from '../core/config.js';
-import { parseApprovals } from '../core/approvals.js';
-import { doctorReport, formatDoctor, type AccountFact, type DoctorFacts, type ToolFact } from '../core/doctor.js';
-import { planPaths } from '../core/paths.js';
+import type { Account, SwarmConfig } from '../core/config/config.js';
+import { parseApprovals } from '../core/plan/approvals.js';
+import { doctorReport, formatDoctor, type AccountFact, type DoctorFacts, type ToolFact } from '../core/doctor/doctor.js';
+import { planPaths } from '../core/plan/paths.js';
 import { UsageError } from '../errors.js';
 import { loadConfig } from '../adapters/configFile.js';
 import { readTextIfExists } from '../adapters/files.js';

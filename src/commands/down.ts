@@ -10,8 +10,8 @@
  */
 import { readdirSync } from 'node:fs';
 import { basename } from 'node:path';
-import { release } from '../core/epochs.js';
-import { planPaths } from '../core/paths.js';
+import { release } from '../core/lead/epochs.js';
+import { planPaths } from '../core/plan/paths.js';
 import { UsageError } from '../errors.js';
 import { appendJournal } from '../adapters/journal.js';
 import { readLeadRecord, updateLeadRecord } from '../adapters/leadStore.js';

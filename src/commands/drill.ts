@@ -1,5 +1,5 @@
 /**
- * `swarm drill [--real [--only LANE,…]] [--keep]` (SPEC 8, issue 14): the rehearsal of succession in a
+ * `swarm drill [--real [--only LANE,…]] [--keep]` (SPEC 8): the rehearsal of succession in a
  * temporary repository, on simulated agents or (--real) on the published Claude Code and Codex against
  * a local mock API. Prints the run's events, then the summary table (item, holds, evidence); exits 0
  * only when every item holds. With --keep the repository stays for inspection and its path is printed.

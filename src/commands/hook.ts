@@ -1,27 +1,27 @@
 /**
- * `swarm hook <Event>` (issue 9 §2) and `swarm hook codex-notify [--then '<JSON argv>'] '<json>'` (§3):
+ * `swarm hook <Event>` (Claude Code's hooks) and `swarm hook codex-notify [--then '<JSON argv>'] '<json>'` (Codex's notify):
  * an agent's own structured signals, reported to the engine through the inbox (a `hook` record the
  * engine turns into a lane event).
  *
- * - Claude Code hooks read their JSON on stdin (core/claudeHooks.ts). SessionStart records the lane's
+ * - Claude Code hooks read their JSON on stdin (kinds/claude/hooks.ts). SessionStart records the lane's
  *   session (for the probes, and the engine's idle signal). Stop prints `{"decision":"block",...}`
- *   with the pointer line once for messages the agent was not pointed at yet (core/pointed.ts
+ *   with the pointer line once for messages the agent was not pointed at yet (core/protocol/pointed.ts
  *   counts, shared with the engine), and never when `stop_hook_active`.
  * - Codex passes its notify JSON as the last argument. The lane's rollout is read on (its
  *   session_meta.id is the lane's thread; other threads are ignored), its verdict reported when it
  *   changed, a usage-limit turn reported as a hard limit, and the lane's turn end reported.
  * Never breaks the agent: always exit 0; an error is journalled.
  */
-import { agentContext, type AgentContext } from '../core/agentContext.js';
-import { classifyHook, stopDecision, type Hook } from '../core/claudeHooks.js';
-import { parseCodexNotify } from '../core/codexNotify.js';
-import type { HookSignal } from '../core/inbox.js';
-import { mailboxPath } from '../core/paths.js';
+import { agentContext, type AgentContext } from '../core/protocol/agentContext.js';
+import { classifyHook, stopDecision, type Hook } from '../kinds/claude/hooks.js';
+import { parseCodexNotify } from '../kinds/codex/notify.js';
+import type { HookSignal } from '../core/protocol/inbox.js';
+import { mailboxPath } from '../core/plan/paths.js';
 import { readCachedReading } from '../adapters/capacityCache.js';
 import { appendInbox } from '../adapters/inbox.js';
 import { writeLaneSession } from '../adapters/laneSession.js';
 import { readPointed, writeStopPointed } from '../adapters/pointed.js';
-import { laneRollout } from '../adapters/rolloutProbe.js';
+import { laneRollout } from '../kinds/codex/rolloutProbe.js';
 import { readStdin } from '../adapters/stdin.js';
 import { reportVerdict, runThen, safely, sender, takeThen, verdictOn } from './agentSignal.js';
 import type { CommandIO } from './io.js';

@@ -3,7 +3,7 @@
  * event; `--follow` keeps printing as events arrive (fs.watch, no polling).
  */
 import { parseArgs } from 'node:util';
-import { formatEntry, type JournalEntry } from '../core/journal.js';
+import { formatEntry, type JournalEntry } from '../core/protocol/journal.js';
 import { UsageError } from '../errors.js';
 import { followJournal, readJournal } from '../adapters/journal.js';
 import { resolvePlanDir, shownFrom } from './planDir.js';

@@ -5,11 +5,11 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { statSync } from 'node:fs';
-import { agentContext } from '../core/agentContext.js';
-import { fence } from '../core/epochs.js';
-import { planPaths } from '../core/paths.js';
-import { nameRefusal } from '../core/names.js';
-import { taskTooLong } from '../core/task.js';
+import { agentContext } from '../core/protocol/agentContext.js';
+import { fence } from '../core/lead/epochs.js';
+import { planPaths } from '../core/plan/paths.js';
+import { nameRefusal } from '../core/config/names.js';
+import { taskTooLong } from '../core/config/task.js';
 import { MismatchError, UsageError } from '../errors.js';
 import { appendInbox } from '../adapters/inbox.js';
 import { appendJournal } from '../adapters/journal.js';

@@ -5,9 +5,9 @@
  */
 import { parseArgs } from 'node:util';
 import { basename, resolve } from 'node:path';
-import { agentContext, wholeNumber, type AgentContext, type LeadsOnly } from '../core/agentContext.js';
-import { claim, handover, mayTakeOver, release, takeover, type LeadHealth, type LeadOutcome, type LeadRecord } from '../core/epochs.js';
-import { planPaths } from '../core/paths.js';
+import { agentContext, wholeNumber, type AgentContext, type LeadsOnly } from '../core/protocol/agentContext.js';
+import { claim, handover, mayTakeOver, release, takeover, type LeadHealth, type LeadOutcome, type LeadRecord } from '../core/lead/epochs.js';
+import { planPaths } from '../core/plan/paths.js';
 import { MismatchError, UsageError } from '../errors.js';
 import { appendInbox } from '../adapters/inbox.js';
 import { appendJournal } from '../adapters/journal.js';

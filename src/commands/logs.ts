@@ -1,7 +1,7 @@
 /** `swarm logs <lane> [--generation N] [file]` (SPEC 8): what the lane's pane showed (its scrollback). */
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { planPaths, runFolder } from '../core/paths.js';
+import { planPaths, runFolder } from '../core/plan/paths.js';
 import { runOf } from '../core/swarm/runs.js';
 import { UsageError } from '../errors.js';
 import { readTextIfExists } from '../adapters/files.js';

@@ -4,9 +4,9 @@
  * Kept light: no config parsing, no React, no child processes.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { agentContext, wholeNumber } from '../core/agentContext.js';
-import { parseReport } from '../core/protocol.js';
-import { fence } from '../core/epochs.js';
+import { agentContext, wholeNumber } from '../core/protocol/agentContext.js';
+import { parseReport } from '../core/protocol/protocol.js';
+import { fence } from '../core/lead/epochs.js';
 import { excerpt, MismatchError, planFilesFault, PlanFilesError, UsageError } from '../errors.js';
 import { appendInbox } from '../adapters/inbox.js';
 import { appendJournal } from '../adapters/journal.js';

@@ -5,10 +5,10 @@
  */
 import { parseArgs } from 'node:util';
 import { basename, resolve } from 'node:path';
-import { agentContext } from '../core/agentContext.js';
-import { MAX_PACKET_BYTES, PACKET_REASONS, PACKET_SCHEMA, serializePacket, type Packet, type PacketReason } from '../core/packet.js';
-import { findSecrets } from '../core/secrets.js';
-import { planContract } from '../core/plan.js';
+import { agentContext } from '../core/protocol/agentContext.js';
+import { MAX_PACKET_BYTES, PACKET_REASONS, PACKET_SCHEMA, serializePacket, type Packet, type PacketReason } from '../core/packet/packet.js';
+import { findSecrets } from '../core/packet/secrets.js';
+import { planContract } from '../core/plan/plan.js';
 import { UsageError } from '../errors.js';
 import { readPlanText } from '../adapters/planFile.js';
 import { gitState } from '../adapters/git.js';

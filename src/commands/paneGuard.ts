@@ -1,13 +1,13 @@
 /**
- * Gathers what core/paneCaller.ts needs to tell whether `swarm answer` runs in a pane of the swarm:
+ * Gathers what core/process/paneCaller.ts needs to tell whether `swarm answer` runs in a pane of the swarm:
  * the caller's ancestors and terminals; the swarm's tmux server on the socket this environment names
  * (SWARM_TMUX_SOCKET, default "swarm"), on the socket the engine holding the plan's lock was started
  * with, and on the socket of any ancestor tmux server that hosts the swarm's session (so unsetting
  * or changing SWARM_TMUX_SOCKET changes nothing); and that engine's pid.
  */
-import type { SwarmConfig } from '../core/config.js';
-import { paneCaller, type PaneVerdict, type SwarmProcesses } from '../core/paneCaller.js';
-import { planPaths } from '../core/paths.js';
+import type { SwarmConfig } from '../core/config/config.js';
+import { paneCaller, type PaneVerdict, type SwarmProcesses } from '../core/process/paneCaller.js';
+import { planPaths } from '../core/plan/paths.js';
 import { callerFacts, processEnv, tmuxServer, tmuxSocketsOf } from '../adapters/callerProcess.js';
 import { liveHolder } from '../adapters/lock.js';
 import { sessionName, tmuxSocket } from '../runtime/hostFor.js';

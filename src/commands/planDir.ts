@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { SwarmConfig } from '../core/config.js';
+import type { SwarmConfig } from '../core/config/config.js';
 import { UsageError } from '../errors.js';
 import type { CommandIO } from './io.js';
 

@@ -4,10 +4,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { buildReport } from '../core/report.js';
-import { buildFacts } from '../core/reportFacts.js';
-import { DEFAULT_THRESHOLDS } from '../core/thresholds.js';
-import type { SwarmConfig } from '../core/config.js';
+import { buildReport } from '../core/report/report.js';
+import { buildFacts } from '../core/report/facts.js';
+import { DEFAULT_THRESHOLDS } from '../core/capacity/thresholds.js';
+import type { SwarmConfig } from '../core/config/config.js';
 import { PlanFilesError, UsageError, planFilesFault } from '../errors.js';
 import { writeFileAtomic } from '../adapters/files.js';
 import { readReportInput } from '../adapters/reportInput.js';

@@ -3,7 +3,7 @@
  * lane or the lead by SWARM_ROLE, follows the protocol with no network and no account, and never
  * exits on its own (only a planned crash, SIM_CRASH_AT, ends it). Loads no UI.
  */
-import { agentContext } from '../core/agentContext.js';
+import { agentContext } from '../core/protocol/agentContext.js';
 import { UsageError } from '../errors.js';
 import { faultsFor } from '../sim/faults.js';
 import { simModel } from '../sim/model.js';

@@ -1,7 +1,7 @@
 /** `swarm status [file] [--json]` (SPEC 7): the lanes now, read from the plan's files (no engine needed). */
 import { parseArgs } from 'node:util';
-import { statusJson, statusTable, type StatusInput } from '../core/status.js';
-import { planPaths } from '../core/paths.js';
+import { statusJson, statusTable, type StatusInput } from '../core/swarm/status.js';
+import { planPaths } from '../core/plan/paths.js';
 import { UsageError } from '../errors.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { loadState } from '../runtime/engineState.js';

@@ -1,13 +1,13 @@
 /**
- * `swarm statusline [--then '<command>']` (issue 9 §2): Claude Code's status line command. Reads the
+ * `swarm statusline [--then '<command>']` (a structured signal): Claude Code's status line command. Reads the
  * status-line JSON on stdin, records the account's reading (the capacity cache, source `probe`, which
  * `swarm capacity`, the engine and the dashboard then use; the engine hears of it through an inbox
  * `capacity` record when the verdict changes), and prints one short line. `--then` runs the user's
  * own status line command (through `sh -c`, as Claude runs it) with the same stdin and prints its
  * output after swarm's line. Never breaks the agent: always exit 0; an error is journalled.
  */
-import { agentContext } from '../core/agentContext.js';
-import { formatStatusLine, parseStatusLine } from '../core/statusline.js';
+import { agentContext } from '../core/protocol/agentContext.js';
+import { formatStatusLine, parseStatusLine } from '../kinds/claude/statusline.js';
 import { saveReading } from '../adapters/capacityCache.js';
 import { readLaneSession, writeLaneSession } from '../adapters/laneSession.js';
 import { readStdin } from '../adapters/stdin.js';

@@ -1,16 +1,16 @@
 /**
  * `swarm up [file] [--headless] [--until-done] [--timeout D]` (SPEC 8): start or re-adopt the swarm.
  * On a terminal the engine and the live dashboard run in window 0 of the swarm's tmux session and
- * this terminal attaches to it (runtime/dashboardWindow.ts); without one, with `--headless`, or with `CI`
+ * this terminal attaches to it (runtime/dashboard/window.ts); without one, with `--headless`, or with `CI`
  * set, the engine runs here and prints one line per event (the headless log). Both read one store.
  * `--dashboard` is internal: what window 0 runs.
  */
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { parseDuration } from '../core/duration.js';
-import { frontMatterProblem } from '../core/plan.js';
+import { parseDuration } from '../core/config/duration.js';
+import { frontMatterProblem } from '../core/plan/plan.js';
 import { readPlanText } from '../adapters/planFile.js';
-import { formatEntry, type JournalEntry } from '../core/journal.js';
+import { formatEntry, type JournalEntry } from '../core/protocol/journal.js';
 import { UsageError } from '../errors.js';
 import { loadConfig } from '../adapters/configFile.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
@@ -50,17 +50,17 @@ export async function up(io: CommandIO): Promise<number> {
   const say = io.stdout;
 
   if (values.dashboard) {
-    const { runDashboard } = await import('../runtime/dashboard.js');
+    const { runDashboard } = await import('../runtime/dashboard/dashboard.js');
     return runDashboard(config, { env: io.env, untilDone: values['until-done'] ?? false, timeoutMs, inTmux: true, say });
   }
   const terminal = Boolean(process.stdout.isTTY && process.stdin.isTTY);
   if (terminal && !values.headless && !io.env.CI) {
     if (backendFor(config, io.env) === 'tmux') {
-      const { openDashboard } = await import('../runtime/dashboardWindow.js');
+      const { openDashboard } = await import('../runtime/dashboard/window.js');
       const size = { columns: process.stdout.columns || 120, rows: process.stdout.rows || 40 };
       return openDashboard(config, { env: io.env, cwd: io.cwd, flags, size, say });
     }
-    const { runDashboard } = await import('../runtime/dashboard.js');
+    const { runDashboard } = await import('../runtime/dashboard/dashboard.js');
     return runDashboard(config, {
       env: io.env, untilDone: values['until-done'] ?? false, timeoutMs, inTmux: false, say, onViewClosed: (store) => void followLog(store, io, config.dir),
     });

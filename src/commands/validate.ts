@@ -5,9 +5,9 @@
  */
 import path from 'node:path';
 import { loadConfig } from '../adapters/configFile.js';
-import type { SwarmConfig } from '../core/config.js';
-import { parseApprovals } from '../core/approvals.js';
-import { planPaths } from '../core/paths.js';
+import type { SwarmConfig } from '../core/config/config.js';
+import { parseApprovals } from '../core/plan/approvals.js';
+import { planPaths } from '../core/plan/paths.js';
 import { readPlanText } from '../adapters/planFile.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { Command } from './io.js';
@@ -45,13 +45,13 @@ export function summary(file: string, config: SwarmConfig): string {
     + `${count(config.lanes.length, 'lane')}, ${count(config.accounts.length, 'account')} (${count(vendors, 'vendor')}), backend ${config.backend}`;
 }
 
-/** Where each `ak_profile` resolved to (issue 9 §7), one line an account. */
+/** Where each `ak_profile` resolved to (the account's profile folder), one line an account. */
 function akLines(config: SwarmConfig): string {
   return config.accounts.filter((a) => a.akProfile !== null)
     .map((a) => `  account ${a.id}: ak_profile ${a.akProfile} → ${Object.entries(a.env).map(([k, v]) => `${k}=${v}`).join(' ')}\n`).join('');
 }
 
-/** PLAN.md's `approvals:` (issue 9 §4), each problem as PLAN.md:LINE:COL. A plan without PLAN.md has none. */
+/** PLAN.md's `approvals:` (the developer's prior approval), each problem as PLAN.md:LINE:COL. A plan without PLAN.md has none. */
 function checkApprovals(config: SwarmConfig, cwd: string): string[] {
   const file = planPaths(config.plan).planFile;
   let text: string | null;

@@ -3,9 +3,9 @@
  * the journal, the lead record, the packets and their acceptance records, the keys logs and every
  * pane's screen. Pure: facts in, items out; nothing here reads a file or the clock.
  */
-import type { JournalEntry } from '../core/journal.js';
-import type { LeadRecord } from '../core/epochs.js';
-import { stripAnsi } from '../core/protocol.js';
+import type { JournalEntry } from '../core/protocol/journal.js';
+import type { LeadRecord } from '../core/lead/epochs.js';
+import { stripAnsi } from '../core/protocol/protocol.js';
 
 export interface PaneText {
   /** The agent's name (`lane-a`, `lead`, `lead-b`) and generation. */

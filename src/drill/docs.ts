@@ -2,7 +2,7 @@
  * The drill's evidence as Markdown (SPEC 8): summary.md (the table), keys.md, packets.md, epochs.md,
  * asks.md and gates.md under the plan's `analysis_results/drill/`. Pure: facts and items in, text out.
  */
-import type { JournalEntry } from '../core/journal.js';
+import type { JournalEntry } from '../core/protocol/journal.js';
 import { handoffs, isPointerLine, keysIn, laneAsk, leadEvents, typedLines, type DrillFacts, type DrillItem } from './checks.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));

@@ -15,8 +15,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import type { SwarmConfig } from '../core/config.js';
-import { formatEntry, type JournalEntry } from '../core/journal.js';
+import type { SwarmConfig } from '../core/config/config.js';
+import { formatEntry, type JournalEntry } from '../core/protocol/journal.js';
 import { findOnPath } from '../adapters/which.js';
 import { loadConfig } from '../adapters/configFile.js';
 import { writeFileAtomic } from '../adapters/files.js';

@@ -5,9 +5,9 @@
  */
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { parsePacket } from '../core/packet.js';
-import { planPaths } from '../core/paths.js';
-import type { LeadRecord } from '../core/epochs.js';
+import { parsePacket } from '../core/packet/packet.js';
+import { planPaths } from '../core/plan/paths.js';
+import type { LeadRecord } from '../core/lead/epochs.js';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
 import { readJournal } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';

@@ -1,5 +1,5 @@
 /**
- * `swarm drill --real` (issue 14): the published Claude Code and Codex as lanes, offline, against the
+ * `swarm drill --real`: the published Claude Code and Codex as lanes, offline, against the
  * mock model server on 127.0.0.1, in a temporary repository with temporary profiles (never the
  * developer's ~/.claude or ~/.codex: HOME is a folder of the run). No key is typed; the run ends when
  * every lane is done or blocked (the permission lane stays blocked), or at the deadline.
@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { formatEntry, type JournalEntry } from '../core/journal.js';
+import { formatEntry, type JournalEntry } from '../core/protocol/journal.js';
 import { loadConfig } from '../adapters/configFile.js';
 import { writeFileAtomic } from '../adapters/files.js';
 import { killServer } from '../adapters/tmux/argv.js';

@@ -1,9 +1,9 @@
 /**
- * What `swarm drill --real` proves (issue 14), judged from the run's record: the journal, the packets
+ * What `swarm drill --real` proves, judged from the run's record: the journal, the packets
  * and their acceptance records, the lanes' end states, and what the mock model server was asked.
  * Pure: facts in, items out.
  */
-import type { JournalEntry } from '../core/journal.js';
+import type { JournalEntry } from '../core/protocol/journal.js';
 import type { DrillFacts, DrillItem } from './checks.js';
 import { EVIDENCE_DIR } from './checks.js';
 import type { MockAction } from './mock/types.js';

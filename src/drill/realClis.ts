@@ -1,5 +1,5 @@
 /**
- * The published CLIs `swarm drill --real` runs (issue 14): `claude` and `codex` from PATH, else from
+ * The published CLIs `swarm drill --real` runs: `claude` and `codex` from PATH, else from
  * the cache folder scripts/real-clis.mjs installs them into ($SWARM_REAL_CLIS, else
  * $XDG_CACHE_HOME/swarm/real-clis, else ~/.cache/swarm/real-clis). Their versions go into the evidence.
  */

@@ -1,5 +1,5 @@
 /**
- * The ground of `swarm drill --real` (issue 14): a temporary git repository with a small plan, one
+ * The ground of `swarm drill --real`: a temporary git repository with a small plan, one
  * worktree per lane, a command lead, and accounts of the real kinds (claude, codex) on profiles
  * prepared for the mock model server — never the developer's own (~/.claude, ~/.codex):
  * - claude: `.claude.json` (onboarding done, every checkout trusted), `.credentials.json` holding the

@@ -1,5 +1,5 @@
 /**
- * The plan `swarm drill --real` runs (issue 14): four lanes, one per item, on seven accounts of the
+ * The plan `swarm drill --real` runs: four lanes, one per item, on seven accounts of the
  * real kinds, and each account's quota script for the mock.
  * - lane-claude on c1: used % rises (45, 95, 100 …) until `handoff_now`; its successor should be Codex.
  * - lane-codex on o1: the same through Codex's rollout `token_count`; its successor should be Claude.

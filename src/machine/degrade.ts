@@ -2,7 +2,7 @@
  * When swarm writes the packet itself (a degraded handoff), and when a lane at max_generations stops
  * instead. Pure.
  */
-import type { PacketReason } from '../core/packet.js';
+import type { PacketReason } from '../core/packet/packet.js';
 import { clearTimer, escalation, journal, writeDegraded } from './effects.js';
 import { quoteExit } from './lastWords.js';
 import { freshHandoff } from './successor.js';

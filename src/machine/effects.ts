@@ -2,7 +2,7 @@
  * Building the lane machine's effects: stable ids (so the executor runs each once), journal entries,
  * timers, escalations, and the handoff's pick, spawn and degraded-packet effects. Pure.
  */
-import type { PacketReason } from '../core/packet.js';
+import type { PacketReason } from '../core/packet/packet.js';
 import type { BlockClass, Blocked, Effect, Handoff, JournalKind, LaneState, Successor, TimerName } from './types.js';
 
 /** An effect id: `<lane>/g<generation>/<parts…>`. */

@@ -3,7 +3,7 @@
  * checked, an account leased, the successor spawned (or not) and accepted, a degraded packet written,
  * and the packet, accept and reset deadlines. `reduceLane` dispatches to them; pure.
  */
-import { spokenDuration } from '../core/duration.js';
+import { spokenDuration } from '../core/config/duration.js';
 import { degrade, stop } from './degrade.js';
 import { clearTimer, effectId, journal, setTimer, spawnEffect } from './effects.js';
 import { isLive, rejectedDue } from './laneState.js';
@@ -115,7 +115,7 @@ function noAccountLeft(h: Handoff, pickWhy: string): string {
 }
 
 /**
- * A successor shows a screen that stops it at its start (issue 9 §5): end it and free its lease at
+ * A successor shows a screen that stops it at its start (a profile not ready): end it and free its lease at
  * once, mark the account not ready, and pick the next account now, not after `timeouts.accept`.
  * Such a successor never counts toward the crash-loop rule.
  */

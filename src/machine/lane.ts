@@ -6,10 +6,10 @@
  * transitions are in handoff.ts (their shared steps in successor.ts and degrade.ts), the restart in
  * resume.ts, the gate in gate.ts.
  */
-import { DECIDE_AND_RECORD } from '../core/protocol.js';
-import type { CapacityLine } from '../core/protocol.js';
-import type { Decision } from '../core/thresholds.js';
-import { spokenDuration } from '../core/duration.js';
+import { DECIDE_AND_RECORD } from '../core/protocol/protocol.js';
+import type { CapacityLine } from '../core/protocol/protocol.js';
+import type { Decision } from '../core/capacity/thresholds.js';
+import { spokenDuration } from '../core/config/duration.js';
 import { degrade } from './degrade.js';
 import { clearTimer, effectId, escalation, journal, setTimer } from './effects.js';
 import { exitRecorded, handoffInFlight, isLive, stallWatched } from './laneState.js';

@@ -1,7 +1,7 @@
 /**
  * What swarm types into a lane's pane: the texts of the lane machine's notify effects. Pure.
  */
-import { spokenDuration } from '../core/duration.js';
+import { spokenDuration } from '../core/config/duration.js';
 import type { LaneState } from './types.js';
 
 export const notices = {

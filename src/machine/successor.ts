@@ -2,7 +2,7 @@
  * A handoff's successor attempts, shared by several transitions: a fresh handoff, picking an account
  * (again), failing a successor, waiting for a reset, and giving up to a human (attention). Pure.
  */
-import type { PacketReason } from '../core/packet.js';
+import type { PacketReason } from '../core/packet/packet.js';
 import { clearTimer, effectId, escalation, journal, pickEffect, setTimer } from './effects.js';
 import { type Effect, type Handoff, type LaneState, type MachineContext, type Step, WAIT_RETRY_MS } from './types.js';
 

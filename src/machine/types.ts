@@ -3,10 +3,10 @@
  * constants its rules name. Types and values only; the helpers live where their names say
  * (laneState, step, effects, notices, successor, degrade). Pure.
  */
-import type { CapacityState, EscalationClass, Report } from '../core/protocol.js';
-import type { PacketReason } from '../core/packet.js';
-import type { Decision } from '../core/thresholds.js';
-import type { ProcessId } from '../core/procStat.js';
+import type { CapacityState, EscalationClass, Report } from '../core/protocol/protocol.js';
+import type { PacketReason } from '../core/packet/packet.js';
+import type { Decision } from '../core/capacity/thresholds.js';
+import type { ProcessId } from '../core/process/procStat.js';
 
 export type LaneStatus = 'starting' | 'working' | 'blocked' | 'done' | 'lost' | 'stopped';
 export type Phase =

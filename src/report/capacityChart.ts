@@ -2,7 +2,7 @@
  * Under each timeline row: its remaining capacity % (solid) and context % (dashed) over time, with
  * the low and critical thresholds (and the context-pressure line) drawn. Pure.
  */
-import type { Lane, Reading, ReportFacts } from '../core/reportFacts.js';
+import type { Lane, Reading, ReportFacts } from '../core/report/facts.js';
 import { el, text, type Markup } from './markup.js';
 import type { Scale } from './scale.js';
 

@@ -2,7 +2,7 @@
  * What happens on a timeline row besides its bars: each handoff from report to acceptance (degraded,
  * rejected packets and `waiting` visible as such), escalations (▼) and the developer's answers (●). Pure.
  */
-import type { Handoff, Lane, ReportFacts } from '../core/reportFacts.js';
+import type { Handoff, Lane, ReportFacts } from '../core/report/facts.js';
 import type { Clock } from './clock.js';
 import { duration } from './clock.js';
 import { el, join, text, type Markup } from './markup.js';

@@ -3,7 +3,7 @@
  * file makes, so text an agent wrote cannot reach the page unescaped by accident — a plain string
  * is refused where markup is expected, by the type checker and at run time alike.
  */
-import { stripAnsi } from '../core/protocol.js';
+import { stripAnsi } from '../core/protocol/protocol.js';
 
 export class Markup {
   constructor(readonly html: string) {}

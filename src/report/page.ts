@@ -5,7 +5,7 @@
  * hash and nothing else, so even markup that slipped past escaping could not run. Pure.
  */
 import { createHash } from 'node:crypto';
-import type { ReportFacts } from '../core/reportFacts.js';
+import type { ReportFacts } from '../core/report/facts.js';
 import { clockIn } from './clock.js';
 import { el, text, trusted, type Markup } from './markup.js';
 import { tables } from './tables.js';

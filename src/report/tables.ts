@@ -1,5 +1,5 @@
 /** The page's tables: every handoff, every escalation with the developer's answer verbatim, every gate, the lanes. Pure. */
-import type { ReportFacts } from '../core/reportFacts.js';
+import type { ReportFacts } from '../core/report/facts.js';
 import type { Clock } from './clock.js';
 import { duration } from './clock.js';
 import { el, Markup, text } from './markup.js';

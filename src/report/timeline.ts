@@ -5,7 +5,7 @@
  * The scale is on the root (`data-t0`/`data-t1` ms ↔ `data-x0`/`data-x1` px) so a reader — or a
  * test in a browser — can check that what is drawn stands where the data says.
  */
-import type { Lane, ReportFacts } from '../core/reportFacts.js';
+import type { Lane, ReportFacts } from '../core/report/facts.js';
 import type { Clock } from './clock.js';
 import { ticks } from './clock.js';
 import { capacityChart, CHART_TOP } from './capacityChart.js';

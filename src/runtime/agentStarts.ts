@@ -4,8 +4,8 @@
  * identity (`@swarm_lane`, `@swarm_generation`), so a start repeated after a crash starts nothing twice.
  */
 import { hostname } from 'node:os';
-import { isStale, pick, type PickInput } from '../core/leases.js';
-import { recordLane } from '../core/epochs.js';
+import { isStale, pick, type PickInput } from '../core/accounts/leases.js';
+import { recordLane } from '../core/lead/epochs.js';
 import { unstarted } from '../machine/firstStart.js';
 import { runOf } from '../core/swarm/runs.js';
 import type { LaneEvent, LaneState } from '../machine/types.js';

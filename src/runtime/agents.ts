@@ -1,31 +1,30 @@
 /**
- * What a pane is started with (SPEC 4.1): its whole environment (core/paneEnv.ts: swarm's own
- * without credentials, `pass_env`, the account's profile, the kind's own (core/launchSignals.ts
+ * What a pane is started with (SPEC 4.1): its whole environment (core/launch/paneEnv.ts: swarm's own
+ * without credentials, `pass_env`, the account's profile, the kind's own (core/launch/signals.ts
  * kindEnv), the SWARM_* variables and a PATH on which `swarm` is this installation), the prompt
  * files, and the kind's launch.
  */
 import { randomUUID } from 'node:crypto';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Account, CommandSpec, SwarmConfig } from '../core/config.js';
-import { mailboxPath, planPaths } from '../core/paths.js';
-import { agentFiles, firstLine, promptText, protocolBrief, type AgentIntro, type SessionRecord } from '../core/agentPrompt.js';
-import { launchArgv, replacesLaunch } from '../core/launch.js';
-import { kindEnv } from '../core/launchSignals.js';
-import { paneEnvironment } from '../core/paneEnv.js';
+import { join } from 'node:path';
+import type { Account, CommandSpec, SwarmConfig } from '../core/config/config.js';
+import { mailboxPath, planPaths } from '../core/plan/paths.js';
+import { agentFiles, firstLine, promptText, protocolBrief, type AgentIntro, type SessionRecord } from '../core/launch/agentPrompt.js';
+import { launchArgv, replacesLaunch } from '../core/launch/launch.js';
+import { kindEnv } from '../core/launch/signals.js';
+import { paneEnvironment } from '../core/launch/paneEnv.js';
 import type { PaneSpec } from '../adapters/host.js';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
 import { loadKind } from '../adapters/kinds.js';
+import { SWARM_BIN } from './swarmBin.js';
 import { checkProfile, notifyFor, planApprovalFlags, profileDir, settingsFor } from './launchInputs.js';
 
 /** The `swarm` command of this installation (its launcher picks the agents' fast path). */
-const CLI = resolve(fileURLToPath(new URL('../../bin/swarm.cjs', import.meta.url)));
 
 /** `.swarm/bin/swarm`: runs this installation, whatever the pane's PATH had. */
 export function ensureSwarmBin(plan: string): string {
   const dir = join(planPaths(plan).swarmDir, 'bin');
   const path = join(dir, 'swarm');
-  const script = `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`;
+  const script = `#!/bin/sh\nexec "${process.execPath}" "${SWARM_BIN}" "$@"\n`;
   // Written once, atomically: a pane starting the script while it was being rewritten read an empty
   // file and exited 0 (seen about once in 15 demo runs).
   if (readTextIfExists(path) !== script) writeFileAtomic(path, script, 0o755);

@@ -1,5 +1,5 @@
 /**
- * The one clock of a swarm (issue 11 §1): every decision and record of the runtime reads the time
+ * The one clock of a swarm (every deadline is state): every decision and record of the runtime reads the time
  * and sets its deadlines through it. `systemClock` is the real one; tests drive one by hand
  * (tests/helpers/handClock.ts), so a five-minute ask timeout passes in a millisecond. And
  * safeTimeout, the real clock's setTimeout: Node fires a delay over 2^31-1 ms (24.8 days) at once.

@@ -9,17 +9,17 @@
  * session is known, when its screen looks idle. A Codex lane is typed only on a positive idle signal:
  * a turn end from its notify hook since the last line, and its composer showing with no menu.
  */
-import { mailboxPath } from '../core/paths.js';
-import { isIdle, matchScreen } from '../core/screens.js';
-import { stripAnsi } from '../core/protocol.js';
-import { freshCount, turnEndedSinceTyped } from '../core/pointed.js';
-import type { KindSpec } from '../core/kind.js';
+import { mailboxPath } from '../core/plan/paths.js';
+import { isIdle, matchScreen } from '../core/screens/screens.js';
+import { stripAnsi } from '../core/protocol/protocol.js';
+import { freshCount, turnEndedSinceTyped } from '../core/protocol/pointed.js';
+import type { KindSpec } from '../core/config/kindFile.js';
 import type { LaneState } from '../machine/types.js';
 import { pointerLine } from '../adapters/mailbox.js';
 import { loadKind } from '../adapters/kinds.js';
 import { readPointed, writeEngineCounts } from '../adapters/pointed.js';
-import { claudeConfigDir, claudeSessionState } from '../adapters/claudeFiles.js';
-import type { SwarmConfig } from '../core/config.js';
+import { claudeConfigDir, claudeSessionState } from '../kinds/claude/files.js';
+import type { SwarmConfig } from '../core/config/config.js';
 import type { PaneHost } from '../adapters/host.js';
 import type { EngineState } from './engineState.js';
 

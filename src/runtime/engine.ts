@@ -5,16 +5,16 @@
  * runtime (scripts/check-state-writes.mjs), and the state is saved (with its pending effects, the
  * intent records) before any effect runs.
  */
-import type { SwarmConfig } from '../core/config.js';
+import type { SwarmConfig } from '../core/config/config.js';
 import type { LaneEvent, LaneState } from '../machine/types.js';
-import { planPaths } from '../core/paths.js';
+import { planPaths } from '../core/plan/paths.js';
 import { deadlines } from '../core/swarm/deadlines.js';
 import { accountsInUse } from '../core/swarm/exclusions.js';
 import type { SwarmEffect, SwarmEvent } from '../core/swarm/events.js';
 import { reduceSwarm, type SwarmContext } from '../core/swarm/reduce.js';
 import type { PendingEffect } from '../core/swarm/state.js';
-import type { LeadRecord } from '../core/epochs.js';
-import type { JournalEntry } from '../core/journal.js';
+import type { LeadRecord } from '../core/lead/epochs.js';
+import type { JournalEntry } from '../core/protocol/journal.js';
 import type { PaneHost } from '../adapters/host.js';
 import { appendJournal, journalEntry, type JournalInput } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';

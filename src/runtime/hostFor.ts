@@ -2,8 +2,8 @@
  * The pane host of a swarm (SPEC 3 backend): tmux when asked or available, else pty. The one place
  * the backend is chosen; `backend: tmux` without tmux is the runner's one "tmux not found".
  */
-import type { SwarmConfig } from '../core/config.js';
-import { planPaths } from '../core/paths.js';
+import type { SwarmConfig } from '../core/config/config.js';
+import { planPaths } from '../core/plan/paths.js';
 import { excerpt, UsageError } from '../errors.js';
 import { findOnPath } from '../adapters/which.js';
 import type { PaneHost } from '../adapters/host.js';

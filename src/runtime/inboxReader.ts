@@ -5,7 +5,7 @@
  * deadline (state) has passed. `drain(hold)`: records from the first that `hold` names on are held
  * back, the offset unsaved, until `release()` routes them, in order, before anything read later.
  */
-import type { InboxRecord } from '../core/inbox.js';
+import type { InboxRecord } from '../core/protocol/inbox.js';
 import { readInbox } from '../adapters/inbox.js';
 import { faultPoint } from './effects.js';
 import type { Engine } from './engine.js';

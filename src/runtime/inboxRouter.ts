@@ -4,8 +4,8 @@
  * agents' hook signals and lead-record changes become events. Text is data: it is stored and pointed
  * at, never typed. A record of another run (core/swarm/runs.ts) is journaled `stale_record` and goes nowhere.
  */
-import type { InboxRecord } from '../core/inbox.js';
-import { isAnswer, isAsk, parseReport } from '../core/protocol.js';
+import type { InboxRecord } from '../core/protocol/inbox.js';
+import { isAnswer, isAsk, parseReport } from '../core/protocol/protocol.js';
 import { recordVerdict } from '../core/swarm/runs.js';
 import type { Engine } from './engine.js';
 import { leadRecordEvent } from './leadSuccession.js';

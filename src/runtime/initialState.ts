@@ -2,8 +2,8 @@
  * The state a `swarm up` starts from: the saved state of a run to resume, else a fresh one (no lanes
  * yet; the lead's name from swarm.yaml). A corrupt state file is moved aside, never silently replaced.
  */
-import type { SwarmConfig } from '../core/config.js';
-import { planPaths } from '../core/paths.js';
+import type { SwarmConfig } from '../core/config/config.js';
+import { planPaths } from '../core/plan/paths.js';
 import type { PaneHost } from '../adapters/host.js';
 import { inboxSize } from '../adapters/inbox.js';
 import { readJournal } from '../adapters/journal.js';

@@ -1,16 +1,16 @@
 /**
- * What a kind's launch needs from the disk (issue 9 §2-§4), read only, never written: the plan's
+ * What a kind's launch needs from the disk (signals wiring, profiles, approvals), read only, never written: the plan's
  * approvals, the profile folder, the user's own status line (Claude) and notify (Codex). The
- * rules are pure (core/approvals.ts, core/launchSignals.ts, core/toml.ts); this reads the files.
+ * rules are pure (core/plan/approvals.ts, core/launch/signals.ts, kinds/codex/toml.ts); this reads the files.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { approvalFlags, NO_APPROVALS, parseApprovals, type ApprovalFlags } from '../core/approvals.js';
-import type { Account } from '../core/config.js';
-import type { KindSpec } from '../core/kind.js';
-import { claudeSettings, codexNotify, userStatusLine } from '../core/launchSignals.js';
-import { planPaths } from '../core/paths.js';
-import { userNotify } from '../core/toml.js';
+import { approvalFlags, NO_APPROVALS, parseApprovals, type ApprovalFlags } from '../core/plan/approvals.js';
+import type { Account } from '../core/config/config.js';
+import type { KindSpec } from '../core/config/kindFile.js';
+import { claudeSettings, codexNotify, userStatusLine } from '../core/launch/signals.js';
+import { planPaths } from '../core/plan/paths.js';
+import { userNotify } from '../kinds/codex/toml.js';
 import { UsageError } from '../errors.js';
 import { readTextIfExists } from '../adapters/files.js';
 import { readPlanText } from '../adapters/planFile.js';

@@ -4,8 +4,8 @@
  * to start takes the name the reducer gives it; swarm's own writes of `lead.json` (the claim at
  * start, the epoch raised for a lost lead) are I/O here, their results fed back as events.
  */
-import { compareAndSwap } from '../core/epochs.js';
-import type { InboxRecord } from '../core/inbox.js';
+import { compareAndSwap } from '../core/lead/epochs.js';
+import type { InboxRecord } from '../core/protocol/inbox.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
 import type { Engine } from './engine.js';
 

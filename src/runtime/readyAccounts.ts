@@ -1,10 +1,10 @@
 /**
- * Which pool accounts would stop at their start (issue 9 §5): the profile checks of
+ * Which pool accounts would stop at their start (readiness): the profile checks of
  * adapters/profiles.ts, plus the accounts a successor showed a blocking screen on during this run.
  * Feeds `pick`'s `notReady`; each skip is journaled (`account_skipped`, account and why).
  */
-import type { Account } from '../core/configTypes.js';
-import { skippedNotReady, type PickInput } from '../core/leases.js';
+import type { Account } from '../core/config/types.js';
+import { skippedNotReady, type PickInput } from '../core/accounts/leases.js';
 import { accountReadiness } from '../adapters/profiles.js';
 import type { JournalInput } from '../adapters/journal.js';
 import type { EngineState } from './engineState.js';

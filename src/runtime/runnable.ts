@@ -4,7 +4,7 @@
  * for it — neither for its first generation nor for a successor. loadConfig has refused a lane
  * that names such an account, or that no other account could start.
  */
-import type { Account, CommandSpec, SwarmConfig } from '../core/config.js';
+import type { Account, CommandSpec, SwarmConfig } from '../core/config/config.js';
 import { loadKind } from '../adapters/kinds.js';
 import type { EngineState } from './engineState.js';
 

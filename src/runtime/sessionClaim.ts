@@ -3,7 +3,7 @@
  * another plan is refused (`up`, `attach` and `logs` say so; `down` does its own part first); one
  * without a stamp whose panes match this plan's state is adopted and stamped.
  */
-import { foreignSession, judgeSession, recordedPanes } from '../core/sessionOwner.js';
+import { foreignSession, judgeSession, recordedPanes } from '../core/plan/sessionOwner.js';
 import { MismatchError } from '../errors.js';
 import type { PaneHost } from '../adapters/host.js';
 import type { EngineState } from './engineState.js';

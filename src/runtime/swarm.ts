@@ -5,13 +5,13 @@
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { basename } from 'node:path';
-import type { SwarmConfig } from '../core/config.js';
-import { claim } from '../core/epochs.js';
-import type { InboxRecord } from '../core/inbox.js';
-import { planPaths } from '../core/paths.js';
+import type { SwarmConfig } from '../core/config/config.js';
+import { claim } from '../core/lead/epochs.js';
+import type { InboxRecord } from '../core/protocol/inbox.js';
+import { planPaths } from '../core/plan/paths.js';
 import { MismatchError, planFilesFault, PlanFilesError } from '../errors.js';
 import type { PaneHost, PaneInfo } from '../adapters/host.js';
-import { lastWords } from '../core/screens.js';
+import { lastWords } from '../core/screens/screens.js';
 import type { ResumedPane } from '../machine/types.js';
 import { appendLine, ensureDir } from '../adapters/files.js';
 import { followJournal, journalSize } from '../adapters/journal.js';

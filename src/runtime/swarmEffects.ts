@@ -4,7 +4,7 @@
  * pane killed, the plan released, added lanes started, the run finished. Results come back as events
  * (`record_released`). It decides nothing.
  */
-import { release } from '../core/epochs.js';
+import { release } from '../core/lead/epochs.js';
 import type { SwarmEffect } from '../core/swarm/events.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
 import { runNotifyCommand } from './effects.js';

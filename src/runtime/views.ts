@@ -1,5 +1,5 @@
 /** The store's lead and lane rows, derived from the engine state (the lead has its own header). */
-import type { LeadRecord } from '../core/epochs.js';
+import type { LeadRecord } from '../core/lead/epochs.js';
 import type { LaneView, SwarmView } from '../ui/store.js';
 import type { EngineState } from './engineState.js';
 

@@ -1,21 +1,21 @@
 /**
  * Pane events → lane events. Output means "this pane changed": the screen is read when the output
- * settles (and at most every few seconds while it floods; core/screenCadence.ts decides when) and
+ * settles (and at most every few seconds while it floods; core/screens/cadence.ts decides when) and
  * matched against the kind's screens; activity reaches the machine only when it is news for the stall
- * clock (core/screenCadence.ts `activityDue`). A host tells output as `output` (each time, as the
- * pty host does) or by its edges, `printing` … `quiet` (core/outputEdges.ts, the tmux host): a
+ * clock (core/screens/cadence.ts `activityDue`). A host tells output as `output` (each time, as the
+ * pty host does) or by its edges, `printing` … `quiet` (core/screens/outputEdges.ts, the tmux host): a
  * printing pane has not settled until it is quiet, however long since it was last told. Deaths,
  * and panes gone (closed from tmux), become `exited`. Every deadline is on the engine's clock
  * (runtime/clock.ts), one for all panes: a redraw only moves its pane's due time.
  */
-import { lastWords, matchScreen, screenLines, type ScreenMatch } from '../core/screens.js';
-import { stripAnsi } from '../core/protocol.js';
+import { lastWords, matchScreen, screenLines, type ScreenMatch } from '../core/screens/screens.js';
+import { stripAnsi } from '../core/protocol/protocol.js';
 import { START_SCREENS, type LaneEvent, type LaneState, type ScreenClass, type StartScreen } from '../machine/types.js';
-import type { KindSpec } from '../core/kind.js';
-import type { SwarmConfig } from '../core/configTypes.js';
+import type { KindSpec } from '../core/config/kindFile.js';
+import type { SwarmConfig } from '../core/config/types.js';
 import type { HostEvent, PaneHost } from '../adapters/host.js';
 import { loadKind } from '../adapters/kinds.js';
-import { activityDue, dueReads, nextScreenRead, SCREEN_CADENCE } from '../core/screenCadence.js';
+import { activityDue, dueReads, nextScreenRead, SCREEN_CADENCE } from '../core/screens/cadence.js';
 import type { Clock, ClockTimer } from './clock.js';
 
 /** A pane's end as its host tells it. */
@@ -33,7 +33,7 @@ export interface WatchedEngine {
   agentName(lane: LaneState): string;
 }
 
-/** A pane with output: the lane it served last, and when it printed and was read (core/screenCadence.ts PaneOutput). */
+/** A pane with output: the lane it served last, and when it printed and was read (core/screens/cadence.ts PaneOutput). */
 interface Watched {
   lane: string;
   lastOutput: number;
@@ -101,7 +101,7 @@ export class PaneWatch {
    * again, which moved its own read later. Done at once, inside the output event, not later in a
    * microtask: a flood's chunk pushes every pane's settle read on, and a deadline moved after the
    * event loop has armed its timer for it still wakes the engine, for nothing, once per chunk
-   * (issue 12 §5: Node arms the loop's timer for the earliest deadline as the timer phase ends,
+   * (Node arms the loop's timer for the earliest deadline as the timer phase ends,
    * before microtasks run, and never moves it later for a cancelled one).
    */
   private rearm(): void {
@@ -227,7 +227,7 @@ export class PaneWatch {
   }
 }
 
-/** A screen that stops a successor at its start (issue 9 §5), or null: a blocking screen, or the kind's offline text. */
+/** A screen that stops a successor at its start (a profile not ready), or null: a blocking screen, or the kind's offline text. */
 function startScreen(kind: KindSpec, text: string, found: ScreenMatch | null): { screen: StartScreen; text: string } | null {
   if (found && (START_SCREENS as readonly string[]).includes(found.screen)) return { screen: found.screen as StartScreen, text: found.text };
   const lines = screenLines(text);

@@ -6,8 +6,8 @@
 import { chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { excerpt } from '../errors.js';
-import { parsePacket } from '../core/packet.js';
-import { planPaths } from '../core/paths.js';
+import { parsePacket } from '../core/packet/packet.js';
+import { planPaths } from '../core/plan/paths.js';
 import { readTextIfExists } from '../adapters/files.js';
 import { simStateDir } from '../adapters/probes.js';
 import { faultBefore, type Faults, type StepFault } from './faults.js';

@@ -11,8 +11,8 @@
  */
 import { basename, join } from 'node:path';
 import { excerpt } from '../errors.js';
-import { parsePacket } from '../core/packet.js';
-import { planPaths } from '../core/paths.js';
+import { parsePacket } from '../core/packet/packet.js';
+import { planPaths } from '../core/plan/paths.js';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { simStateDir } from '../adapters/probes.js';

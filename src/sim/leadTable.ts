@@ -3,7 +3,7 @@
  * `$SWARM_PLAN/.swarm/sim/lead-table.md` and carried to a successor lead in the packet's `next`.
  * Pure: reports in, rows and text out.
  */
-import { parseReport } from '../core/protocol.js';
+import { parseReport } from '../core/protocol/protocol.js';
 
 export interface LaneRow {
   lane: string;

@@ -8,7 +8,7 @@
  * - A lane answers every ask with the files its steps make: the ones already in the checkout, and
  *   the planned ones marked `(planned, not written yet)`.
  */
-import { isAnswer, isAsk, stripAnsi } from '../core/protocol.js';
+import { isAnswer, isAsk, stripAnsi } from '../core/protocol/protocol.js';
 
 export interface MailMessage {
   /** ISO time from the header. */

@@ -7,8 +7,8 @@
  * beside it, so the probe can say how full this agent's window is.
  */
 import { UsageError, excerpt } from '../errors.js';
-import type { RawReading } from '../core/capacity.js';
-import { stateOf, type CapacityThresholds } from '../core/thresholds.js';
+import type { RawReading } from '../core/capacity/capacity.js';
+import { stateOf, type CapacityThresholds } from '../core/capacity/thresholds.js';
 
 export interface SimModel {
   /** Start % of a fresh account (SIM_QUOTA, default 100). */

@@ -11,7 +11,7 @@
  *   step whose effect it sees in the checkout as the point reached; every gate before it is rerun,
  *   and an ask before it whose answer a later step needs is asked again.
  */
-import type { Packet, PacketDecision } from '../core/packet.js';
+import type { Packet, PacketDecision } from '../core/packet/packet.js';
 import { answersNeeded, describeStep, stepNumbers, type Step } from './steps.js';
 
 type Decision = 'continue' | 'handoff_soon' | 'handoff_now';

@@ -16,7 +16,7 @@ import { excerpt } from '../errors.js';
 import { answerDecision, type Progress } from './progress.js';
 import { describeStep, fillAnswers, type Step } from './steps.js';
 import type { World } from './world.js';
-import { spokenDuration } from '../core/duration.js';
+import { spokenDuration } from '../core/config/duration.js';
 
 export type StepOutcome = { ok: true } | { ok: false; blocked: string };
 

@@ -11,7 +11,7 @@
  *   successor finds where to continue.
  */
 import { parse } from 'yaml';
-import { stripAnsi } from '../core/protocol.js';
+import { stripAnsi } from '../core/protocol/protocol.js';
 
 export type Step =
   | { kind: 'write' | 'append'; path: string; text: string; pr: boolean }

@@ -3,8 +3,8 @@
  * Pure (the time comes in as `now`), so every frame's text can be checked without a terminal.
  */
 import type { LaneState, LaneStatus, Phase } from '../machine/types.js';
-import type { CapacityState } from '../core/protocol.js';
-import { age } from '../core/duration.js';
+import type { CapacityState } from '../core/protocol/protocol.js';
+import { age } from '../core/config/duration.js';
 import type { LaneView, SwarmView } from './store.js';
 
 /** A colour name Ink understands; null is the terminal's own colour. */

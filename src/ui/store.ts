@@ -3,7 +3,7 @@
  * writes and the views read (narrow selectors). No React here.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { JournalEntry } from '../core/journal.js';
+import type { JournalEntry } from '../core/protocol/journal.js';
 import type { LaneState } from '../machine/types.js';
 
 export interface LaneView {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { appendWhole, type AppendFile } from '../../src/adapters/appendWhole.js';
-import { parseInboxChunk } from '../../src/core/inbox.js';
+import { parseInboxChunk } from '../../src/core/protocol/inbox.js';
 
 /**
  * A file in memory with a disk of `room` bytes; `between` lets another writer append at a chosen moment

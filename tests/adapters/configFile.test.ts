@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { findKindFile, loadConfig, shippedPanesDir } from '../../src/adapters/configFile.js';
-import { KNOWN_KEYS, SHIPPED_KINDS } from '../../src/core/config.js';
+import { KNOWN_KEYS, SHIPPED_KINDS } from '../../src/core/config/config.js';
 import { ConfigError, UsageError } from '../../src/errors.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));

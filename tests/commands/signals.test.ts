@@ -6,8 +6,8 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pointerLine } from '../../src/core/mailbox.js';
-import { mailboxPath } from '../../src/core/paths.js';
+import { pointerLine } from '../../src/core/protocol/mailbox.js';
+import { mailboxPath } from '../../src/core/plan/paths.js';
 import { ROOT, swarm, testPlan, type TestPlan } from '../helpers/swarm.js';
 
 let t: TestPlan;

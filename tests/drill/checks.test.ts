@@ -3,7 +3,7 @@
  * its own detail, when its evidence is missing or wrong.
  */
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../src/core/journal.js';
+import type { JournalEntry } from '../../src/core/protocol/journal.js';
 import { drillItems, isPointerLine, keysIn, typedLines, type DrillFacts } from '../../src/drill/checks.js';
 import { cell, summaryTable } from '../../src/drill/docs.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../src/core/journal.js';
+import type { JournalEntry } from '../../src/core/protocol/journal.js';
 import type { PacketFact } from '../../src/drill/checks.js';
 import { realItems, type RealFacts } from '../../src/drill/realChecks.js';
 

@@ -72,7 +72,7 @@ afterAll(() => {
     'Regenerate: `npm run build && UPDATE_BAD_INPUTS_DOC=1 npx vitest run tests/e2e/badInputs.test.ts`.',
     '',
     'Related, proven elsewhere: a catastrophically backtracking pattern such as `(a+)+$` is accepted and',
-    'matched in linear time (`tests/core/linearRegExp.test.ts`, "(a+)+$ against 39 a and a "!" returns at',
+    'matched in linear time (`tests/core/config/linearRegExp.test.ts`, "(a+)+$ against 39 a and a "!" returns at',
     'once"; in a running swarm: `tests/e2e/badInputs.test.ts` "a hostile pattern in a kind file…"); a',
     'swarm.yaml that is a FIFO (`tests/e2e/badConfig.test.ts`).',
     '',

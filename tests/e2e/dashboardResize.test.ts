@@ -28,7 +28,7 @@ const footers = (lines: string[]): number => lines.filter((l) => l.startsWith('�
 describe('the dashboard on a terminal that changes width', () => {
   it('200 → 100 → 80 → 200 columns: one frame on screen and in the history, never stacked ones', async () => {
     const s = (t = makeSwarm({ lanes: ['lane-a', 'lane-b', 'lane-c'].map((name) => ({ name, agent: { AGENT_G1: 'ready,sleep60000' } })) }));
-    // Window 0 as `swarm up` makes it on a terminal (runtime/dashboardWindow.ts), with no client attached.
+    // Window 0 as `swarm up` makes it on a terminal (runtime/dashboard/window.ts), with no client attached.
     execFileSync('tmux', ['-L', s.socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'swarm-e2e', '-n', 'swarm', '-x', '200', '-y', String(ROWS), '-c', s.root,
       '--', process.execPath, CLI, 'up', s.file, '--dashboard'], { env: { ...s.env, TERM: 'xterm-256color', LANG: 'C.UTF-8' }, cwd: s.root });
     const settled = async (columns: number) => {

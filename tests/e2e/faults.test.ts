@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parsePacket, type Packet } from '../../src/core/packet.js';
+import { parsePacket, type Packet } from '../../src/core/packet/packet.js';
 import type { SimSwarmSpec } from '../../src/drill/repo.js';
 import { makeSimSwarm, type SimSwarm } from '../helpers/simSwarm.js';
 

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readInbox } from '../../src/adapters/inbox.js';
 import { appendJournal, readJournal } from '../../src/adapters/journal.js';
 import { appendMailbox } from '../../src/adapters/mailbox.js';
-import { inboxLine } from '../../src/core/inbox.js';
-import { mailboxPath } from '../../src/core/paths.js';
+import { inboxLine } from '../../src/core/protocol/inbox.js';
+import { mailboxPath } from '../../src/core/plan/paths.js';
 import { swarm, type Run } from '../helpers/swarm.js';
 
 const mountPoint = mkdtempSync(join(tmpdir(), 'swarm-full-'));

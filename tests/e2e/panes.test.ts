@@ -1,6 +1,6 @@
 /**
  * What a pane starts in and with, end to end: the folder tmux is handed reaches it inert (tmux
- * format-expands `-c`), and the pane's environment is the one rule of core/paneEnv.ts on both
+ * format-expands `-c`), and the pane's environment is the one rule of core/launch/paneEnv.ts on both
  * backends, whatever the tmux server's own environment holds.
  */
 import { execa } from 'execa';

@@ -8,8 +8,8 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mailboxPath } from '../../src/core/paths.js';
-import { pointerLine } from '../../src/core/mailbox.js';
+import { mailboxPath } from '../../src/core/plan/paths.js';
+import { pointerLine } from '../../src/core/protocol/mailbox.js';
 import { ROOT, tempDir } from '../helpers/swarm.js';
 import { makeSwarm, type LaneOptions, type TestSwarm } from '../helpers/swarmUp.js';
 import { waitFor } from '../helpers/waitFor.js';

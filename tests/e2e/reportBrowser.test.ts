@@ -8,7 +8,7 @@ import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeNight } from '../../bench/night.mjs';
-import type { ReportFacts } from '../../src/core/reportFacts.js';
+import type { ReportFacts } from '../../src/core/report/facts.js';
 import { openPage, type Page } from '../helpers/chromium.js';
 import { ROOT, swarm, tempDir } from '../helpers/swarm.js';
 

@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/adapters/configFile.js';
 import { readLeases } from '../../src/adapters/leaseFiles.js';
 import type { EngineState } from '../../src/runtime/engineState.js';
 import { startSwarm, type Outcome } from '../../src/runtime/swarm.js';
-import type { JournalEntry } from '../../src/core/journal.js';
+import type { JournalEntry } from '../../src/core/protocol/journal.js';
 import type { SwarmStore } from '../../src/ui/store.js';
 import { exitCode, FakeHost, type Action, type FakePane, type Scripts } from './fakeHost.js';
 import { HandClock } from './handClock.js';

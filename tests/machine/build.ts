@@ -1,5 +1,5 @@
 /** Builders for the lane machine tests: lanes in each phase, reached by driving the reducer itself. */
-import { parseReport } from '../../src/core/protocol.js';
+import { parseReport } from '../../src/core/protocol/protocol.js';
 import {
   initialLane, reduceLane, type Effect, type LaneEvent, type LaneState, type MachineContext, type Step,
 } from '../../src/machine/lane.js';

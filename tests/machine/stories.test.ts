@@ -1,6 +1,6 @@
 /** Whole handoffs driven by hand through reduceLane, from the first notice to the closed pane. */
 import { describe, expect, it } from 'vitest';
-import { DECIDE_AND_RECORD } from '../../src/core/protocol.js';
+import { DECIDE_AND_RECORD } from '../../src/core/protocol/protocol.js';
 import { handoffInFlight, MAX_GENERATIONS_HINT } from '../../src/machine/lane.js';
 import {
   DEGRADED, MIN, PACKET, T0, degradedLane, drive, gateResult, journals, leased, only, picking, report, spawned, types, verdict, working,

@@ -1,6 +1,6 @@
 /** (state, event) → (state, phase, effect types): every row of docs/engine.md's table and every rule around it. */
 import { describe, expect, it } from 'vitest';
-import { parseReport } from '../../src/core/protocol.js';
+import { parseReport } from '../../src/core/protocol/protocol.js';
 import { reduceLane, type LaneEvent, type LaneState, type MachineContext } from '../../src/machine/lane.js';
 import {
   DEGRADED, MIN, PACKET, PACKET2, T0, accepted, attentionLane, ctx, degradedLane, doneLane, drive, gateResult, gating, leased, near,

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HOSTILE, writeNight } from '../../bench/night.mjs';
 import { readReportInput } from '../../src/adapters/reportInput.js';
-import { buildFacts } from '../../src/core/reportFacts.js';
+import { buildFacts } from '../../src/core/report/facts.js';
 import { renderReportPage } from '../../src/report/page.js';
 import { ROOT, tempDir } from '../helpers/swarm.js';
 

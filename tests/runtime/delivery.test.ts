@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freshCount } from '../../src/core/pointed.js';
+import { freshCount } from '../../src/core/protocol/pointed.js';
 import { readPointed } from '../../src/adapters/pointed.js';
 import { initialLane } from '../../src/machine/laneState.js';
 import { Deliveries, type DeliveriesEngine } from '../../src/runtime/delivery.js';

@@ -1,7 +1,7 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SwarmConfig } from '../../src/core/config.js';
+import type { SwarmConfig } from '../../src/core/config/config.js';
 import { DependencyError } from '../../src/errors.js';
 import { runTmux } from '../../src/adapters/tmux/runner.js';
 import { backendFor, hostFor } from '../../src/runtime/hostFor.js';

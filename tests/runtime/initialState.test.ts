@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SwarmConfig } from '../../src/core/config.js';
-import { planPaths } from '../../src/core/paths.js';
+import type { SwarmConfig } from '../../src/core/config/config.js';
+import { planPaths } from '../../src/core/plan/paths.js';
 import type { PaneHost } from '../../src/adapters/host.js';
 import { freshOrSaved } from '../../src/runtime/initialState.js';
 import type { EngineState } from '../../src/runtime/engineState.js';

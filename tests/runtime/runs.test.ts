@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/adapters/configFile.js';
 import { readLeases, releaseLease } from '../../src/adapters/leaseFiles.js';
-import { planPaths } from '../../src/core/paths.js';
+import { planPaths } from '../../src/core/plan/paths.js';
 import { loadState, saveState } from '../../src/runtime/engineState.js';
 import { endRun } from '../../src/runtime/runEnd.js';
 import { startSwarm, type Outcome, type RunningSwarm } from '../../src/runtime/swarm.js';

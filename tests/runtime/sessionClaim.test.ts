@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionOwnership } from '../../src/adapters/host.js';
 import { loadConfig } from '../../src/adapters/configFile.js';
 import { tryLock } from '../../src/adapters/lock.js';
-import { planPaths } from '../../src/core/paths.js';
+import { planPaths } from '../../src/core/plan/paths.js';
 import { MismatchError } from '../../src/errors.js';
 import { startSwarm } from '../../src/runtime/swarm.js';
 import { FakeHost, type PaneSnapshot } from '../helpers/fakeHost.js';

@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/adapters/configFile.js';
 import { readLeases } from '../../src/adapters/leaseFiles.js';
 import { startSwarm, type Outcome } from '../../src/runtime/swarm.js';
 import type { SwarmStore } from '../../src/ui/store.js';
-import { TORN_AFTER_MS } from '../../src/core/inbox.js';
+import { TORN_AFTER_MS } from '../../src/core/protocol/inbox.js';
 import { FakeHost, type Action, type Scripts } from '../helpers/fakeHost.js';
 import { HandClock } from '../helpers/handClock.js';
 import { waitFor } from '../helpers/waitFor.js';

@@ -120,7 +120,7 @@ describe('PaneWatch on the engine clock (issue 12 §5)', () => {
 
   it('a pane told by its edges (printing … quiet) is read once per max wait while it prints, and its dialog once it is quiet', async () => {
     const { watch, clock, world, events, since, t0, pokes } = setup();
-    // The tmux host's rhythm (core/outputEdges.ts): printing, again every 500 ms, then quiet 100 ms after the last redraw.
+    // The tmux host's rhythm (core/screens/outputEdges.ts): printing, again every 500 ms, then quiet 100 ms after the last redraw.
     for (let t = 0; t < 5_000; t += 1) {
       if (t % 500 === 0) watch.handle({ type: 'printing', paneId: PANE });
       expect(clock.pending().length).toBeLessThanOrEqual(1);

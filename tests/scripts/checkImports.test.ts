@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/swarm.js';
-import { ALLOWED, checkImports } from '../../scripts/check-imports.mjs';
+import { ALLOWED, checkImports, KIND_IMPORTS } from '../../scripts/check-imports.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SCRIPT = join(ROOT, 'scripts', 'check-imports.mjs');
@@ -23,7 +23,8 @@ function run(root: string): { status: number | null; stderr: string } {
 
 /** In-process (typescript loads once): exit 1 when any problem, its lines on stderr. */
 function check(root: string, ...flags: string[]): { status: number; stderr: string } {
-  const problems = checkImports(root, flags.includes('--no-allow') ? [] : undefined);
+  const none = flags.includes('--no-allow');
+  const problems = checkImports(root, none ? [] : undefined, none ? [] : undefined);
   return { status: problems.length === 0 ? 0 : 1, stderr: problems.join('\n') };
 }
 
@@ -90,6 +91,71 @@ describe('scripts/check-imports.mjs: layers', () => {
 
   it('runtime importing adapters, and adapters importing core, are the direction allowed', () => {
     const root = tree({ 'runtime/a.ts': "import '../adapters/b.js';\n", 'adapters/b.ts': "import '../core/c.js';\n", 'core/c.ts': 'export {};\n' });
+    expect(check(root, '--no-allow')).toEqual({ status: 0, stderr: '' });
+  });
+});
+
+describe('scripts/check-imports.mjs: kinds', () => {
+  const shared = { 'core/c.ts': 'export const c = 1;\n', 'adapters/a.ts': 'export const a = 1;\n', 'kinds/claude/b.ts': 'export const b = 1;\n', 'runtime/engine.ts': 'export const e = 1;\n' };
+
+  it.each([
+    ['kinds/codex/x.ts', "import { b } from '../claude/b.js';\nvoid b;\n", 'src/kinds/codex/x.ts imports src/kinds/claude/b.ts: a kind never imports another kind (codex -> claude)'],
+    ['kinds/codex/x.ts', "export const x = () => import('../claude/b.js');\n", 'src/kinds/codex/x.ts imports src/kinds/claude/b.ts: a kind never imports another kind'],
+    ['core/x.ts', "import type { b } from '../kinds/claude/b.js';\nexport type X = typeof b;\n", 'src/core/x.ts imports src/kinds/claude/b.ts: src/core is pure and knows no kind'],
+    ['core/launch/x.ts', "import '../../kinds/claude/b.js';\n", 'src/core/launch/x.ts imports src/kinds/claude/b.ts'],
+    ['adapters/x.ts', "import '../kinds/claude/b.js';\n", 'src/adapters/x.ts imports src/kinds/claude/b.ts'],
+    ['runtime/x.ts', "import '../kinds/claude/b.js';\n", 'src/runtime/x.ts imports src/kinds/claude/b.ts: the engine reaches a kind only through its interface'],
+    ['ui/x.ts', "import '../kinds/claude/b.js';\n", 'src/ui/x.ts imports src/kinds/claude/b.ts'],
+    ['machine/x.ts', "import '../kinds/claude/b.js';\n", 'src/machine/x.ts imports src/kinds/claude/b.ts'],
+    ['kinds/codex/x.ts', "import '../../runtime/engine.js';\n", 'src/kinds/codex/x.ts imports src/runtime/engine.ts: a kind leans on core/ and adapters/ only'],
+  ])('%s importing %j fails', (file, text, said) => {
+    const result = check(tree({ ...shared, [file]: text }), '--no-allow');
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(said);
+  });
+
+  it('a kind importing core/, adapters/ and its own files, and a command importing a kind, pass', () => {
+    const root = tree({
+      ...shared,
+      'kinds/claude/x.ts': "import '../../core/c.js';\nimport '../../adapters/a.js';\nimport './b.js';\n",
+      'commands/hook.ts': "import '../kinds/claude/x.js';\n",
+    });
+    expect(check(root, '--no-allow')).toEqual({ status: 0, stderr: '' });
+  });
+
+  it('KIND_IMPORTS lets exactly its imports through, and one whose import is gone is an error', () => {
+    const root = tree({ ...shared, 'core/x.ts': "import '../kinds/claude/b.js';\n", 'core/y.ts': "import '../kinds/claude/b.js';\n" });
+    const problems = checkImports(root, [], [['src/core/x.ts', 'src/kinds/claude/b.ts'], ['src/core/z.ts', 'src/kinds/claude/b.ts']]);
+    expect(problems).toHaveLength(2);
+    expect(problems.join('\n')).toContain('allowed kind import src/core/z.ts -> src/kinds/claude/b.ts no longer exists');
+    expect(problems.join('\n')).toContain('src/core/y.ts imports src/kinds/claude/b.ts');
+  });
+
+  it("this repository's KIND_IMPORTS are imports of a kind from outside the kinds, each named once", () => {
+    for (const [from, to] of KIND_IMPORTS) {
+      expect(from.startsWith('src/kinds/')).toBe(false);
+      expect(to.startsWith('src/kinds/')).toBe(true);
+    }
+    expect(new Set(KIND_IMPORTS.map((pair) => pair.join(' '))).size).toBe(KIND_IMPORTS.length);
+  });
+});
+
+describe('scripts/check-imports.mjs: barrels', () => {
+  it.each([
+    ['export *', "export * from './config/config.js';\n"],
+    ['named re-exports', "export { parseConfig } from './config/config.js';\nexport type { SwarmConfig } from './config/config.js';\n"],
+  ])('a file that only re-exports (%s) fails: an old path kept alive', (_what, text) => {
+    const result = check(tree({ 'core/config/config.ts': 'export const parseConfig = 1;\nexport type SwarmConfig = 1;\n', 'core/config.ts': text }), '--no-allow');
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('src/core/config.ts only re-exports other files');
+  });
+
+  it('a file with code of its own that also re-exports, and an empty file, are not barrels', () => {
+    const root = tree({
+      'core/b.ts': 'export const b = 1;\n',
+      'core/a.ts': "export { b } from './b.js';\nexport const a = 2;\n",
+      'core/empty.ts': '',
+    });
     expect(check(root, '--no-allow')).toEqual({ status: 0, stderr: '' });
   });
 });

@@ -4,7 +4,7 @@
  * here: `notify all` from a non-lead (tests/commands/notify.test.ts), takeover of a healthy lead
  * (tests/commands/lead.test.ts), one packet accepted once and only by its lane's successor
  * (tests/commands/packet.test.ts), `swarm answer` from a pane (tests/e2e/commands.test.ts,
- * tests/core/paneCaller.test.ts), packets outside the plan, symlinked folders and modes
+ * tests/core/process/paneCaller.test.ts), packets outside the plan, symlinked folders and modes
  * (tests/commands/packet.test.ts, tests/e2e/badInputs.cases.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

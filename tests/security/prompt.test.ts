@@ -4,7 +4,7 @@
  * escape or control byte survives; shell and tmux syntax stays as written (it is never run).
  */
 import { describe, expect, it } from 'vitest';
-import { promptText, protocolBrief, type AgentIntro } from '../../src/core/agentPrompt.js';
+import { promptText, protocolBrief, type AgentIntro } from '../../src/core/launch/agentPrompt.js';
 
 const INTRO: AgentIntro = {
   swarm: 'sec', name: 'lane-a', role: 'lane', generation: 2, account: 'a2', checkout: '/w/lane-a', planFile: '/w/plans/p/PLAN.md',

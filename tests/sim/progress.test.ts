@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Packet } from '../../src/core/packet.js';
+import type { Packet } from '../../src/core/packet/packet.js';
 import {
   answerDecision,
   applyReruns,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CapacityState } from '../../src/core/protocol.js';
+import type { CapacityState } from '../../src/core/protocol/protocol.js';
 import type { Phase } from '../../src/machine/types.js';
 import { laneColumns } from '../../src/ui/layout.js';
 import { laneCells, rowText, titleLine, trimmedCells, type Cell } from '../../src/ui/laneRow.js';

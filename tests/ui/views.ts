@@ -2,7 +2,7 @@
 import { createStore } from 'zustand/vanilla';
 import { initialLane } from '../../src/machine/laneState.js';
 import type { LaneState } from '../../src/machine/types.js';
-import type { JournalEntry } from '../../src/core/journal.js';
+import type { JournalEntry } from '../../src/core/protocol/journal.js';
 import type { Frame, FrameStore } from '../../src/ui/frames.js';
 import type { LaneView, SwarmView } from '../../src/ui/store.js';
 

@@ -88,7 +88,7 @@ export class PtyHost implements PaneHost {
     const screen = await Screen.create({ cols: this.cols, rows: this.rows, scrollback: this.scrollback });
     let pty: IPty;
     try {
-      // Exactly the pane's environment (core/paneEnv.ts), not this process's, plus the terminal's name.
+      // Exactly the pane's environment (core/launch/paneEnv.ts), not this process's, plus the terminal's name.
       const env = { ...spec.env, TERM: 'xterm-256color' };
       pty = this.pty.spawn(file, args, { cwd: spec.cwd, env, cols: this.cols, rows: this.rows, name: 'xterm-256color' });
     } catch (cause) {

@@ -10,7 +10,7 @@ import { continuePane, controlAttach, pauseAfter, subscribeDeaths, tmuxJoin } fr
 import { tmuxEnv, tmuxMissing } from './runner.js';
 import { ControlParser, type ControlMessage } from './controlParser.js';
 
-/** How long the control pipe rests while panes print (see the constructor); over core/outputEdges.ts `quietMs`. */
+/** How long the control pipe rests while panes print (see the constructor); over core/screens/outputEdges.ts `quietMs`. */
 export const READ_COALESCE_MS = 100;
 /** Where a rest's waiting output is read into (drain); the parser copies what it keeps. */
 const DRAIN = Buffer.alloc(64 * 1024);
@@ -30,7 +30,7 @@ export interface ControlHandlers {
   /**
    * One read of the connection: the panes that printed in it (none for a look that found nothing).
    * Returns whether some pane is printing still: the client then looks again in READ_COALESCE_MS,
-   * whatever comes meanwhile (core/outputEdges.ts needs a look to see a pane stop).
+   * whatever comes meanwhile (core/screens/outputEdges.ts needs a look to see a pane stop).
    */
   onRead(printed: ReadonlySet<string>): boolean;
   onSubscription?(name: string, paneId: string | null, value: string): void;

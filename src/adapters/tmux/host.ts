@@ -8,11 +8,11 @@
  * Pane ids handed out name their server (paneRef.ts): an id saved under an earlier tmux server is
  * a pane that is gone, so no kill, key or capture ever reaches the pane that reuses its number.
  * Typing a line so that it lands is typing.ts. Output is told by its edges, `printing` … `quiet`
- * (core/outputEdges.ts), from the control connection's reads: not an event per redraw.
+ * (core/screens/outputEdges.ts), from the control connection's reads: not an event per redraw.
  */
 import { performance } from 'node:perf_hooks';
 import { SwarmError } from '../../errors.js';
-import { OutputEdges } from '../../core/outputEdges.js';
+import { OutputEdges } from '../../core/screens/outputEdges.js';
 import type { HostEvent, PaneHost, PaneInfo, PaneSpec, SessionOwnership } from '../host.js';
 import * as tmux from './argv.js';
 import { ControlClient } from './control.js';

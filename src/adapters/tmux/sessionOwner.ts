@@ -1,9 +1,9 @@
 /**
  * The session's owner on the tmux server (SPEC 10.1): the session option `@swarm_plan` holds the
- * plan folder's real path. Reads what core/sessionOwner.ts judges, and stamps. `=<name>:` is the
+ * plan folder's real path. Reads what core/plan/sessionOwner.ts judges, and stamps. `=<name>:` is the
  * session by its exact name (a bare `=<name>` is no target of `set-option`).
  */
-import { foreignSession } from '../../core/sessionOwner.js';
+import { foreignSession } from '../../core/plan/sessionOwner.js';
 import { MismatchError } from '../../errors.js';
 import type { PaneInfo, SessionOwnership } from '../host.js';
 import { hasSession, listLiteral } from './argv.js';

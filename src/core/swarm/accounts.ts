@@ -4,7 +4,7 @@
  * ready (a login, consent or payment screen). `pick` reads them; these are the only ways they
  * change. Pure.
  */
-import type { Reading } from '../leases.js';
+import type { Reading } from '../accounts/leases.js';
 
 export interface AccountFacts {
   /** account → when it resets (ISO; null: unknown), once it hit a usage limit. */

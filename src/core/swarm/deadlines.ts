@@ -1,5 +1,5 @@
 /**
- * Every deadline of the swarm is state (issue 11 §1): the lanes' timers (accept, packet, stall,
+ * Every deadline of the swarm is state (the one reducer's, exactly once across crashes): the lanes' timers (accept, packet, stall,
  * reset), the release deadline (`releaseAt`), the ask deadline (the oldest open ask's) and the
  * deadline of a last inbox line without its newline (`inboxTail`). A lane
  * transition's set_timer and clear_timer are applied here, in the same step; `deadlines` lists what

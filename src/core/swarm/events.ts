@@ -5,7 +5,7 @@
  * by runtime/swarmEffects.ts. Types only.
  */
 import type { LaneEvent, TimerName } from '../../machine/types.js';
-import type { InboxRecord } from '../inbox.js';
+import type { InboxRecord } from '../protocol/inbox.js';
 import type { AccountEvent } from './accounts.js';
 import type { AskEvent } from './asks.js';
 

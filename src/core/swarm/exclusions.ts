@@ -3,7 +3,7 @@
  * the words an escalation gives for each account it calls excluded. Pure: lanes and leases in.
  */
 import { excerpt } from '../../errors.js';
-import type { Lease } from '../leases.js';
+import type { Lease } from '../accounts/leases.js';
 import type { LaneState } from '../../machine/types.js';
 
 /** account → who uses it: a live agent, a successor in flight, or a lease file's holder. */

@@ -2,11 +2,11 @@
  * A lane added at run time (`swarm lane add`, SPEC 6), decided by the engine as it reads the inbox:
  * the command checks before it queues, but two adds can pass those checks before the engine reads
  * either, and a lead fenced since it queued one is no longer the lead. So the engine decides again:
- * at most `max_lanes`, a name of the rule (core/names.ts) and a checkout of their own, from the lead of
+ * at most `max_lanes`, a name of the rule (core/config/names.ts) and a checkout of their own, from the lead of
  * the current epoch. Pure.
  */
-import type { InboxRecord } from '../inbox.js';
-import { nameRefusal } from '../names.js';
+import type { InboxRecord } from '../protocol/inbox.js';
+import { nameRefusal } from '../config/names.js';
 
 export interface AddedLane {
   name: string;

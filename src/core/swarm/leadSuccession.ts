@@ -6,7 +6,7 @@
  * lead record (`lead.json`) is the truth for the epoch; this state follows it. Pure.
  */
 import type { LaneEvent } from '../../machine/types.js';
-import { parseReport } from '../protocol.js';
+import { parseReport } from '../protocol/protocol.js';
 
 export interface Succession {
   /** The agent name the current lead goes by. */

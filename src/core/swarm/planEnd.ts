@@ -5,7 +5,7 @@
  * deadline is state (`releaseAt`), so a restart re-arms it; a lane added stops it; a new lead taking
  * office after every lane is done is told again, with a fresh deadline. Pure.
  */
-import type { Progress } from '../progress.js';
+import type { Progress } from './progress.js';
 
 export interface PlanEnd {
   /** The lead was told every lane is done (once; a lane added starts it again). */

@@ -1,5 +1,5 @@
 /**
- * The one reducer of the whole swarm (issue 11 §1): `(state, event, ctx) → { state, effects }`.
+ * The one reducer of the whole swarm: `(state, event, ctx) → { state, effects }`.
  * It composes the lane machine (machine/lane.ts) and the swarm's own reducers beside it (asks,
  * leadSuccession, planEnd, laneAdd, accounts, sessions, hostLost), applies every deadline to the
  * state in the same step (core/swarm/deadlines.ts), and returns the intents left to carry out: a
@@ -9,10 +9,10 @@
  * that moved a lane, the plan's end is looked at once: a lead successor that accepted takes office,
  * and planEnd hears `settled`. Pure: time and the lead record come in `ctx`.
  */
-import type { SwarmConfig } from '../config.js';
-import type { LeadRecord } from '../epochs.js';
-import { progress, type Progress } from '../progress.js';
-import { TORN_AFTER_MS } from '../inbox.js';
+import type { SwarmConfig } from '../config/config.js';
+import type { LeadRecord } from '../lead/epochs.js';
+import { progress, type Progress } from './progress.js';
+import { TORN_AFTER_MS } from '../protocol/inbox.js';
 import { reduceLane } from '../../machine/lane.js';
 import { withLane } from '../../machine/laneState.js';
 import type { LaneEvent, LaneState, MachineContext } from '../../machine/types.js';

@@ -4,7 +4,7 @@
  * and a record with no run counts only when it names a live agent of this run (lane, generation, and
  * an epoch no older than the run's first). Pure.
  */
-import type { InboxRecord } from '../inbox.js';
+import type { InboxRecord } from '../protocol/inbox.js';
 import type { LaneState } from '../../machine/types.js';
 import { isLive } from '../../machine/laneState.js';
 import type { SwarmState } from './state.js';

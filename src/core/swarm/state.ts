@@ -5,12 +5,12 @@
  * runtime's engine holds it and saves it after every step, before the step's effects run.
  */
 import type { Effect, LaneState, TimerName } from '../../machine/types.js';
-import type { Reading } from '../leases.js';
+import type { Reading } from '../accounts/leases.js';
 import type { Sessions } from './sessions.js';
 import type { HostLost } from './hostLost.js';
 import type { AddedLane } from './laneAdd.js';
 import type { SwarmEffect } from './events.js';
-import type { InboxTail } from '../inbox.js';
+import type { InboxTail } from '../protocol/inbox.js';
 
 /** An intent not yet carried out: a lane machine's effect (tagged with its lane), or the swarm's own (lane null). */
 export type PendingEffect = { lane: string; effect: Effect } | { lane: null; effect: SwarmEffect };

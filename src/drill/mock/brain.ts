@@ -1,5 +1,5 @@
 /**
- * The scripted agent behind the mock server (issue 14): from the conversation so far it decides the
+ * The scripted agent behind the mock server (`swarm drill --real`): from the conversation so far it decides the
  * next tool call, running swarm's protocol the way src/sim/agent.ts does, but through the real CLI's
  * own shell tool. Pure: the same conversation gives the same action. Vendor-neutral.
  *

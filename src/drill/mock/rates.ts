@@ -1,5 +1,5 @@
 /**
- * The mock's per-account quota scripts (issue 14): each account's used % rises with each model
+ * The mock's per-account quota scripts (`swarm drill --real`): each account's used % rises with each model
  * request it makes, from a start by a step, up to 100; a script may answer one request (by its
  * number, from 1) with the usage-limit 429 and every request after it too. The 7-day window stays low.
  * Stateful by design (a counter per account); the readings themselves are a pure function of the count.

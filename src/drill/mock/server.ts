@@ -1,5 +1,5 @@
 /**
- * The mock model server (issue 14): one HTTP server on 127.0.0.1, a free port, that answers Claude
+ * The mock model server of `swarm drill --real`: one HTTP server on 127.0.0.1, a free port, that answers Claude
  * Code's Messages API (claude.ts) and Codex's Responses API (codex.ts) as the scripted agent decides
  * (brain.ts), with each account's quota from its script (rates.ts). Ended with `close()`.
  *

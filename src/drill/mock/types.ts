@@ -1,5 +1,5 @@
 /**
- * The shapes shared by the mock model server's parts (issue 14): one vendor-neutral scripted agent
+ * The shapes shared by the mock model server's parts (`swarm drill --real`): one vendor-neutral scripted agent
  * (the "brain") decides each turn's next action from the conversation so far; each vendor's handler
  * (Claude Code's Messages API in claude.ts, Codex's Responses API in codex.ts) turns the request into
  * a `MockConversation`, asks the brain, and streams the action back in its own server-sent events, with

@@ -1,7 +1,7 @@
 /** The last journal events, one grep-able line each, as the headless log prints them. */
 import { dirname } from 'node:path';
 import { Box } from 'ink';
-import { formatEntry, type JournalEntry } from '../../core/journal.js';
+import { formatEntry, type JournalEntry } from '../../core/protocol/journal.js';
 import { useFrame } from '../context.js';
 import { cut } from '../format.js';
 import { Line } from './Line.js';

@@ -1,7 +1,7 @@
 /** Why a pick leaves an account out: who uses it, and what this lane's handoff excludes. */
 import { describe, expect, it } from 'vitest';
 import { accountsInUse, handoffExclusions } from '../../../src/core/swarm/exclusions.js';
-import type { Lease } from '../../../src/core/leases.js';
+import type { Lease } from '../../../src/core/accounts/leases.js';
 import { T0, MIN, drive, leased, spawned, working } from '../../machine/build.js';
 
 const lease = (account: string, lane: string, generation: number): Lease => ({ account, lane, generation, pid: 1, host: 'h', acquired_at: '2025-01-01T00:00:00Z' });

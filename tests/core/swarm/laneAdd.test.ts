@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InboxRecord } from '../../../src/core/inbox.js';
+import type { InboxRecord } from '../../../src/core/protocol/inbox.js';
 import { reduceLaneAdd, type AddedLane, type LaneAddContext, type LaneAddEffect } from '../../../src/core/swarm/laneAdd.js';
 
 type LaneRecord = Extract<InboxRecord, { kind: 'lane' }>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseReport } from '../../../src/core/protocol.js';
+import { parseReport } from '../../../src/core/protocol/protocol.js';
 import {
   leadNotice, reduceSuccession, takeoverName, type Succession, type SuccessionContext, type SuccessionEffect, type SuccessionEvent,
 } from '../../../src/core/swarm/leadSuccession.js';

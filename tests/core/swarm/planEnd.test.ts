@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_DONE_TEXT, reducePlanEnd, type PlanEnd, type PlanEndEffect, type PlanEndEvent } from '../../../src/core/swarm/planEnd.js';
-import type { Progress } from '../../../src/core/progress.js';
+import type { Progress } from '../../../src/core/swarm/progress.js';
 
 const NOW = 1_700_000_000_000;
 const RELEASE = 600_000;

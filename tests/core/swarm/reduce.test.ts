@@ -7,7 +7,7 @@ import type { SwarmEvent } from '../../../src/core/swarm/events.js';
 import type { SwarmState } from '../../../src/core/swarm/state.js';
 import { ALL_DONE_TEXT } from '../../../src/core/swarm/planEnd.js';
 import { leadNotice } from '../../../src/core/swarm/leadSuccession.js';
-import type { LeadRecord } from '../../../src/core/epochs.js';
+import type { LeadRecord } from '../../../src/core/lead/epochs.js';
 
 const MIN = 60_000;
 const NOW = 1_000_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InboxRecord } from '../../../src/core/inbox.js';
+import type { InboxRecord } from '../../../src/core/protocol/inbox.js';
 import { nextRun, recordVerdict, runOf } from '../../../src/core/swarm/runs.js';
 import { initialLane } from '../../../src/machine/laneState.js';
 import type { LaneState } from '../../../src/machine/types.js';

@@ -1,0 +1,76 @@
+/**
+ * swarm.yaml's rules between sections (parseConfig in config.ts reads each section first): names,
+ * accounts and checkouts that must not clash or dangle, and who can start at all. Pure: each
+ * problem is added to the Reader at the node it is about.
+ */
+import { didYouMean } from './suggest.js';
+import type { Reader, Section, YamlNode } from './reader.js';
+import type { Account, ConfigFacts, LaneSpec, LeadSpec } from './types.js';
+
+/** A section's value read, with the nodes a problem about it points at. */
+export interface Placed<T> { spec: T; node: YamlNode; nodes: Partial<Record<string, YamlNode>> }
+
+/** The rules between sections: names, accounts and checkouts that must not clash or dangle. */
+export function checkPeople(r: Reader, top: Section, accounts: { account: Account; idNode: YamlNode }[], lead: Placed<LeadSpec>, lanes: Placed<LaneSpec>[], maxLanes: number, facts: ConfigFacts): void {
+  const ids = accounts.map((a) => a.account.id).filter((id) => id !== ''); // '' : an id already refused
+  const seen = new Map<string, YamlNode>();
+  for (const { account, idNode } of accounts) {
+    const first = seen.get(account.id);
+    if (first !== undefined && account.id !== '') r.add(idNode, `duplicate account id "${account.id}" (first at line ${r.pos(first).line}): account ids must be unique`);
+    else seen.set(account.id, idNode);
+  }
+  const known = (id: string, node: YamlNode | undefined, who: string): void => {
+    if (id === '' || ids.includes(id) || accounts.length === 0) return;
+    r.add(node, `unknown account "${id}" for ${who}: the accounts are ${ids.join(', ')}${didYouMean(id, ids)}`);
+  };
+  known(lead.spec.account, lead.nodes.account, 'the lead');
+  const names = new Map<string, YamlNode>();
+  const checkouts = new Map<string, string>();
+  const taken = new Map<string, string>();
+  for (const { spec, node, nodes } of lanes) {
+    const at = nodes.name ?? node;
+    const first = names.get(spec.name);
+    if (first !== undefined) r.add(at, `duplicate lane name "${spec.name}" (first at line ${r.pos(first).line}): lane names must be unique`);
+    else if (spec.name !== '') names.set(spec.name, at);
+    if (spec.name === lead.spec.name) r.add(at, `lane "${spec.name}" has the lead's name: give the lane (or lead.name) another name`);
+    if (spec.account !== null) {
+      known(spec.account, nodes.account, `lane "${spec.name}"`);
+      if (spec.account === lead.spec.account) r.add(nodes.account, `lane "${spec.name}" is on the lead's account "${spec.account}": the lead's account is never leased to a lane; pick another account or leave "account" out`);
+      const holder = taken.get(spec.account);
+      if (holder !== undefined) r.add(nodes.account, `lanes "${holder}" and "${spec.name}" both name account "${spec.account}": an account serves one lane at a time`);
+      else taken.set(spec.account, spec.name);
+    }
+    // Compared by real path: a checkout reached through a symlink is the same directory.
+    const real = facts.realPath?.(spec.checkout) ?? spec.checkout;
+    const sharer = checkouts.get(real);
+    const spelled = real === spec.checkout ? '' : ` (${spec.checkout} leads there)`;
+    if (sharer !== undefined) r.add(nodes.checkout ?? at, `lanes "${sharer}" and "${spec.name}" share the checkout ${real}${spelled}: give each lane its own (use git worktrees)`);
+    else checkouts.set(real, spec.name);
+  }
+  if (lanes.length > maxLanes) r.add(top.fields.get('lanes')?.key, `${lanes.length} lanes but "max_lanes" is ${maxLanes}: raise max_lanes or remove lanes`);
+}
+
+/**
+ * Who can start at all: an account of a kind with `launch: null` (the `command` kind) runs only a
+ * lane or lead that has a `command:`. Naming such an account without one is refused; a lane with
+ * neither account nor command is never given one (runtime/agentStarts.ts), so it is refused only
+ * when every account it could get is such a one.
+ */
+export function checkLaunches(r: Reader, accounts: Account[], lead: Placed<LeadSpec>, lanes: Placed<LaneSpec>[], facts: ConfigFacts): void {
+  const bare = (a: Account): boolean => facts.kindLaunches?.(a.kind) === false;
+  const hint = 'give it a command:, e.g. command: "./agent.sh" (a string runs by sh -c, a list is argv)';
+  const named = (who: string, id: string, node: YamlNode | undefined): void => {
+    const account = accounts.find((a) => a.id === id);
+    if (account === undefined || !bare(account)) return;
+    r.add(node, `${who} runs on account "${id}" of kind "${account.kind}", which has no launch of its own (launch: null in panes/${account.kind}.yaml): ${hint}`);
+  };
+  if (lead.spec.command === null) named('the lead', lead.spec.account, lead.nodes.account);
+  const pool = accounts.filter((a) => a.id !== lead.spec.account && !lanes.some((l) => l.spec.account === a.id));
+  for (const { spec, node, nodes } of lanes) {
+    if (spec.command !== null) continue;
+    if (spec.account !== null) named(`lane "${spec.name}"`, spec.account, nodes.account);
+    else if (pool.length > 0 && pool.every(bare)) {
+      r.add(nodes.name ?? node, `lane "${spec.name}" has no command: and every account it could run on (${pool.map((a) => a.id).join(', ')}) is of a kind with launch: null, so it could never start: ${hint}, or add an account of a kind that launches itself`);
+    }
+  }
+}

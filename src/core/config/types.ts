@@ -1,0 +1,91 @@
+/** The shape of a loaded swarm.yaml (SPEC 3), and what parsing it needs and returns. Types only. */
+import type { Thresholds } from '../capacity/thresholds.js';
+
+export type Backend = 'auto' | 'tmux' | 'pty';
+
+export interface Account {
+  id: string;
+  kind: string;
+  vendor: string;
+  /** Profile location only (never a secret); `~` already expanded. */
+  env: Record<string, string>;
+  akProfile: string | null;
+}
+
+/** A command override: a string runs through `sh -c`, a list is argv. */
+export type CommandSpec = string | string[] | null;
+
+export interface LeadSpec {
+  name: string;
+  account: string;
+  /** Absolute. */
+  checkout: string;
+  command: CommandSpec;
+  succession: string[];
+}
+
+export interface LaneSpec {
+  name: string;
+  /** Absolute. */
+  checkout: string;
+  task: string;
+  account: string | null;
+  command: CommandSpec;
+  doneWhen: string | null;
+}
+
+/** Durations in milliseconds. */
+export interface Timeouts {
+  accept: number;
+  packet: number;
+  stall: number;
+  ask: number;
+  release: number;
+}
+
+export interface SwarmConfig {
+  version: 1;
+  name: string;
+  /** Absolute path of swarm.yaml. */
+  file: string;
+  /** Absolute folder of swarm.yaml; relative paths resolve against it. */
+  dir: string;
+  /** Absolute plan directory. */
+  plan: string;
+  backend: Backend;
+  accounts: Account[];
+  lead: LeadSpec;
+  lanes: LaneSpec[];
+  maxLanes: number;
+  thresholds: Thresholds;
+  timeouts: Timeouts;
+  notifyCommand: string | null;
+  /** `pass_env`: variables of swarm's environment panes may see although they look like credentials. */
+  passEnv: string[];
+}
+
+/** What the rules need to know about the disk and the environment, passed in. */
+export interface ConfigFacts {
+  /** True when the absolute path is an existing directory. */
+  isDirectory(path: string): boolean;
+  /** True when `panes/<kind>.yaml` exists beside the file or among the shipped kinds. */
+  kindExists(kind: string): boolean;
+  /** False when the kind has no launch of its own (`launch: null`: lanes on it need a `command:`); undefined when unknown. */
+  kindLaunches?(kind: string): boolean | undefined;
+  /** The absolute path with every symlink followed (itself when it cannot be resolved); absent: paths as written. */
+  realPath?(path: string): string;
+  /** For `~` expansion. */
+  home: string;
+  /** For AGENTKIT_CAPACITY_LOW / AGENTKIT_CAPACITY_CRITICAL. */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export interface ConfigProblem {
+  line: number;
+  col: number;
+  message: string;
+}
+
+export type ConfigResult =
+  | { ok: true; config: SwarmConfig }
+  | { ok: false; problems: ConfigProblem[] };

@@ -1,0 +1,157 @@
+/**
+ * `swarm report` (SPEC 7): the completion report read from the journal — every handoff and
+ * succession with its packet, times, accounts and generations; escalations; the outcome. Pure.
+ */
+import type { JournalEntry } from '../protocol/journal.js';
+import { stopwatch } from '../config/duration.js';
+
+interface Handoff {
+  lane: string;
+  from: number | null;
+  fromAccount: string | null;
+  to: number | null;
+  toAccount: string | null;
+  packet: string | null;
+  reason: string | null;
+  degraded: boolean;
+  reportedAt: string | null;
+  acceptedAt: string | null;
+  rejections: number;
+}
+
+export function buildReport(entries: readonly JournalEntry[], options: { plan: string; relativeTo?: string }): string {
+  const rel = (path: unknown) => {
+    const text = typeof path === 'string' ? path : '';
+    return options.relativeTo && text.startsWith(`${options.relativeTo}/`) ? text.slice(options.relativeTo.length + 1) : text;
+  };
+  const first = entries[0]?.ts ?? null;
+  const done = entries.find((e) => e.event === 'plan_done') ?? null;
+  const stopped = [...entries].reverse().find((e) => e.event === 'stopped_short') ?? null;
+  const lines: string[] = [`swarm report — plan ${options.plan}`];
+  if (first) lines.push(`started ${clock(first)}${done ? `, plan done ${clock(done.ts)} (${span(first, done.ts)})` : stopped ? `, stopped short ${clock(stopped.ts)}: ${String(stopped.why ?? '')}` : ', not finished'}`);
+
+  const accountOf = new Map<string, string>();
+  const open = new Map<string, Handoff>();
+  const handoffs: Handoff[] = [];
+  const results = new Map<string, string>();
+  const escalations: string[] = [];
+  const leads: string[] = [];
+  const leadNames = new Set<string>();
+  for (const e of entries) {
+    const lane = e.lane ?? '-';
+    switch (e.event) {
+      case 'lane_started':
+        if (typeof e.account === 'string') accountOf.set(`${lane}/${e.generation}`, e.account);
+        break;
+      case 'handoff_reported':
+      case 'degraded_handoff': {
+        // One handoff per open record: a degraded notice and its packet, or a rejected packet and the
+        // one reported after it, are the same handoff.
+        const packet = typeof e.packet === 'string' ? e.packet : null;
+        const existing = open.get(lane);
+        if (existing) {
+          if (packet) existing.packet = packet;
+          if (e.event === 'degraded_handoff' || e.degraded === true) existing.degraded = true;
+          break;
+        }
+        const h: Handoff = {
+          lane, from: e.generation, fromAccount: accountOf.get(`${lane}/${e.generation}`) ?? null, to: null, toAccount: null,
+          packet, reason: typeof e.reason === 'string' ? e.reason : null,
+          degraded: e.event === 'degraded_handoff' || e.degraded === true, reportedAt: e.ts, acceptedAt: null, rejections: 0,
+        };
+        open.set(lane, h);
+        handoffs.push(h);
+        break;
+      }
+      case 'packet_rejected': {
+        const h = open.get(lane);
+        if (h) h.rejections += 1;
+        break;
+      }
+      case 'packet_accepted': {
+        const h = open.get(lane);
+        if (!h) break;
+        h.to = e.generation;
+        h.toAccount = typeof e.account === 'string' ? e.account : null;
+        if (typeof e.packet === 'string') h.packet = e.packet;
+        h.acceptedAt = e.ts;
+        if (h.toAccount) accountOf.set(`${lane}/${e.generation}`, h.toAccount);
+        open.delete(lane);
+        break;
+      }
+      case 'lane_result':
+        if (e.passed === false || (typeof e.result === 'string' && e.result !== 'done')) {
+          results.set(lane, `not done: gate failed at ${clock(e.ts)} (g${e.generation ?? '?'}${e.gate ? `: ${String(e.gate)}` : ''})`);
+        } else {
+          results.set(lane, `done at ${clock(e.ts)} (g${e.generation ?? '?'}${e.gate ? `, gate passed: ${String(e.gate)}` : ''})`);
+        }
+        break;
+      case 'max_generations':
+        results.set(lane, `stopped at g${e.generation ?? '?'} (max generations)`);
+        break;
+      case 'escalation':
+        escalations.push(`${clock(e.ts)} ${lane} g${e.generation ?? '?'} ${String(e.class ?? '')}: ${flat(String(e.what ?? ''))}`);
+        break;
+      case 'lead_claimed':
+      case 'lead_handover':
+      case 'lead_takeover':
+      case 'lead_epoch_raised':
+      case 'lead_accepted':
+      case 'lead_released':
+        leadNames.add(lane);
+        if (typeof e.to === 'string') leadNames.add(e.to);
+        leads.push(`${clock(e.ts)} ${leadLine(e)}`);
+        break;
+    }
+  }
+
+  lines.push('', 'lead:', ...(leads.length ? leads.map((l) => `  ${l}`) : ['  (no lead events)']));
+  lines.push('', `handoffs: ${handoffs.length}`);
+  for (const h of handoffs) {
+    const from = `g${h.from ?? '?'}${h.fromAccount ? ` @${h.fromAccount}` : ''}`;
+    const to = h.to === null ? 'not accepted' : `g${h.to}${h.toAccount ? ` @${h.toAccount}` : ''}`;
+    const timing = h.reportedAt && h.acceptedAt ? ` in ${span(h.reportedAt, h.acceptedAt)}` : '';
+    lines.push(`  ${h.lane} ${from} → ${to}${timing}, ${h.degraded ? 'degraded, ' : ''}${h.reason ?? 'reason?'}${h.rejections ? `, ${h.rejections} rejected` : ''}`);
+    lines.push(`    reported ${h.reportedAt ? clock(h.reportedAt) : '?'}${h.acceptedAt ? `, accepted ${clock(h.acceptedAt)}` : ''}; packet ${rel(h.packet) || '(none)'}`);
+  }
+  lines.push('', 'lanes:');
+  const laneNames = [...new Set(entries.filter((e) => e.event === 'lane_started' && e.lane).map((e) => e.lane as string))]
+    .filter((name) => !leadNames.has(name));
+  for (const name of laneNames) lines.push(`  ${name}: ${results.get(name) ?? 'not done'}`);
+  lines.push('', `escalations: ${escalations.length}`, ...escalations.map((e) => `  ${e}`));
+  return `${lines.join('\n')}\n`;
+}
+
+/** `handover lead → lead-b@2`, `takeover lead g1 (lane_lost)`, `accepted lead g2`, `claimed lead@1`. */
+function leadLine(e: JournalEntry): string {
+  const at = e.epoch ? `@${e.epoch}` : '';
+  switch (e.event) {
+    case 'lead_handover':
+      return `handover ${String(e.by ?? e.lane)} → ${String(e.to ?? e.lane)}${at}`;
+    case 'lead_takeover':
+      return `takeover of ${e.lane} g${e.generation ?? '?'}${e.reason ? ` (${String(e.reason)})` : ''}`;
+    case 'lead_epoch_raised':
+      return `epoch raised: ${e.lane}${at}${e.missing ? ` (missing: ${String(e.missing)})` : ''}`;
+    case 'lead_accepted':
+      return `accepted by ${e.lane} g${e.generation ?? '?'}`;
+    default:
+      return `${e.event.replace('lead_', '')} ${e.lane}${at}`;
+  }
+}
+
+function clock(ts: string): string {
+  return ts.length >= 19 ? ts.slice(11, 19) : ts;
+}
+
+function span(from: string, to: string): string {
+  const ms = Date.parse(to) - Date.parse(from);
+  if (!Number.isFinite(ms)) return '?';
+  return stopwatch(ms);
+}
+
+/** One line, no escape codes: quoted pane lines must not break the report up. */
+function flat(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const plain = text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return plain.length > 300 ? `${plain.slice(0, 299)}…` : plain;
+}

@@ -1,0 +1,128 @@
+/**
+ * The night as data (`swarm report --json`, docs/report.md): the shapes buildFacts (facts.ts)
+ * returns and the files it reads, kept apart so the parts that fill them import no builder.
+ */
+import type { InboxRecord } from '../protocol/inbox.js';
+import type { JournalEntry } from '../protocol/journal.js';
+
+export const REPORT_SCHEMA = 'swarm-report/v1';
+
+export interface Generation {
+  generation: number;
+  account: string | null;
+  vendor: string | null;
+  /** The agent's name when it is not the row's (a lead's successor: `lead-b`). */
+  agent: string | null;
+  started_at: string;
+  ended_at: string;
+  /** How it ended: handed on, the lane done, stopped at max_generations, or still going at the journal's end. */
+  end: 'handed_off' | 'done' | 'stopped' | 'running';
+}
+
+export interface Reading {
+  at: string;
+  generation: number | null;
+  account: string | null;
+  state: string;
+  remaining_pct: number | null;
+  context_pct: number | null;
+  /** Where it came from: a `swarm capacity` check (`probe`, `ak`, …), a report's capacity line, a journal verdict. */
+  source: string;
+}
+
+export interface Lane {
+  name: string;
+  role: 'lead' | 'lane';
+  state: 'done' | 'stopped' | 'blocked' | 'unfinished';
+  generations: Generation[];
+  capacity: Reading[];
+  /** The last message it sent the lead, verbatim. */
+  last_report: string | null;
+}
+
+export interface Handoff {
+  lane: string;
+  role: 'lead' | 'lane';
+  from_generation: number | null;
+  from_account: string | null;
+  to_generation: number | null;
+  to_account: string | null;
+  reason: string | null;
+  degraded: boolean;
+  /** accepted; open (no successor accepted yet); stopped (max_generations); attention (held for a person). */
+  state: 'accepted' | 'open' | 'stopped' | 'attention';
+  reported_at: string;
+  spawned_at: string | null;
+  accepted_at: string | null;
+  turnaround_ms: number | null;
+  packet: string | null;
+  /** The packet's `doing`, verbatim, when the packet could be read. */
+  doing: string | null;
+  rejected: Array<{ at: string; packet: string | null; reasons: string[] }>;
+  waiting: Array<{ at: string; why: string | null; resets_at: string | null; retry_at: string | null }>;
+}
+
+export interface Escalation {
+  lane: string | null;
+  generation: number | null;
+  at: string;
+  /** null for a developer answer that followed no escalation of that lane. */
+  class: string | null;
+  what: string | null;
+  source: string | null;
+  resolved_at: string | null;
+  /** The developer's answers (`swarm answer`), verbatim. */
+  answers: Array<{ at: string; text: string }>;
+}
+
+export interface Gate {
+  lane: string;
+  generation: number | null;
+  command: string;
+  started_at: string | null;
+  ended_at: string | null;
+  passed: boolean | null;
+  output: string | null;
+}
+
+export interface Epoch {
+  epoch: number;
+  lead: string;
+  how: 'claimed' | 'handover' | 'takeover' | 'raised';
+  from: string;
+  to: string;
+}
+
+export interface ReportFacts {
+  schema: typeof REPORT_SCHEMA;
+  plan: string;
+  started_at: string | null;
+  ended_at: string | null;
+  outcome: { state: 'done' | 'stopped_short' | 'unfinished'; at: string | null; why: string | null };
+  thresholds: { capacity_low: number; capacity_critical: number; context_pressure: number };
+  lead: { name: string | null; epoch: number | null; released: boolean };
+  epochs: Epoch[];
+  /** The lead's row first, then the lanes in the order they started. */
+  lanes: Lane[];
+  handoffs: Handoff[];
+  escalations: Escalation[];
+  gates: Gate[];
+  summary: {
+    lanes: number; lanes_done: number; generations: number; handoffs: number; degraded: number; rejected: number;
+    waiting: number; escalations: number; answered: number; gates_passed: number; gates_failed: number; accounts: string[];
+  };
+}
+
+export interface ReportInput {
+  /** The plan as shown (a relative path, or its name). */
+  plan: string;
+  journal: readonly JournalEntry[];
+  inbox: readonly InboxRecord[];
+  /** lead.json, when there is one. */
+  lead: { lead?: unknown; epoch?: unknown; released?: unknown } | null;
+  /** Packet path (absolute, as journaled) → the fields the report shows. */
+  packets: ReadonlyMap<string, { doing: string | null }>;
+  /** The pool, when swarm.yaml could be read: account → vendor. */
+  vendors: ReadonlyMap<string, string>;
+  thresholds: { low: number; critical: number; contextPressure: number };
+}

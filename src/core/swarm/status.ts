@@ -1,0 +1,90 @@
+/**
+ * `swarm status` (SPEC 7): the lanes as the dashboard shows them, as JSON and as a table. Pure:
+ * the engine's lane states and the lead record come in.
+ */
+import type { LaneState } from '../../machine/types.js';
+import type { LeadRecord } from '../lead/epochs.js';
+import { age } from '../config/duration.js';
+
+export interface StatusInput {
+  plan: string;
+  session: string;
+  leadName: string;
+  leadAgent: string;
+  epoch: number;
+  lanes: LaneState[];
+  record: LeadRecord | null;
+  now: number;
+}
+
+export interface StatusJson {
+  plan: string;
+  session: string;
+  lead: { name: string; epoch: number; account: string | null; state: string };
+  lanes: {
+    name: string;
+    generation: number;
+    account: string | null;
+    state: string;
+    phase: string | null;
+    capacity: string | null;
+    context_pct: number | null;
+    blocked: { class: string; what: string } | null;
+    last: string | null;
+  }[];
+}
+
+export function statusJson(input: StatusInput): StatusJson {
+  const lead = input.lanes.find((l) => l.name === input.leadName) ?? null;
+  return {
+    plan: input.plan,
+    session: input.session,
+    lead: {
+      name: input.record?.lead ?? input.leadAgent,
+      epoch: input.record?.epoch ?? input.epoch,
+      account: lead?.account ?? input.record?.account ?? null,
+      state: input.record?.released ? 'released' : (lead?.state ?? 'starting'),
+    },
+    lanes: input.lanes
+      .filter((l) => l.name !== input.leadName)
+      .map((l) => ({
+        name: l.name,
+        generation: l.generation,
+        account: l.account,
+        state: l.state,
+        phase: l.phase,
+        capacity: l.capacity,
+        context_pct: l.contextPct,
+        blocked: l.blocked ? { class: l.blocked.class, what: l.blocked.what } : null,
+        last: l.last,
+      })),
+  };
+}
+
+/** A plain table, no escape codes. */
+export function statusTable(input: StatusInput): string {
+  const json = statusJson(input);
+  const header = `swarm ${json.session.replace(/^swarm-/, '')} — plan ${json.plan} — lead ${json.lead.name}@${json.lead.epoch}${json.lead.account ? ` (${json.lead.account})` : ''} ${json.lead.state}`;
+  const rows = input.lanes
+    .filter((l) => l.name !== input.leadName)
+    .map((l) => [
+      l.name,
+      `g${l.generation}`,
+      l.account ?? '-',
+      l.state === 'blocked' && l.blocked ? `blocked ${l.blocked.class}` : l.state,
+      l.phase ? `${l.phase} ${age(input.now - (l.phaseSince ?? input.now))}` : '-',
+      l.capacity ?? '-',
+      l.contextPct === null ? '-' : `${l.contextPct}%`,
+      oneLine(l.last ?? '-', 60),
+    ]);
+  const table = [['LANE', 'GEN', 'ACCOUNT', 'STATE', 'PHASE', 'CAPACITY', 'CTX', 'LAST'], ...rows];
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+  const lines = table.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd());
+  return [header, ...lines].join('\n');
+}
+
+function oneLine(text: string, max: number): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}

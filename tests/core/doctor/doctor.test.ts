@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { doctorReport, formatDoctor, type AccountFact, type DoctorFacts } from '../../../src/core/doctor/doctor.js';
+
+const account = (over: Partial<AccountFact> = {}): AccountFact => ({
+  id: 'c1', kind: 'claude', profile: '/p/c1', checkouts: [{ checkout: '/r', readiness: { ready: true } }],
+  capacitySource: 'status line', bypassAccepted: null, autoUpdaterOff: true, ...over,
+});
+const facts = (over: Partial<DoctorFacts> = {}): DoctorFacts => ({
+  tools: [{ tool: 'tmux', path: '/usr/bin/tmux', version: 'tmux 3.4', seenIn: null, required: true }],
+  accounts: [account()],
+  approvals: { present: true, problems: [], claudeMode: 'acceptEdits' },
+  realKinds: ['claude'], runningAsRoot: false, ...over,
+});
+
+describe('doctorReport', () => {
+  it.each<[string, DoctorFacts, boolean, string[]]>([
+    ['all good', facts(), true, []],
+    ['tmux missing', facts({ tools: [{ tool: 'tmux', path: null, version: null, seenIn: null, required: true }] }), false, ['tmux is not on PATH']],
+    ['tmux missing but not needed (pty)', facts({ tools: [{ tool: 'tmux', path: null, version: null, seenIn: null, required: false }] }), true, []],
+    ['auto-updater on in the pane', facts({ accounts: [account({ autoUpdaterOff: false })] }), false, ["c1: claude's auto-updater is on in its pane: it may reinstall the CLI under a running lane"]],
+    ['not ready on one checkout', facts({ accounts: [account({ checkouts: [{ checkout: '/r', readiness: { ready: false, why: 'signed out', fix: 'log in' } }] })] }), false, ['c1 (claude): signed out']],
+    ['bypassPermissions as root', facts({ runningAsRoot: true, approvals: { present: true, problems: [], claudeMode: 'bypassPermissions' }, accounts: [account({ bypassAccepted: true })] }), false,
+      ['permission_mode bypassPermissions as root: Claude Code refuses --dangerously-skip-permissions under root/sudo and exits']],
+    ['sim only, no approvals: nothing to warn about', facts({ realKinds: [], accounts: [account({ kind: 'sim', capacitySource: 'sim', autoUpdaterOff: null })], approvals: { present: false, problems: [], claudeMode: null } }), true, []],
+  ])('%s', (_name, given, ok, problems) => {
+    const r = doctorReport(given);
+    expect(r.ok).toBe(ok);
+    expect(r.problems.map((p) => p.what)).toEqual(problems);
+    for (const p of r.problems) expect(p.fix).not.toBe('');
+  });
+
+  it('auto mode and a real account with no capacity source are warnings, not failures', () => {
+    const r = doctorReport(facts({ approvals: { present: true, problems: [], claudeMode: 'auto' }, accounts: [account({ capacitySource: 'none' })] }));
+    expect(r.ok).toBe(true);
+    expect(r.warnings.map((w) => w.what)).toEqual([
+      'c1 has no capacity source: its lanes never hand off before the limit',
+      'permission_mode auto shows an opt-in screen once per profile; swarm cannot tell whether a profile accepted it',
+    ]);
+  });
+
+  it('formats one line a check, then problems with their fix', () => {
+    const text = formatDoctor(doctorReport(facts({ accounts: [account({ autoUpdaterOff: false })] })));
+    expect(text.split('\n')).toEqual([
+      'ok   tmux: /usr/bin/tmux (tmux 3.4)',
+      'FAIL account c1 (claude): /p/c1: ready; capacity: status line; auto-updater ON',
+      'ok   approvals: valid (claude acceptEdits)',
+      "problem: c1: claude's auto-updater is on in its pane: it may reinstall the CLI under a running lane",
+      "  fix: set DISABLE_AUTOUPDATER=1 in the pane (the kind's launch) or autoUpdates: false in the profile",
+      'doctor: 1 problem(s) would stop it before morning',
+      '',
+    ]);
+  });
+});
