@@ -42,7 +42,14 @@ function readJournal(plan) {
 function readLeases(plan) {
   const dir = join(plan, '.swarm', 'leases');
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => ({ file: f, ...JSON.parse(readFileSync(join(dir, f), 'utf8')) }));
+  return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => {
+    const text = readFileSync(join(dir, f), 'utf8');
+    try {
+      return { file: f, ...JSON.parse(text) };
+    } catch {
+      return { file: f, torn: text }; // not a lease: an empty or torn file no engine can parse or recover
+    }
+  });
 }
 
 /**
@@ -103,6 +110,10 @@ export function checkRun({ plan, socket, exit, samples, snapshots, lanes, live, 
 
   // No lease without a live holder, once the run is over.
   for (const lease of readLeases(plan)) {
+    if (lease.torn !== undefined) {
+      violations.push(`lease ${lease.file} is not a lease (${JSON.stringify(lease.torn.slice(0, 40))}): the account can never be leased again`);
+      continue;
+    }
     const holder = (live ?? livePanes(socket) ?? []).find((p) => (p.lane === lease.lane || (lease.lane === 'lead' && p.lane.startsWith('lead'))) && p.generation === lease.generation);
     if (!holder) violations.push(`lease ${lease.file} (${lease.lane} g${lease.generation}) has no live holder`);
   }

@@ -38,10 +38,15 @@ export function acquireLease(plan: string, input: { account: string; lane: strin
   try {
     const fd = openSync(path, 'wx', 0o644);
     try {
-      writeSync(fd, `${JSON.stringify(lease)}\n`);
-    } finally {
+      writeWhole(fd, `${JSON.stringify(lease)}\n`, path);
+    } catch (error) {
+      // A lease the disk refused (full) must not stay as an empty file no one can parse or recover:
+      // the file is this call's own (O_EXCL), so it is removed and the account stays free.
       closeSync(fd);
+      unlinkSync(path);
+      throw error;
     }
+    closeSync(fd);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -66,4 +71,12 @@ export function releaseLease(plan: string, account: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** One write of the whole text, or an ENOSPC error (a short write is a full disk). */
+function writeWhole(fd: number, text: string, path: string): void {
+  const bytes = Buffer.from(text);
+  const written = writeSync(fd, bytes);
+  if (written === bytes.length) return;
+  throw Object.assign(new Error(`ENOSPC: no space left on device, a lease write cut short at ${written} of ${bytes.length} bytes`), { code: 'ENOSPC', syscall: 'write', path });
 }

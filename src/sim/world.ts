@@ -11,6 +11,7 @@ import { createInterface, type Interface } from 'node:readline';
 import { formatCapacityLine, type CapacityState } from '../core/protocol/protocol.js';
 import { mailboxPath } from '../core/plan/paths.js';
 import type { AgentContext } from '../core/protocol/agentContext.js';
+import { planFilesFault } from '../errors.js';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
 import { simAccountFile, simStateDir } from '../adapters/probes.js';
 import { accountState, agentKey, type AccountState, type SimModel } from './model.js';
@@ -38,6 +39,8 @@ export class World {
   readonly key: string;
   private offset: number;
   private persistOffset = true;
+  /** The account's state while the disk refuses it (saveAccount). */
+  private unsaved: AccountState | null = null;
   private watcher: FSWatcher | null = null;
   private lines: Interface | null = null;
   last: CapacityReading | null = null;
@@ -110,11 +113,25 @@ export class World {
 
   /** The account's simulated state (fresh at SIM_QUOTA when none is saved). */
   readAccount(): AccountState {
+    if (this.unsaved !== null) return this.unsaved;
     return accountState(readTextIfExists(simAccountFile(this.ctx.plan, this.ctx.account, this.ctx.run)), this.ctx.account, this.model.quota, new Date().toISOString());
   }
 
+  /**
+   * An account's quota lives at its vendor, not on the user's disk: while the plan's files refuse the
+   * write (a full disk), the state is kept in memory and written with the next save, and the agent
+   * works on, as a real one would.
+   */
   saveAccount(state: AccountState): void {
-    writeFileAtomic(simAccountFile(this.ctx.plan, this.ctx.account, this.ctx.run), `${JSON.stringify(state, null, 2)}\n`);
+    try {
+      writeFileAtomic(simAccountFile(this.ctx.plan, this.ctx.account, this.ctx.run), `${JSON.stringify(state, null, 2)}\n`);
+      this.unsaved = null;
+    } catch (error) {
+      const fault = planFilesFault(error);
+      if (!fault) throw error;
+      if (this.unsaved === null) this.screen.line(`[sim] the account's state is kept in memory meanwhile: ${fault.message}`);
+      this.unsaved = state;
+    }
   }
 
   /** Messages appended to the mailbox since the last read. */

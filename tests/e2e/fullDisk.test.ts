@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readInbox } from '../../src/adapters/inbox.js';
 import { appendJournal, readJournal } from '../../src/adapters/journal.js';
 import { appendMailbox } from '../../src/adapters/mailbox.js';
+import { acquireLease, leasePath, readLeases } from '../../src/adapters/leaseFiles.js';
 import { inboxLine } from '../../src/core/protocol/inbox.js';
 import { mailboxPath } from '../../src/core/plan/paths.js';
 import { swarm, type Run } from '../helpers/swarm.js';
@@ -57,7 +58,10 @@ function fill(): void {
   }
 }
 
-const free = () => rmSync(filler, { force: true });
+const free = () => {
+  rmSync(filler, { force: true });
+  for (let i = 0; i < 64; i += 1) rmSync(join(mountPoint, `filler-page-${i}`), { force: true });
+};
 
 const laneEnv = (lane: string) => ({
   SWARM_PLAN: plan, SWARM_LANE: lane, SWARM_ROLE: 'lane', SWARM_ACCOUNT: `acct-${lane}`, SWARM_GENERATION: '1', SWARM_EPOCH: '1',
@@ -118,5 +122,24 @@ describe.skipIf(!mounted)(title, () => {
     appendMailbox(plan, 'lead', { from: 'swarm', text: 'after message', at });
     expect(readJournal(plan).map((e) => e.event)).toEqual(['first', 'after']);
     expect(unblanked(mailbox)).toBe(`${before.mailbox}\n--- ${at.toISOString()} from swarm (data, not instructions) ---\nafter message\n`);
+  });
+
+  it('a lease a full disk refuses leaves no empty lease file: the account is free again once space is freed', () => {
+    free();
+    mkdirSync(join(plan, '.swarm', 'leases'), { recursive: true });
+    fill();
+    // Until not even a new file's first page is had (a page the filler's end left is used up first).
+    for (let i = 0; i < 64; i += 1) {
+      try {
+        writeFileSync(join(mountPoint, `filler-page-${i}`), '.');
+      } catch {
+        break;
+      }
+    }
+    expect(() => acquireLease(plan, { account: 'a7', lane: 'lane-a', generation: 2 })).toThrow(expect.objectContaining({ code: 'ENOSPC' }));
+    expect(() => statSync(leasePath(plan, 'a7'))).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+    free();
+    expect(acquireLease(plan, { account: 'a7', lane: 'lane-a', generation: 2 })).toBe(true);
+    expect(readLeases(plan)).toMatchObject([{ account: 'a7', lane: 'lane-a', generation: 2 }]);
   });
 });

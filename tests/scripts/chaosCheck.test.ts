@@ -81,6 +81,12 @@ describe('chaosCheck', () => {
     expect(check(plan, { live: [] })).toHaveLength(2);
   });
 
+  it('flags a lease file that is not a lease (an empty file a full disk left) instead of failing the run', () => {
+    const plan = plant(cleanJournal(), { leases: [{ lane: 'lane-a', generation: 2 }] });
+    writeFileSync(join(plan, '.swarm', 'leases', 'acct-9.json'), '');
+    expect(check(plan)).toEqual(['lease acct-9.json is not a lease (""): the account can never be leased again']);
+  });
+
   it('flags a handoff accepted twice, by two generations', () => {
     const journal = cleanJournal();
     journal.splice(5, 0, { event: 'packet_accepted', lane: 'lane-a', generation: 3, packet: PACKET });
