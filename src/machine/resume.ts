@@ -6,7 +6,7 @@ import { effectId, journal, pickEffect, setTimer, spawnEffect, writeDegraded } f
 import { exitRecorded, handoffInFlight, isLive, rejectedDue, stallWatched } from './laneState.js';
 import { andThen, type Ev } from './step.js';
 import { failSuccessor } from './successor.js';
-import type { LaneState, MachineContext, ResumedPane, Step } from './types.js';
+import type { Effect, LaneState, MachineContext, ResumedPane, Step } from './types.js';
 import { startGate } from './gate.js';
 import { retryFirstStart, startFailed } from './firstStart.js';
 
@@ -77,7 +77,16 @@ function resumeSpawning(lane: LaneState, pane: (g: number) => ResumedPane | unde
     const data = { account: s.account, paneId: found.paneId, for_generation: s.generation, adopted: true };
     return { lane: next, effects: [journal(next, 'successor_spawned', 'observation', data, ctx.now), setTimer(next, 'accept', s.deadline)] };
   }
-  if (s.paneId !== null) return failSuccessor(lane, 'the successor pane is gone', null, ctx);
+  if (s.paneId !== null) {
+    // Gone with no death while swarm was down (its tmux server went, or it was closed from tmux): the
+    // account is not to blame. It is started once more on the same account, still leased to it.
+    if (s.respawned === true) return failSuccessor(lane, 'the successor pane is gone', null, ctx);
+    const successor = { ...s, paneId: null, spawnedAt: null, respawned: true as const, deadline: ctx.now + ctx.timeouts.accept };
+    const next: LaneState = { ...lane, handoff: { ...h, successor } };
+    const respawn: Effect = { ...spawnEffect(next, h, successor), id: effectId(next, successor.generation, 'respawn', successor.account) };
+    const data = { account: s.account, paneId: s.paneId, for_generation: s.generation, why: 'its pane vanished while swarm was down' };
+    return { lane: next, effects: [journal(next, 'successor_respawned', 'observation', data, ctx.now), respawn, setTimer(next, 'accept', successor.deadline)] };
+  }
   const successor = { ...s, deadline: ctx.now + ctx.timeouts.accept };
   const next: LaneState = { ...lane, handoff: { ...h, successor } };
   return { lane: next, effects: [spawnEffect(next, h, successor), setTimer(next, 'accept', successor.deadline)] };

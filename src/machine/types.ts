@@ -33,6 +33,8 @@ export interface Successor {
   deadline: number;
   /** When its pane was seen (spawned or adopted); null until then. For the crash-loop rule. */
   spawnedAt: number | null;
+  /** Started again once already after its pane vanished while swarm was down (resume.ts). */
+  respawned?: true;
 }
 
 export interface Handoff {

@@ -61,9 +61,17 @@ describe('resume', () => {
     expect(step.lane.handoff?.tried).toEqual(['work3']);
   });
 
-  it('spawning with the successor\'s pane gone: release and try the next account', () => {
+  it('spawning with the successor\'s pane gone (no death: its tmux server went): started again once on the same account, then the next account', () => {
     const step = resume(spawned(), [live(1, '%1')]);
-    expect(types(step.effects)).toEqual(['clear_timer', 'release_lease', 'journal', 'pick_account']);
+    expect(types(step.effects)).toEqual(['journal', 'spawn', 'set_timer']);
+    expect(step.effects[0]).toMatchObject({ event: 'successor_respawned', data: { account: 'work3', paneId: '%2', for_generation: 2 } });
+    expect(step.effects[1]).toMatchObject({ type: 'spawn', id: 'lane-a/g2/respawn/work3', generation: 2, account: 'work3', packet: PACKET });
+    expect(step.lane.handoff?.successor).toMatchObject({ account: 'work3', paneId: null, spawnedAt: null, respawned: true, deadline: LATER + 10 * MIN });
+    expect(step.lane.handoff?.tried).toEqual([]);
+    const again = reduceLane(step.lane, { type: 'spawned', generation: 2, account: 'work3', paneId: '%7' } as LaneEvent, ctx(LATER + MIN));
+    const goneAgain = resume(again.lane, [live(1, '%1')]);
+    expect(types(goneAgain.effects)).toEqual(['clear_timer', 'release_lease', 'journal', 'pick_account']);
+    expect(goneAgain.lane.handoff?.tried).toEqual(['work3']);
   });
 
   it('spawning while the account pick was in flight: the same pick again', () => {
