@@ -279,7 +279,7 @@ async function main() {
     const { run, stats, dir } = await oneRun(seed, { keep: Boolean(values.keep) });
     results.push({ run, stats });
     const refused = stats.refusals.map((r) => `${r.target} ${((r.to - r.from) / 1000).toFixed(1)} s${values.verbose ? ` from ${new Date(r.from).toISOString()}` : ''}`).join(', ');
-    process.stdout.write(`run ${results.length}/${seeds.length} seed ${seed}: ${run.lanes.length} lanes, ${stats.swarmKills} swarm kills, ${stats.tmuxKills} tmux kills${stats.tmuxKillsAtStart > 0 ? ` (${stats.tmuxKillsAtStart} while swarm up started)` : ''}, ${stats.refusals.length} write refusals${refused ? ` (${refused}; ${stats.faultsTold} told)` : ''}, ${stats.crashes} crashes, ${stats.paneKills} pane kills, ${stats.handoffs} handoffs, ${stats.violations.length} violations\n`);
+    process.stdout.write(`run ${results.length}/${seeds.length} seed ${seed}: ${run.lanes.length} lanes, ${stats.swarmKills} swarm kills, ${stats.tmuxKills} tmux kills${stats.tmuxKillsAtStart > 0 ? ` (${stats.tmuxKillsAtStart} while swarm up started)` : ''}, ${stats.refusals.length} write refusals${refused ? ` (${refused}; ${stats.faultsTold} told)` : ''}, ${stats.downReports.length} reports while down, ${stats.crashes} crashes, ${stats.paneKills} pane kills, ${stats.handoffs} handoffs, ${stats.violations.length} violations\n`);
     if (stats.violations.length > 0) {
       for (const v of stats.violations) process.stdout.write(`  ✗ ${v}\n`);
       if (stats.output) process.stdout.write(`  last output:\n${stats.output.replace(/^/gm, '    ')}\n`);

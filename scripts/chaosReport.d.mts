@@ -6,6 +6,8 @@ export interface RunStats {
   faultsTold: number;
   crashes: number;
   paneKills: number;
+  /** Reports made while swarm up was down (the D fault). */
+  downReports?: { lane: string; kind: string }[];
   handoffs: number;
   violations: string[];
 }

@@ -8,7 +8,9 @@
 export const KINDS = [
   ['swarm up killed (SIGKILL), up again', (s) => s.swarmKills],
   ['tmux server killed, up again', (s) => s.tmuxKills],
-  ['writes refused (chattr +i), then allowed', (s) => s.refusals.length],
+  ['writes refused (chattr +i or a full disk), then allowed', (s) => s.refusals.length],
+  ['  of which a full disk (tmpfs), then freed', (s) => s.refusals.filter((r) => r.target === 'full-disk').length],
+  ['a report while swarm up was down, up again', (s) => s.downReports?.length ?? 0],
   ['lane agent crashed (SIM_CRASH_AT)', (s) => s.crashes],
   ['lane pane killed (kill -9)', (s) => s.paneKills],
 ];
@@ -48,14 +50,14 @@ export function printTotals(totals, minutes, print) {
   print(`${'fault kind'.padEnd(width)} ${cell('runs', 5)} ${cell('faults', 7)} ${cell('handoffs')} ${cell('violations', 10)}`);
   for (const k of totals.kinds) print(`${k.name.padEnd(width)} ${cell(k.runs, 5)} ${cell(k.faults, 7)} ${cell(k.handoffs)} ${cell(k.violations, 10)}`);
   const of = (name) => totals.kinds.find((k) => k.name === name) ?? { faults: 0, runs: 0, handoffs: 0, violations: 0 };
-  const [swarm, tmux, writes, crash, pane] = totals.kinds;
+  const [swarm, tmux, writes, , down, crash, pane] = totals.kinds;
   const all = of('all runs');
   const t = totals.targets;
   print('');
   print(
     `chaos: ${all.runs} runs in ${minutes.toFixed(1)} min, ${swarm.faults} swarm kills (SIGKILL), ${tmux.faults} tmux kills, `
     + `${writes.faults} write refusals (journal ${t.journal}, state.json ${t.state}, .swarm/ ${t['swarm-dir']}, full disk ${t['full-disk'] ?? 0}; ${totals.told} told), `
-    + `${crash.faults} lane crashes (SIM_CRASH_AT) + ${pane.faults} lane pane kills (SIGKILL), ${all.handoffs} handoffs, ${all.violations} violations`,
+    + `${down.faults} reports while swarm up was down, ${crash.faults} lane crashes (SIM_CRASH_AT) + ${pane.faults} lane pane kills (SIGKILL), ${all.handoffs} handoffs, ${all.violations} violations`,
   );
   if (totals.failing.length > 0) print(`failing seeds: ${totals.failing.join(' ')} (replay one: npm run chaos -- --seed S --keep)`);
   return totals.failing.length;

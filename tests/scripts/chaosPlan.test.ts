@@ -43,6 +43,14 @@ describe('chaos counts per fault kind', () => {
     { run: { seed: 4 }, stats: stats({ tmuxKills: 2, refusals: [{ target: 'swarm-dir', from: 0, to: 1 }], crashes: 1, paneKills: 1, handoffs: 4 }) },
   ];
 
+  it('counts a full disk among the refusals and on its own row, and reports made while swarm up was down', () => {
+    const more = [...results, { run: { seed: 5 }, stats: stats({ swarmKills: 1, refusals: [{ target: 'full-disk', from: 0, to: 1 }], downReports: [{ lane: 'lane-a', kind: 'done' }], handoffs: 2 }) }];
+    const row = (name: RegExp) => tally(more).kinds.find((k) => name.test(k.name));
+    expect(row(/^writes refused/)).toMatchObject({ runs: 3, faults: 3 });
+    expect(row(/of which a full disk/)).toMatchObject({ runs: 1, faults: 1, handoffs: 2 });
+    expect(row(/^a report while swarm up was down/)).toMatchObject({ runs: 1, faults: 1, handoffs: 2 });
+  });
+
   it('counts runs, faults, handoffs and violations per kind, and the failing seeds', () => {
     const totals = tally(results);
     const row = (name: RegExp) => totals.kinds.find((k) => name.test(k.name));
@@ -60,7 +68,7 @@ describe('chaos counts per fault kind', () => {
     const lines: string[] = [];
     expect(printTotals(tally(results), 1.25, (l) => lines.push(l))).toBe(1);
     expect(lines.find((l) => l.startsWith('tmux server killed'))).toMatch(/tmux server killed, up again\s+2\s+3\s+7\s+0$/);
-    expect(lines.at(-2)).toBe('chaos: 4 runs in 1.3 min, 2 swarm kills (SIGKILL), 3 tmux kills, 2 write refusals (journal 1, state.json 0, .swarm/ 1, full disk 0; 1 told), 1 lane crashes (SIM_CRASH_AT) + 1 lane pane kills (SIGKILL), 8 handoffs, 2 violations');
+    expect(lines.at(-2)).toBe('chaos: 4 runs in 1.3 min, 2 swarm kills (SIGKILL), 3 tmux kills, 2 write refusals (journal 1, state.json 0, .swarm/ 1, full disk 0; 1 told), 0 reports while swarm up was down, 1 lane crashes (SIM_CRASH_AT) + 1 lane pane kills (SIGKILL), 8 handoffs, 2 violations');
     expect(lines.at(-1)).toBe('failing seeds: 2 (replay one: npm run chaos -- --seed S --keep)');
   });
 });
