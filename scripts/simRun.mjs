@@ -5,7 +5,7 @@
  * its socket is touched.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,7 +88,29 @@ export function killServer(socket) {
   rmSync(join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
 }
 
-/** Remove a run's folder (its worktrees too). */
+/**
+ * Remove a run's folder (its worktrees too). A pane's process that outlived its server for a moment
+ * (the sim writes its run's quota files) would write on into the folder being removed (ENOTEMPTY):
+ * every process working under the run's own folder, which only this run started, is ended first.
+ */
 export function removeRun(dir) {
+  endProcessesUnder(dir);
   rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+}
+
+function endProcessesUnder(dir) {
+  let pids = [];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid);
+  } catch {
+    return; // no /proc
+  }
+  for (const pid of pids) {
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      if (cwd === dir || cwd.startsWith(`${dir}/`)) process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // gone, or not ours to read
+    }
+  }
 }

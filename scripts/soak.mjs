@@ -147,7 +147,9 @@ async function main() {
       if (interrupted) return;
       interrupted = true;
       process.stdout.write(`\nsoak: ${signal}: stopping swarm up, removing tmux -L ${socket} and ${dir}\n`);
-      void cleanup().then(() => process.exit(130));
+      void cleanup()
+        .catch((error) => process.stderr.write(`soak: cleaning up: ${error instanceof Error ? error.message : String(error)}\n`))
+        .finally(() => process.exit(130));
     });
   }
 
