@@ -42,7 +42,7 @@ if (missing().length > 0) {
   process.stderr.write(`real-clis: installing ${specs.join(' ')} into ${dir} (about 660 MB, a minute or so)\n`);
   try {
     mkdirSync(dir, { recursive: true });
-    execFileSync('npm', ['i', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, ...specs], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    execFileSync('npm', ['i', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, ...specs], { env, stdio: ['ignore', 2, 'inherit'] });
   } catch (error) {
     process.stderr.write(`real-clis: npm could not install ${specs.join(' ')} into ${dir}: ${error.message}\n`);
   }
