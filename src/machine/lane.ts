@@ -11,21 +11,21 @@ import type { CapacityLine } from '../core/protocol/protocol.js';
 import type { Decision } from '../core/capacity/thresholds.js';
 import { spokenDuration } from '../core/config/duration.js';
 import { degrade } from './degrade.js';
-import { clearTimer, effectId, escalation, journal, setTimer } from './effects.js';
-import { exitRecorded, handoffInFlight, isLive, stallWatched } from './laneState.js';
-import { exitOf } from './lastWords.js';
+import { clearTimer, effectId, journal, setTimer } from './effects.js';
+import { handoffInFlight, isLive, stallWatched } from './laneState.js';
 import { notices, tail } from './notices.js';
 import { andThen, ignored, type Ev } from './step.js';
-import { failSuccessor, freshHandoff } from './successor.js';
-import { QUICK_EXIT_MS, type AgentExit, type Blocked, type LaneEvent, type LaneState, type MachineContext, type Step } from './types.js';
+import { freshHandoff } from './successor.js';
+import { type LaneEvent, type LaneState, type MachineContext, type Step } from './types.js';
 import {
   handoffRefusal, onAccountFreed, onAccepted, onDegradedWritten, onHandoff, onHandoffTimer, onLease, onPacketChecked, onSpawned, onSpawnFailed,
   onSuccessorScreen,
 } from './handoff.js';
 import { onGate, onGateProcess, startGate } from './gate.js';
-import { doneAgentLeft } from './doneExit.js';
 import { onFirstStartFailed } from './firstStart.js';
 import { onResume } from './resume.js';
+import { block } from './block.js';
+import { onExited } from './exits.js';
 
 export { handoffInFlight, initialLane } from './laneState.js';
 export { MAX_GENERATIONS_HINT, QUICK_EXIT_MS, WAIT_RETRY_MS } from './types.js';
@@ -70,19 +70,6 @@ function activity(lane: LaneState, ctx: MachineContext): Step {
     next = { ...next, state: 'working', blocked: null };
   }
   return { lane: next, effects };
-}
-
-/** Block the lane and escalate once (a repeat of the same block changes nothing). */
-function block(lane: LaneState, blocked: Blocked, ctx: MachineContext): Step {
-  const passive = (source: Blocked['source'] | undefined): boolean => source === 'screen' || source === 'signal';
-  const sameSource = lane.blocked?.source === blocked.source || (passive(lane.blocked?.source) && passive(blocked.source));
-  const same = lane.state === 'blocked' && lane.blocked?.class === blocked.class && sameSource;
-  if (same && (blocked.source !== 'report' || lane.blocked?.what === blocked.what)) {
-    // The agent's own signal outlasts a screen that says the same: only its turn going on clears it.
-    return blocked.source === 'signal' && lane.blocked?.source === 'screen' ? { lane: { ...lane, blocked }, effects: [] } : { lane, effects: [] };
-  }
-  const next: LaneState = { ...lane, state: 'blocked', blocked };
-  return { lane: next, effects: escalation(next, blocked.class, blocked.what, blocked.source, ctx.now) };
 }
 
 function onStarted(lane: LaneState, event: Ev<'started'>, ctx: MachineContext): Step {
@@ -238,52 +225,6 @@ function hardLimit(lane: LaneState, screen: 'usage_limit' | 'overflow', resetsAt
   };
   if (handoffInFlight(lane)) return marked(lane);
   return andThen(degrade(lane, screen === 'usage_limit' ? 'usage_limit' : 'context_pressure', ctx), marked);
-}
-
-function onExited(lane: LaneState, event: Ev<'exited'>, ctx: MachineContext): Step {
-  if (!isLive(lane)) return doneAgentLeft(lane, event, ctx);
-  const h = lane.handoff;
-  const s = h?.successor ?? null;
-  if (lane.phase === 'spawning' && h !== null && s !== null && s.paneId === event.paneId) return successorExited(lane, event, ctx);
-  if (event.paneId !== lane.paneId) return ignored(lane, event, `pane ${event.paneId} is not the lane's current pane`, ctx.now);
-  if (exitRecorded(lane)) return ignored(lane, event, 'the exit of this agent is already recorded', ctx.now);
-  const exit = exitOf(event);
-  const data = { paneId: event.paneId, status: event.status };
-  const exited = (extra: Record<string, unknown> = {}) =>
-    journal(lane, 'agent_exited', 'observation', { ...data, last_lines: exit.lines, ...extra }, ctx.now);
-  if (lane.gate !== null) return { lane: { ...lane, state: 'lost' }, effects: [exited()] };
-  if (handoffInFlight(lane) && lane.phase !== 'rejected') return { lane, effects: [exited({ expected: true })] };
-  // A pane found gone on a restart went with its tmux server (or was closed): no exit of the agent's own.
-  const quick = ctx.now - lane.startedAt < (ctx.quickExitMs ?? QUICK_EXIT_MS);
-  const quickExits = event.vanished === true ? lane.quickExits : quick ? lane.quickExits + 1 : 0;
-  const told: Step = { lane, effects: [exited()] };
-  if (quickExits >= 2) return andThen(told, (l) => crashLoop({ ...l, quickExits }, exit, ctx));
-  return andThen(told, (l) => degrade({ ...l, quickExits, state: 'lost', blocked: null }, 'lane_lost', ctx, data, exit));
-}
-
-/** The second exit in a row within quickExitMs of a start: blocked dependency, no successor. */
-function crashLoop(lane: LaneState, exit: AgentExit, ctx: MachineContext): Step {
-  const what = `the agent exited within ${spokenDuration(ctx.quickExitMs ?? QUICK_EXIT_MS)} of its start for the second time in a row ` +
-    `(exit status ${exit.status ?? 'unknown'}): fix the command or the account's setup, then run swarm up again` +
-    (exit.lines.length === 0 ? '' : `\nlast lines of the pane:\n${tail(exit.lines.join('\n'), 1500)}`);
-  const timers = [clearTimer(lane, 'packet', ctx.now), clearTimer(lane, 'stall', ctx.now)];
-  const held = lane.phase === 'spawning' ? { ...lane, phase: 'attention' as const, phaseSince: ctx.now } : lane;
-  return andThen({ lane: held, effects: timers }, (l) => block(l, { class: 'dependency', what, source: 'engine' }, ctx));
-}
-
-/** A successor's pane died before it accepted: try the next account (or, in a crash loop, hold the lane). */
-function successorExited(lane: LaneState, event: Ev<'exited'>, ctx: MachineContext): Step {
-  const s = lane.handoff?.successor ?? null;
-  const spawnedAt = s?.spawnedAt ?? null;
-  const quick = spawnedAt !== null && ctx.now - spawnedAt < (ctx.quickExitMs ?? QUICK_EXIT_MS);
-  const quickExits = quick ? lane.quickExits + 1 : 0;
-  const exit = exitOf(event);
-  const data = { paneId: event.paneId, status: event.status, last_lines: exit.lines, successor: true, ...(s === null ? {} : { for_generation: s.generation, account: s.account }) };
-  const told: Step = { lane, effects: [journal(lane, 'agent_exited', 'observation', data, ctx.now)] };
-  const why = `the successor exited before accepting (status ${event.status ?? 'unknown'})`;
-  const lines = exit.lines.length === 0 ? null : exit.lines.join('\n');
-  const failed = andThen(told, (l) => failSuccessor({ ...l, quickExits }, why, event.paneId, ctx, quickExits < 2, lines));
-  return quickExits < 2 ? failed : andThen(failed, (l) => crashLoop(l, exit, ctx));
 }
 
 /** The stall timer came due: re-arm it if early, else nudge the agent once, then block the lane as stalled. */

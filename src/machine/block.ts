@@ -1,0 +1,16 @@
+/** Blocking a lane: the one escalation a new block makes. Pure; part of the lane machine. */
+import { escalation } from './effects.js';
+import type { Blocked, LaneState, MachineContext, Step } from './types.js';
+
+/** Block the lane and escalate once (a repeat of the same block changes nothing). */
+export function block(lane: LaneState, blocked: Blocked, ctx: MachineContext): Step {
+  const passive = (source: Blocked['source'] | undefined): boolean => source === 'screen' || source === 'signal';
+  const sameSource = lane.blocked?.source === blocked.source || (passive(lane.blocked?.source) && passive(blocked.source));
+  const same = lane.state === 'blocked' && lane.blocked?.class === blocked.class && sameSource;
+  if (same && (blocked.source !== 'report' || lane.blocked?.what === blocked.what)) {
+    // The agent's own signal outlasts a screen that says the same: only its turn going on clears it.
+    return blocked.source === 'signal' && lane.blocked?.source === 'screen' ? { lane: { ...lane, blocked }, effects: [] } : { lane, effects: [] };
+  }
+  const next: LaneState = { ...lane, state: 'blocked', blocked };
+  return { lane: next, effects: escalation(next, blocked.class, blocked.what, blocked.source, ctx.now) };
+}
