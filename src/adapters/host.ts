@@ -69,6 +69,11 @@ export interface PaneHost {
   readonly ownership?: SessionOwnership;
   /** Create or join the session; idempotent. */
   start(): Promise<void>;
+  /**
+   * Why the host can no longer be reached (its server died, or was replaced, after `start` reached
+   * it), else null. Asked when a command fails before any event could tell (a start cut short).
+   */
+  unreachable?(): Promise<string | null>;
   spawn(spec: PaneSpec): Promise<PaneInfo>;
   /** Every pane carrying swarm identity, live or dead (for re-adoption after a restart). */
   list(): Promise<PaneInfo[]>;

@@ -150,9 +150,55 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
     readInbox: () => inbox.drain(),
   });
 
-  await engine.host.start();
   const unsubscribe = engine.host.onEvent((event) => (event.type === 'lost' ? stopOnHostLost(engine, event.reason) : watchPanes.handle(event)));
+  try {
+    await begin(engine, inbox);
+    inboxWatcher = watch(paths.swarmDir, (_event, name) => {
+      if (name === null || name === 'inbox.jsonl') inbox.drain();
+    });
+    inbox.drain();
+    engine.publish();
+    engine.dispatch({ type: 'plan', event: 'resume' });
+    if (options.timeoutMs !== null) timeout = engine.clock.after(options.timeoutMs, () => finish({ code: 1, why: `--timeout passed (${options.timeoutMs} ms)` }));
+    engine.dispatch({ type: 'settle' });
+  } catch (error) {
+    // The tmux server killed while the run starts (a command of the start fails before any event
+    // could tell): the same stop short as a server lost later, not tmux's own error.
+    const reason = await engine.host.unreachable?.().catch(() => null);
+    if (reason === undefined || reason === null) {
+      unsubscribe();
+      journalFollower.close();
+      watchPanes.stop();
+      throw error;
+    }
+    stopOnHostLost(engine, `${reason}, while swarm up was starting: ${error instanceof Error ? error.message : String(error)}`);
+    await engine.idle().catch(() => undefined);
+  }
 
+  const detach = async () => {
+    journalFollower.drain();
+    journalFollower.close();
+    engine.closed = true;
+    engine.writes.stop();
+    timeout?.cancel();
+    inboxWatcher?.close();
+    watchPanes.stop();
+    engine.deadlines.stop();
+    unsubscribe();
+    await engine.idle().catch(() => undefined);
+    engine.save();
+    await engine.host.detach();
+    unlock();
+  };
+  return { engine, finished, detach };
+}
+
+/**
+ * The start of a run: the host's session, leftovers of a finished run closed, the saved run
+ * re-adopted (leases, intents, waiting records, panes), the lead claimed, missing agents started.
+ */
+async function begin(engine: Engine, inbox: ReturnType<typeof inboxReader>): Promise<void> {
+  await engine.host.start();
   // A fresh run (no state, or the last run's plan was done) adopts nothing: agent panes an earlier run
   // left in this swarm's session are closed first, so a leftover idle agent is not taken for a new one.
   // Its first intent, `run_started`, is journaled before anything else of the run.
@@ -193,32 +239,6 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   });
   await engine.idle();
   inbox.release();
-
-  inboxWatcher = watch(paths.swarmDir, (_event, name) => {
-    if (name === null || name === 'inbox.jsonl') inbox.drain();
-  });
-  inbox.drain();
-  engine.publish();
-  engine.dispatch({ type: 'plan', event: 'resume' });
-  if (options.timeoutMs !== null) timeout = engine.clock.after(options.timeoutMs, () => finish({ code: 1, why: `--timeout passed (${options.timeoutMs} ms)` }));
-  engine.dispatch({ type: 'settle' });
-
-  const detach = async () => {
-    journalFollower.drain();
-    journalFollower.close();
-    engine.closed = true;
-    engine.writes.stop();
-    timeout?.cancel();
-    inboxWatcher?.close();
-    watchPanes.stop();
-    engine.deadlines.stop();
-    unsubscribe();
-    await engine.idle().catch(() => undefined);
-    engine.save();
-    await engine.host.detach();
-    unlock();
-  };
-  return { engine, finished, detach };
 }
 
 /** A record of an agent whose start the saved state never recorded (a lane still starting, no pane): it waits for the start. */

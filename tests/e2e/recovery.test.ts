@@ -6,10 +6,11 @@
  */
 import { execa } from 'execa';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
+import { findOnPath } from '../../src/adapters/which.js';
 import { waitFor } from '../helpers/waitFor.js';
 
 let t: TestSwarm | null = null;
@@ -289,6 +290,49 @@ describe('recovery after the tmux server restarted (tmux)', () => {
     // Three successors needed, one account free: the others wait, and must not wait for the 15-minute retry.
     const again = await s.up(['--timeout', '45s']);
     expect(s.events('waiting_for_reset').length).toBeGreaterThan(0);
+    expect(again.all).toContain('plan done');
+    expect(again.exitCode).toBe(0);
+  });
+});
+
+/**
+ * A `tmux` first on PATH that kills its own server (the real tmux's, on the swarm's socket) the
+ * first time `swarm up` runs tmux with `word`, then runs that command: the server dies at a moment
+ * of the start the test chooses.
+ */
+function killingTmux(s: TestSwarm, word: string): Record<string, string> {
+  const real = findOnPath('tmux', process.env);
+  if (real === null) throw new Error('tmux is not on PATH');
+  const bin = join(s.root, 'killing-bin');
+  mkdirSync(bin, { recursive: true });
+  const mark = join(s.root, 'killed-once');
+  writeFileSync(join(bin, 'tmux'), [
+    '#!/bin/sh',
+    `if [ ! -e '${mark}' ]; then`,
+    '  for a in "$@"; do',
+    `    if [ "$a" = '${word}' ]; then : > '${mark}'; '${real}' -L '${s.socket}' kill-server; break; fi`,
+    '  done',
+    'fi',
+    `exec '${real}' "$@"`,
+    '',
+  ].join('\n'));
+  chmodSync(join(bin, 'tmux'), 0o755);
+  return { PATH: `${bin}:${s.env.PATH}`, KILLED_MARK: mark };
+}
+
+describe('the tmux server killed while swarm up is still starting (tmux)', () => {
+  // Each moment is a different tmux command of the start: the server's identity, the first pane
+  // list, the control connection. Before the fix each ended with tmux's own error and no host_lost.
+  it.each(['display-message', 'list-panes', '-C'])('killed at the start\'s first `%s`: host_lost says what to do, exit 1; up again finishes the plan', async (word) => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'done' } }] }));
+    const env = killingTmux(s, word);
+    const first = await s.up(['--timeout', '25s'], env);
+    expect(existsSync(env.KILLED_MARK!)).toBe(true);
+    expect(first.exitCode).toBe(1);
+    expect(first.all).toMatch(/stopped short — the tmux server is gone \(.*while swarm up was starting.*\): every agent ran in that server and is gone; `swarm up` again resumes/);
+    expect(first.all).not.toMatch(/^swarm: tmux /m);
+    expect(s.events('host_lost')).toEqual([expect.objectContaining({ reason: expect.stringContaining('while swarm up was starting'), what: expect.stringContaining('`swarm up` again resumes the plan') })]);
+    const again = await s.up(['--timeout', '45s']);
     expect(again.all).toContain('plan done');
     expect(again.exitCode).toBe(0);
   });

@@ -217,6 +217,13 @@ describe('chaosCheck across refused writes', () => {
     twice.splice(5, 0, { ts: at(3150), event: 'plan_files_recovered', lane: null, since: at(2000) });
     expect(check(plant(twice), { refusals: [window], faultsTold: 2 })).toEqual(['the journal refusal was told more than once']);
   });
+
+  it('passes a full disk met twice in its window, each time told once and recovered once', () => {
+    const twice = journal(true);
+    twice.splice(5, 0, { ts: at(3150), event: 'plan_files_recovered', lane: null, since: at(2000) });
+    expect(check(plant(twice), { refusals: [{ ...window, target: 'full-disk' }], faultsTold: 2 })).toEqual([]);
+    expect(check(plant(twice), { refusals: [{ ...window, target: 'full-disk' }], faultsTold: 3 })).toEqual(['swarm up told 3 plan_files_fault, the journal has 2 plan_files_recovered']);
+  });
 });
 
 describe('chaosCheck: a full disk under .swarm/', () => {

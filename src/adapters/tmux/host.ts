@@ -61,6 +61,8 @@ export class TmuxHost implements PaneHost {
   private reconnects = 0;
   /** `<pid>.<start time>` of the server the host works with (paneRef.ts). */
   private server: string | null = null;
+  /** The session was there (made or found) in this host's `start`: a server that is gone since was lost, not never had. */
+  private reached = false;
 
   readonly ownership?: SessionOwnership;
 
@@ -81,6 +83,7 @@ export class TmuxHost implements PaneHost {
         if (this.ownership && this.options.plan !== undefined) await refuseForeign(this.ownership, this.options.plan); // another swarm made it meanwhile
       });
     }
+    this.reached = true;
     for (const argv of tmux.sessionSetup(session, { historyLimit: this.options.historyLimit ?? 5000, paneDeathFile: this.options.paneDeathFile })) {
       await this.run(argv);
     }
@@ -233,6 +236,15 @@ export class TmuxHost implements PaneHost {
     });
     this.reconnects = 0;
     void this.vanished.look(); // a pane closed while no connection was there to tell it
+  }
+
+  async unreachable(): Promise<string | null> {
+    if (!this.reached) return null;
+    const alive = await this.run(tmux.hasSession(this.options.session)).then(() => null, (error: unknown) => (error instanceof Error ? error.message : String(error)));
+    if (alive !== null) return `the session is gone (${alive})`;
+    const server = await this.readServer().catch(() => null);
+    if (server === null) return 'the tmux server did not answer';
+    return this.server !== null && server !== this.server ? 'the tmux server was restarted: its panes are not the ones swarm started' : null;
   }
 
   /** `%exit` while the session lives (a detach-client, say): reconnect; else the host is lost. */
