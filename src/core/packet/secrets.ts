@@ -52,9 +52,10 @@ function entropy(text: string): number {
 function looksRandom(run: string): boolean {
   const body = run.replace(/=+$/, '');
   if (body.length < 32 || /^[0-9a-f]+$/i.test(body)) return false;
-  // A path (`/tmp/swarm-test-VGIp8R/work/lane-a`) is short segments between slashes; key material is not.
+  // A path (`/tmp/swarm-chaos-683800-NRZKk2/repo`) is segments between slashes: each is judged on its
+  // own, so a folder's random name is no key, while a key with slashes (base64) still has a random run.
   const segments = body.split('/');
-  if (segments.length >= 3 && segments.every((segment) => segment.length < 24)) return false;
+  if (segments.length >= 3) return segments.some(looksRandom);
   const classes = [...body].map(charClass);
   if (!classes.includes(0) || !classes.includes(1) || !classes.includes(2)) return false;
   let switches = 0;

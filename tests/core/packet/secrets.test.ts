@@ -130,4 +130,25 @@ describe('findSecrets: temp folders with random names are paths, not keys', () =
     }
     expect(flagged).toEqual([]);
   });
+
+  // Found by chaos (seed 683800): a folder name of 24+ characters made the whole path one "random
+  // string", so a lane's own packet, and every successor's acceptance, were refused.
+  it('flags none of 500 paths whose random folder name has a long prefix (a run folder, a project)', () => {
+    const chars = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const flagged: string[] = [];
+    for (let i = 0; i < 500; i += 1) {
+      const name = Array.from({ length: 6 }, () => chars[next() % chars.length]).join('');
+      for (const path of [`/tmp/swarm-chaos-${100000 + (next() % 900000)}-${name}/repo/plans/chaos`, `/home/dev/src/Project2-feature-${name}/lane-a`]) {
+        if (findSecrets({ where: { repo: path } }, {}).length > 0) flagged.push(path);
+      }
+    }
+    expect(findSecrets({ where: { repo: '/tmp/swarm-chaos-683800-NRZKk2/repo' } }, {})).toEqual([]);
+    expect(flagged).toEqual([]);
+  });
+
+  it('still flags key material that holds slashes (base64)', () => {
+    expect(findSecrets({ doing: 'k/Xq9Zr2Lm8Tp4Wv7Bn3Jd6Hf1Gs5Ka0YcUe/2Oi9Pq' }, {})).toEqual([line('doing', 'looks like a long random string (a key or token?)')]);
+  });
 });
