@@ -3,10 +3,12 @@
  * The import rules of STYLE.md that eslint's built-in rules cannot hold, over every import in src/:
  * `import type`, re-exports and lazy `import()` too, since each is how one file leans on another.
  * No plugin: TypeScript's own pre-processor reads the import lines (no type-check).
- * - Layers: a folder never imports the ones above it (LAYERS); core/ never imports kinds/.
- * - Kinds: a kind's folder (src/kinds/<kind>/) imports core/ and adapters/, never another kind, and
- *   is reached from core/, adapters/ and the runtime only through the kinds' interface (KIND_IMPORTS
- *   lists the direct imports still waiting for it).
+ * - Layers: a folder never imports the ones above it (LAYERS); core/, machine/, adapters/ and ui/
+ *   never import kinds/, not even the interface.
+ * - Kinds: a kind's folder (src/kinds/<kind>/) imports core/ and adapters/ and the interface's type
+ *   (kinds/kind.ts), never another kind; from outside, only kinds/index.ts reaches into a kind's
+ *   folder, everyone else goes through the interface (KIND_IMPORTS lists the direct imports still
+ *   waiting for it).
  * - No barrels: no file in src/ only re-exports others (an old path kept alive after a move).
  * - No import cycles: the strongly connected components of the import graph, each shown as a path.
  *
@@ -27,26 +29,21 @@ import ts from 'typescript';
 export const ALLOWED = [];
 
 /**
- * Direct imports of a kind's formats from outside the kinds, allowed until the engine and the
- * commands reach a kind through its `Kind` interface (kinds/index.ts); each `[from, to]` is one import.
- * Never add to it: a new use goes through the interface.
+ * Direct imports of a kind's folder from outside it, allowed until that use goes through the `Kind`
+ * interface (kinds/kind.ts, kinds/index.ts); each `[from, to]` is one import. Never add to it: a new
+ * use goes through the interface.
  */
 export const KIND_IMPORTS = [
-  // The launch wiring quotes Codex's `notify` override as TOML.
-  ['src/core/launch/signals.ts', 'src/kinds/codex/toml.ts'],
-  // Capacity probes per kind: Claude Code's transcript, Codex's rollout.
-  ['src/adapters/probes.ts', 'src/kinds/claude/files.ts'],
-  ['src/adapters/probes.ts', 'src/kinds/claude/transcript.ts'],
-  ['src/adapters/probes.ts', 'src/kinds/codex/rolloutProbe.ts'],
-  // Readiness facts of a profile: Codex's trust tables.
-  ['src/adapters/profiles.ts', 'src/kinds/codex/trust.ts'],
-  // A Codex profile's own `notify`, read when a lane is launched.
-  ['src/runtime/launchInputs.ts', 'src/kinds/codex/toml.ts'],
-  // Claude Code's session file tells delivery whether the agent waits for a permission.
-  ['src/runtime/delivery.ts', 'src/kinds/claude/files.ts'],
+  // `swarm hook` and `swarm statusline` read Claude Code's hooks and status line, and Codex's notify.
+  ['src/commands/hook.ts', 'src/kinds/claude/hooks.ts'],
+  ['src/commands/hook.ts', 'src/kinds/codex/notify.ts'],
+  ['src/commands/hook.ts', 'src/kinds/codex/rolloutProbe.ts'],
+  ['src/commands/statusline.ts', 'src/kinds/claude/statusline.ts'],
 ];
 
 const KINDS = 'src/kinds/';
+/** The interface every kind is reached through: the type, and the one map from a name to a folder. */
+const KIND_INTERFACE = ['src/kinds/kind.ts', 'src/kinds/index.ts'];
 
 /** `from` (a folder, or a file) never imports anything under `never`. */
 const LAYERS = [
@@ -54,13 +51,26 @@ const LAYERS = [
   { from: 'src/core/', never: ['src/adapters/', 'src/runtime/', 'src/ui/', 'src/commands/', 'src/cli.ts', KINDS], why: 'src/core is pure and knows no kind' },
   { from: 'src/machine/', never: ['src/adapters/', 'src/runtime/', 'src/ui/', 'src/commands/', 'src/cli.ts', KINDS], why: 'the lane machine is pure and knows no kind' },
   { from: KINDS, never: ['src/runtime/', 'src/commands/', 'src/ui/', 'src/cli.ts', 'src/hot.ts', 'src/hot/'], why: 'a kind leans on core/ and adapters/ only' },
-  { from: 'src/runtime/', never: [KINDS], why: 'the engine reaches a kind only through its interface' },
   { from: 'src/ui/', never: [KINDS], why: 'the dashboard knows no kind' },
 ];
 
-/** The kind a file of src/kinds/<kind>/ belongs to, or null. */
+/** The kind a file of src/kinds/<kind>/ belongs to, or null (the interface files sit in src/kinds/ itself). */
 function kindOf(path) {
-  return path.startsWith(KINDS) ? path.slice(KINDS.length).split('/')[0] : null;
+  const parts = path.startsWith(KINDS) ? path.slice(KINDS.length).split('/') : [];
+  return parts.length > 1 ? parts[0] : null;
+}
+
+/**
+ * Why `from` may not import `to`, a file of a kind's folder, or null when it may: only the kind
+ * itself and kinds/index.ts reach into a kind's folder; a kind reaches no other kind, and never the
+ * map of them all (kinds/index.ts), only the interface's type (kinds/kind.ts).
+ */
+function kindProblem(from, to) {
+  const [mine, theirs] = [kindOf(from), kindOf(to)];
+  if (mine !== null && to === 'src/kinds/index.ts') return `${from} imports ${to}: a kind never reaches the map of all kinds`;
+  if (theirs === null || mine === theirs || from === 'src/kinds/index.ts') return null;
+  if (mine !== null) return `${from} imports ${to}: a kind never imports another kind (${mine} -> ${theirs}); move what both need to core/`;
+  return `${from} imports ${to}: outside a kind's folder, reach it through its interface (${KIND_INTERFACE.join(', ')})`;
 }
 
 /** A barrel: a file whose every statement re-exports another module (`export … from`). */
@@ -111,11 +121,10 @@ export function checkImports(root, allowed = ALLOWED, kindImports = KIND_IMPORTS
   for (const [from, targets] of graph) {
     for (const to of targets) {
       if (waiting.has(`${from} -> ${to}`)) continue;
-      for (const layer of LAYERS.filter((l) => from.startsWith(l.from))) {
-        if (layer.never.some((n) => to.startsWith(n))) problems.push(`${from} imports ${to}: ${layer.why} (${layer.from} never imports ${layer.never.join(', ')})`);
-      }
-      const [mine, theirs] = [kindOf(from), kindOf(to)];
-      if (mine !== null && theirs !== null && mine !== theirs) problems.push(`${from} imports ${to}: a kind never imports another kind (${mine} -> ${theirs}); move what both need to core/`);
+      const layered = LAYERS.filter((l) => from.startsWith(l.from) && l.never.some((n) => to.startsWith(n)));
+      for (const layer of layered) problems.push(`${from} imports ${to}: ${layer.why} (${layer.from} never imports ${layer.never.join(', ')})`);
+      const problem = layered.length === 0 ? kindProblem(from, to) : null;
+      if (problem !== null) problems.push(problem);
     }
   }
   for (const [from, to] of allowed) {

@@ -78,6 +78,15 @@ export function readTextIfExists(path: string): string | null {
   }
 }
 
+/** A file of the user's, or null when it cannot be read (theirs is then left out, and what needed it goes on). */
+export function readUserFile(path: string): string | null {
+  try {
+    return readTextIfExists(path);
+  } catch {
+    return null;
+  }
+}
+
 /** A folder with the given mode (created or tightened). */
 export function ensureDir(path: string, mode: number): void {
   mkdirSync(path, { recursive: true, mode });

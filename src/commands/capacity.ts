@@ -11,7 +11,8 @@ import { UsageError } from '../errors.js';
 import { akReading } from '../adapters/ak.js';
 import { readCachedReading, saveReading, type CachedReading, type CapacitySource } from '../adapters/capacityCache.js';
 import { appendInbox } from '../adapters/inbox.js';
-import { probeReading } from '../adapters/probes.js';
+import type { ProbeResult } from '../core/capacity/probe.js';
+import { kindFor } from '../kinds/index.js';
 import { readSettings } from '../adapters/settings.js';
 import { requirePlanFolder } from '../adapters/planFolder.js';
 import type { CommandIO } from './io.js';
@@ -30,9 +31,10 @@ export async function capacity(io: CommandIO): Promise<number> {
   const now = new Date();
 
   const window = resolveWindow(settings.window, null, io.env);
-  const probe = (): ReturnType<typeof probeReading> =>
-    probeReading(ctx.kind, { plan: ctx.plan, account: ctx.account, lane: ctx.lane, generation: ctx.generation, run: ctx.run, env: io.env, window }, settings.capacity);
-  const { reading, source, cached } = currentReading(ctx.plan, ctx.account, io.env, now, probe, ctx.kind !== 'sim');
+  const kind = await kindFor(ctx.kind);
+  const probe = (): ProbeResult | null =>
+    kind.signals.probe({ plan: ctx.plan, account: ctx.account, lane: ctx.lane, generation: ctx.generation, run: ctx.run, env: io.env, window }, settings.capacity);
+  const { reading, source, cached } = currentReading(ctx.plan, ctx.account, io.env, now, probe, kind.signals.ak);
   const verdict = assess(ctx.account, reading, caps, settings.capacity, {
     contextPressure: settings.contextPressure,
     window,
@@ -72,7 +74,7 @@ function currentReading(
   account: string,
   env: NodeJS.ProcessEnv,
   now: Date,
-  probe: () => ReturnType<typeof probeReading>,
+  probe: () => ProbeResult | null,
   askAk: boolean,
 ): { reading: RawReading | null; source: CapacitySource; cached: boolean } {
   const saved = readCachedReading(plan, account);

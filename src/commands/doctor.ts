@@ -17,7 +17,9 @@ import { UsageError } from '../errors.js';
 import { loadConfig } from '../adapters/configFile.js';
 import { readTextIfExists } from '../adapters/files.js';
 import { loadKind } from '../adapters/kinds.js';
-import { accountReadiness, profileOf } from '../adapters/profiles.js';
+import { profileFolder } from '../adapters/profiles.js';
+import { loadKinds, type Kinds } from '../kinds/index.js';
+import type { Kind } from '../kinds/kind.js';
 import { findOnPath } from '../adapters/which.js';
 import { agentPane } from '../runtime/agents.js';
 import type { CommandIO } from './io.js';
@@ -32,7 +34,7 @@ export async function doctor(io: CommandIO): Promise<number> {
   if (bad !== undefined) throw new UsageError(`unknown flag "${bad}" for doctor — ${USAGE}`);
   if (files.length > 1) throw new UsageError(`doctor takes one file, got ${files.length} — ${USAGE}`);
   const config = loadConfig(files[0] ?? 'swarm.yaml', { cwd: io.cwd, env: io.env });
-  const report = doctorReport(gather(config, io.env));
+  const report = doctorReport(gather(config, io.env, await loadKinds(config.accounts.map((a) => a.kind))));
   if (flags.includes('--json')) {
     const { ok, problems, warnings, accounts, tools } = report;
     io.stdout(`${JSON.stringify({ ok, problems, warnings, accounts, tools })}\n`);
@@ -43,7 +45,7 @@ export async function doctor(io: CommandIO): Promise<number> {
   return report.problems.some((p) => p.tool !== undefined) ? 4 : 1;
 }
 
-function gather(config: SwarmConfig, env: NodeJS.ProcessEnv): DoctorFacts {
+function gather(config: SwarmConfig, env: NodeJS.ProcessEnv, kindOf: Kinds): DoctorFacts {
   const kinds = [...new Set(config.accounts.map((a) => a.kind))];
   const planText = readTextIfExists(planPaths(config.plan).planFile) ?? '';
   const approvals = parseApprovals(planText);
@@ -53,7 +55,7 @@ function gather(config: SwarmConfig, env: NodeJS.ProcessEnv): DoctorFacts {
   const ak = findOnPath('ak', env) !== null;
   return {
     tools,
-    accounts: config.accounts.map((a) => accountFact(config, a, env, ak, claudeMode === 'bypassPermissions')),
+    accounts: config.accounts.map((a) => accountFact(config, a, kindOf, env, ak, claudeMode === 'bypassPermissions')),
     approvals: {
       present: approvals.ok ? approvals.approvals.claude !== null || approvals.approvals.codex !== null : true,
       problems: approvals.ok ? [] : approvals.problems.map((p) => `PLAN.md:${p.line}:${p.col}: ${p.message}`),
@@ -94,18 +96,18 @@ function checkoutsOf(config: SwarmConfig, account: Account): string[] {
   return [...new Set(all)];
 }
 
-function accountFact(config: SwarmConfig, account: Account, env: NodeJS.ProcessEnv, ak: boolean, bypass: boolean): AccountFact {
-  const profile = profileOf(account, env.HOME);
-  const source: AccountFact['capacitySource'] = account.kind === 'sim' ? 'sim' : ak ? 'ak'
-    : account.kind === 'claude' ? 'status line' : account.kind === 'codex' ? 'rollout' : 'none';
+function accountFact(config: SwarmConfig, account: Account, kindOf: Kinds, env: NodeJS.ProcessEnv, ak: boolean, bypass: boolean): AccountFact {
+  const kind = kindOf(account.kind);
+  const profile = kind.profile === null ? null : profileFolder(kind.profile, account, env.HOME);
+  const source = ak && kind.signals.ak ? 'ak' : kind.signals.source;
   return {
     id: account.id,
     kind: account.kind,
     profile,
-    checkouts: checkoutsOf(config, account).map((checkout) => ({ checkout, readiness: accountReadiness(account, checkout, env.HOME) })),
+    checkouts: checkoutsOf(config, account).map((checkout) => ({ checkout, readiness: kind.readiness?.check(account, checkout, env.HOME) ?? { ready: true as const } })),
     capacitySource: source,
     bypassAccepted: bypass && account.kind === 'claude' && profile !== null ? bypassAccepted(account, profile, env.HOME) : null,
-    autoUpdaterOff: account.kind === 'claude' ? updaterOff(config, account, env) : null,
+    autoUpdaterOff: account.kind === 'claude' ? updaterOff(config, account, kind, env) : null,
   };
 }
 
@@ -124,11 +126,11 @@ function bypassAccepted(account: Account, profile: string, home: string | undefi
 }
 
 /** Build the pane a lane on this account would start in (in a scratch plan folder) and look at its environment. */
-function updaterOff(config: SwarmConfig, account: Account, env: NodeJS.ProcessEnv): boolean | null {
+function updaterOff(config: SwarmConfig, account: Account, kind: Kind, env: NodeJS.ProcessEnv): boolean | null {
   const scratch = mkdtempSync(join(tmpdir(), 'swarm-doctor-'));
   try {
     const spec = agentPane({
-      config: { ...config, plan: scratch }, name: 'doctor', role: 'lane', generation: 1, account, epoch: 1, run: 1,
+      config: { ...config, plan: scratch }, name: 'doctor', role: 'lane', generation: 1, account, kind, epoch: 1, run: 1,
       checkout: config.lead.checkout, task: 'doctor', command: null, packet: null, brief: null,
     }, env);
     return spec.env.DISABLE_AUTOUPDATER === '1';

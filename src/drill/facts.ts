@@ -11,7 +11,7 @@ import type { LeadRecord } from '../core/lead/epochs.js';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
 import { readJournal } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
-import { simStateDir } from '../adapters/probes.js';
+import { simStateDir } from '../sim/files.js';
 import type { PaneHost } from '../adapters/host.js';
 import { EVIDENCE_DIR, type DrillFacts, type KeysLog, type PacketFact, type PaneText } from './checks.js';
 

@@ -1,7 +1,7 @@
 /**
  * What a pane is started with (SPEC 4.1): its whole environment (core/launch/paneEnv.ts: swarm's own
- * without credentials, `pass_env`, the account's profile, the kind's own (core/launch/signals.ts
- * kindEnv), the SWARM_* variables and a PATH on which `swarm` is this installation), the prompt
+ * without credentials, `pass_env`, the account's profile, the kind's own (its Kind's
+ * launch env), the SWARM_* variables and a PATH on which `swarm` is this installation), the prompt
  * files, and the kind's launch.
  */
 import { randomUUID } from 'node:crypto';
@@ -10,13 +10,13 @@ import type { Account, CommandSpec, SwarmConfig } from '../core/config/config.js
 import { mailboxPath, planPaths } from '../core/plan/paths.js';
 import { agentFiles, firstLine, promptText, protocolBrief, type AgentIntro, type SessionRecord } from '../core/launch/agentPrompt.js';
 import { launchArgv, replacesLaunch } from '../core/launch/launch.js';
-import { kindEnv } from '../core/launch/signals.js';
 import { paneEnvironment } from '../core/launch/paneEnv.js';
 import type { PaneSpec } from '../adapters/host.js';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
 import { loadKind } from '../adapters/kinds.js';
 import { SWARM_BIN } from './swarmBin.js';
-import { checkProfile, notifyFor, planApprovalFlags, profileDir, settingsFor } from './launchInputs.js';
+import type { Kind } from '../kinds/kind.js';
+import { planApprovalFlags, profileDir } from './launchInputs.js';
 
 /** The `swarm` command of this installation (its launcher picks the agents' fast path). */
 
@@ -37,6 +37,8 @@ export interface AgentStart {
   role: 'lead' | 'lane';
   generation: number;
   account: Account;
+  /** The account's kind (kinds/index.ts). */
+  kind: Kind;
   epoch: number;
   /** The run it starts in (SWARM_RUN): every record it writes carries it. */
   run: number;
@@ -66,10 +68,11 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
     packet: start.packet, resumeBrief: start.brief,
   };
   const kind = loadKind(start.account.kind, config.dir);
-  checkProfile(kind, start.account);
+  const { launch } = start.kind;
+  launch.check?.(start.account, kind.accountEnv);
   const sessionId = randomUUID();
   const template = replacesLaunch(start.command) ? [] : (kind.launch?.command ?? []);
-  const profile = profileDir(kind, start.account, env.HOME);
+  const profile = profileDir(kind, start.kind, start.account, env.HOME);
   const prompt = promptText(intro);
   const uses = (name: string) => template.some((arg) => arg.includes(`{${name}}`));
   const argv = launchArgv(kind, {
@@ -80,10 +83,10 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
     swarmBin,
     nodeBin: process.execPath,
     sessionId,
-    settings: uses('settings') ? settingsFor(swarmBin, start.checkout, profile) : '',
+    settings: uses('settings') ? (launch.settings?.(swarmBin, start.checkout, profile) ?? '') : '',
     systemPromptFile: files.brief,
-    approvals: uses('approvals') ? planApprovalFlags(kind.kind, plan) : { argv: [], promptAfterDashDash: false },
-    notify: uses('notify') ? notifyFor(swarmBin, profile) : '',
+    approvals: uses('approvals') ? planApprovalFlags(start.kind, plan) : { argv: [], promptAfterDashDash: false },
+    notify: uses('notify') ? (launch.notify?.(swarmBin, profile) ?? '') : '',
     who: start.name,
   });
   writeFileAtomic(files.brief, protocolBrief(intro));
@@ -91,7 +94,7 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
   const record: SessionRecord = { lane: start.name, generation: start.generation, account: start.account.id, kind: kind.kind, sessionId };
   writeFileAtomic(files.session, `${JSON.stringify(record)}\n`);
   const own: Record<string, string> = {
-    ...kindEnv(kind.kind, config.thresholds.compact),
+    ...launch.env(config.thresholds.compact),
     PATH: `${binDir}:${env.PATH ?? '/usr/bin:/bin'}`,
     SWARM_CONFIG: config.file,
     SWARM_PLAN: plan,

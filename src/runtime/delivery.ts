@@ -18,7 +18,7 @@ import type { LaneState } from '../machine/types.js';
 import { pointerLine } from '../adapters/mailbox.js';
 import { loadKind } from '../adapters/kinds.js';
 import { readPointed, writeEngineCounts } from '../adapters/pointed.js';
-import { claudeConfigDir, claudeSessionState } from '../kinds/claude/files.js';
+import type { Kinds } from '../kinds/index.js';
 import type { SwarmConfig } from '../core/config/config.js';
 import type { PaneHost } from '../adapters/host.js';
 import type { EngineState } from './engineState.js';
@@ -28,6 +28,7 @@ export interface DeliveriesEngine {
   readonly config: Pick<SwarmConfig, 'plan' | 'accounts' | 'dir'>;
   readonly state: Pick<EngineState, 'sessions'>;
   readonly env: NodeJS.ProcessEnv;
+  readonly kinds: Kinds;
   readonly host: Pick<PaneHost, 'capture' | 'typeLine'>;
   laneOfAgent(agent: string): string | null;
   lane(name: string): LaneState | undefined;
@@ -106,11 +107,12 @@ export class Deliveries {
 
   /** Whether the agent waits for its next turn, by the kind's structured signals first, the screen last. */
   private idle(kind: KindSpec, env: Record<string, string>, lane: LaneState, agent: string, screen: string, screenShown: boolean): boolean {
-    if (typeof kind.signals.session_state === 'string') {
+    const sessionIdle = this.engine.kinds(kind.kind).screens.sessionIdle;
+    if (typeof kind.signals.session_state === 'string' && sessionIdle !== undefined) {
       const session = this.engine.state.sessions?.[lane.name];
       if (session && session.generation === lane.generation) {
-        const state = claudeSessionState(claudeConfigDir(env[kind.accountEnv ?? ''] ?? this.engine.env[kind.accountEnv ?? '']), session.sessionId);
-        if (state !== null) return state.status === 'idle' && !screenShown; // a usage-limit menu is never typed into
+        const idle = sessionIdle(env[kind.accountEnv ?? ''] ?? this.engine.env[kind.accountEnv ?? ''], session.sessionId);
+        if (idle !== null) return idle && !screenShown; // a usage-limit menu is never typed into
       }
     }
     if (kind.signals.notify === true && !turnEndedSinceTyped(readPointed(this.engine.config.plan, agent))) return false;

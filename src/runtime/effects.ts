@@ -25,6 +25,7 @@ import { isoNow } from './clock.js';
 import type { SwarmConfig } from '../core/config/config.js';
 import type { LeadRecord } from '../core/lead/epochs.js';
 import type { SwarmEvent } from '../core/swarm/events.js';
+import type { Kinds } from '../kinds/index.js';
 import type { PaneHost } from '../adapters/host.js';
 import type { JournalInput } from '../adapters/journal.js';
 import type { Clock } from './clock.js';
@@ -35,6 +36,7 @@ export interface EffectsEngine {
   readonly config: SwarmConfig;
   readonly host: PaneHost;
   readonly env: NodeJS.ProcessEnv;
+  readonly kinds: Kinds;
   readonly state: EngineState;
   readonly clock: Clock;
   now(): number;

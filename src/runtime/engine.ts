@@ -15,6 +15,7 @@ import { reduceSwarm, type SwarmContext } from '../core/swarm/reduce.js';
 import type { PendingEffect } from '../core/swarm/state.js';
 import type { LeadRecord } from '../core/lead/epochs.js';
 import type { JournalEntry } from '../core/protocol/journal.js';
+import type { Kinds } from '../kinds/index.js';
 import type { PaneHost } from '../adapters/host.js';
 import { appendJournal, journalEntry, type JournalInput } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
@@ -36,6 +37,8 @@ export interface EngineDeps {
   store: SwarmStore;
   state: EngineState;
   env: NodeJS.ProcessEnv;
+  /** The kinds of the swarm's accounts, loaded (kinds/index.ts). */
+  kinds: Kinds;
   /** The one clock of the run (tests: a hand clock). */
   clock?: Clock;
   /** `--until-done`: a plan no lane can move stops short. */
@@ -47,6 +50,7 @@ export class Engine {
   readonly host: PaneHost;
   readonly store: SwarmStore;
   readonly env: NodeJS.ProcessEnv;
+  readonly kinds: Kinds;
   state: EngineState;
   readonly clock: Clock;
   readonly now: () => number;
@@ -72,6 +76,7 @@ export class Engine {
     this.store = deps.store;
     this.state = deps.state;
     this.env = deps.env;
+    this.kinds = deps.kinds;
     this.clock = deps.clock ?? systemClock;
     this.now = () => this.clock.now();
     this.untilDone = deps.untilDone ?? false;

@@ -1,11 +1,11 @@
 /**
  * Which pool accounts would stop at their start (readiness): the profile checks of
- * adapters/profiles.ts, plus the accounts a successor showed a blocking screen on during this run.
+ * each account's kind (kinds/<kind>/readiness.ts), plus the accounts a successor showed a blocking screen on during this run.
  * Feeds `pick`'s `notReady`; each skip is journaled (`account_skipped`, account and why).
  */
 import type { Account } from '../core/config/types.js';
 import { skippedNotReady, type PickInput } from '../core/accounts/leases.js';
-import { accountReadiness } from '../adapters/profiles.js';
+import type { Kinds } from '../kinds/index.js';
 import type { JournalInput } from '../adapters/journal.js';
 import type { EngineState } from './engineState.js';
 
@@ -13,6 +13,7 @@ import type { EngineState } from './engineState.js';
 export interface ReadyAccountsEngine {
   readonly state: Pick<EngineState, 'notReady'>;
   readonly env: NodeJS.ProcessEnv;
+  readonly kinds: Kinds;
   journal(input: JournalInput): unknown;
 }
 
@@ -25,7 +26,7 @@ export function notReadyAccounts(engine: ReadyAccountsEngine, pool: readonly Acc
       out.set(account.id, marked);
       continue;
     }
-    const ready = accountReadiness(account, checkout, engine.env.HOME);
+    const ready = engine.kinds(account.kind).readiness?.check(account, checkout, engine.env.HOME) ?? { ready: true };
     if (!ready.ready) out.set(account.id, ready.why);
   }
   return out;

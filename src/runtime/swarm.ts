@@ -21,6 +21,7 @@ import { writeSettings } from '../adapters/settings.js';
 import { createSwarmStore, pushEvent, type SwarmStore } from '../ui/store.js';
 import { startFailed } from '../machine/firstStart.js';
 import { reconcileLeases, spawn, startMissing } from './agentStarts.js';
+import { loadKinds } from '../kinds/index.js';
 import { Engine } from './engine.js';
 import { saveState } from './engineState.js';
 import { freshOrSaved, type Corrupt } from './initialState.js';
@@ -83,7 +84,8 @@ export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Pr
       lead: { name: state.leadAgent, epoch: state.epoch, account: config.lead.account, state: 'starting' },
       lanes: [],
     });
-    const engine = new Engine({ config, host, store, state, env: options.env, clock, untilDone: options.untilDone });
+    const kinds = await loadKinds(config.accounts.map((a) => a.kind));
+    const engine = new Engine({ config, host, store, state, env: options.env, kinds, clock, untilDone: options.untilDone });
     probePlanFiles(engine);
     if (claimed === 'adopted') engine.journal({ type: 'observation', event: 'session_adopted', lane: null, session: sessionName(config), what: 'a tmux session without an owner, its panes this plan\'s, is stamped as this plan\'s' });
     options.onStore?.(store);

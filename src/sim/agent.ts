@@ -9,7 +9,7 @@ import { excerpt } from '../errors.js';
 import { parsePacket } from '../core/packet/packet.js';
 import { planPaths } from '../core/plan/paths.js';
 import { readTextIfExists } from '../adapters/files.js';
-import { simStateDir } from '../adapters/probes.js';
+import { simStateDir } from './files.js';
 import { faultBefore, type Faults, type StepFault } from './faults.js';
 import { answerText, firstLine, meaningOf, type MailMessage } from './messages.js';
 import { spend } from './model.js';

@@ -15,7 +15,7 @@ import { parsePacket } from '../core/packet/packet.js';
 import { planPaths } from '../core/plan/paths.js';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
-import { simStateDir } from '../adapters/probes.js';
+import { simStateDir } from './files.js';
 import { initialRows, recordReport, renderTable, rowsFromNext, tableDoing, tableNext, type LaneRow } from './leadTable.js';
 import { firstLine, meaningOf, type MailMessage } from './messages.js';
 import { spend } from './model.js';

@@ -13,7 +13,7 @@ import { mailboxPath } from '../core/plan/paths.js';
 import type { AgentContext } from '../core/protocol/agentContext.js';
 import { planFilesFault } from '../errors.js';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
-import { simAccountFile, simStateDir } from '../adapters/probes.js';
+import { simAccountFile, simStateDir } from './files.js';
 import { accountState, agentKey, type AccountState, type SimModel } from './model.js';
 import { parseMailbox, type MailMessage } from './messages.js';
 import { Screen } from './screen.js';

@@ -1,7 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { claudeSettings, codexNotify, HOOK_EVENTS, kindEnv, shellWord, userStatusLine } from '../../../src/core/launch/signals.js';
-import { userNotify } from '../../../src/kinds/codex/toml.js';
+import { claudeSettings, HOOK_EVENTS, shellWord, userStatusLine } from '../../src/kinds/claude/launch.js';
+import { codexNotify } from '../../src/kinds/codex/launch.js';
+import { userNotify } from '../../src/kinds/codex/toml.js';
+import { loadKinds } from '../../src/kinds/index.js';
+
+const KINDS = await loadKinds([]);
+/** A kind's own environment, through its Kind. */
+const kindEnv = (kind: string, compact: 'off' | 'auto'): Record<string, string> => KINDS(kind).launch.env(compact);
 
 /** What sh makes of a command line: its words, as argv (the real sh, not a model of it). */
 function words(command: string): string[] {

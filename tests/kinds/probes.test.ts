@@ -2,7 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { probeReading, simAccountFile } from '../../src/adapters/probes.js';
+import type { ProbeResult, ProbeTarget } from '../../src/core/capacity/probe.js';
+import type { CapacityThresholds } from '../../src/core/capacity/thresholds.js';
+import { loadKinds } from '../../src/kinds/index.js';
+import { simAccountFile } from '../../src/sim/files.js';
+
+const KINDS = await loadKinds([]);
+/** A kind's probe, through its Kind (null: a plain kind with no name). */
+const probeReading = (kind: string | null, target: ProbeTarget, thresholds: CapacityThresholds): ProbeResult | null => KINDS(kind ?? '').signals.probe(target, thresholds);
 
 let plan: string;
 beforeEach(() => {

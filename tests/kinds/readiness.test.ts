@@ -1,5 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { claudeProjects, readiness, type ReadinessFacts } from '../../../src/core/accounts/readiness.js';
+import type { ProfileFacts, Readiness } from '../../src/core/accounts/readiness.js';
+import { claudeProjects, claudeReadiness } from '../../src/kinds/claude/readiness.js';
+import { codexReadiness } from '../../src/kinds/codex/readiness.js';
+import { loadKinds } from '../../src/kinds/index.js';
+
+const KINDS = await loadKinds([]);
+
+/** The facts of either kind that checks a profile, in one table. */
+interface ReadinessFacts extends ProfileFacts {
+  kind: string;
+  claudeProjects: Readonly<Record<string, unknown>> | null;
+  codexTrust: ReadonlyMap<string, string> | null;
+}
+
+/** Each kind's pure rule; a kind without a readiness check is always ready. */
+function readiness(f: ReadinessFacts): Readiness {
+  if (f.kind === 'claude') return claudeReadiness({ ...f, projects: f.claudeProjects });
+  if (f.kind === 'codex') return codexReadiness({ ...f, trust: f.codexTrust });
+  expect(KINDS(f.kind).readiness).toBeNull();
+  return { ready: true };
+}
 
 const base: ReadinessFacts = {
   kind: 'claude', profile: '/p/work1', profileExists: true, signedIn: true,

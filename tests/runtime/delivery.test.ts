@@ -5,6 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadKinds } from '../../src/kinds/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freshCount } from '../../src/core/protocol/pointed.js';
 import { readPointed } from '../../src/adapters/pointed.js';
@@ -19,6 +20,7 @@ afterEach(() => {
   dir = null;
 });
 
+const KINDS = await loadKinds([]);
 const IDLE = readFileSync(join(ROOT, 'tests', 'fixtures', 'screens', 'claude', 'idle.txt'), 'utf8');
 
 function setup() {
@@ -31,6 +33,7 @@ function setup() {
     config: { plan, dir, accounts: [{ id: 'c1', kind: 'claude', vendor: 'anthropic', env: {} }] as unknown as DeliveriesEngine['config']['accounts'] },
     state: { sessions: {} },
     env: {},
+    kinds: KINDS,
     host: {
       capture: () => Promise.resolve(IDLE),
       typeLine: (_pane: string, line: string) => {

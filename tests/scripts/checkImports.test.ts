@@ -96,7 +96,10 @@ describe('scripts/check-imports.mjs: layers', () => {
 });
 
 describe('scripts/check-imports.mjs: kinds', () => {
-  const shared = { 'core/c.ts': 'export const c = 1;\n', 'adapters/a.ts': 'export const a = 1;\n', 'kinds/claude/b.ts': 'export const b = 1;\n', 'runtime/engine.ts': 'export const e = 1;\n' };
+  const shared = {
+    'core/c.ts': 'export const c = 1;\n', 'adapters/a.ts': 'export const a = 1;\n', 'kinds/claude/b.ts': 'export const b = 1;\n', 'runtime/engine.ts': 'export const e = 1;\n',
+    'kinds/kind.ts': 'export interface Kind { name: string }\n', 'kinds/index.ts': "export const kindFor = () => import('./claude/b.js');\n",
+  };
 
   it.each([
     ['kinds/codex/x.ts', "import { b } from '../claude/b.js';\nvoid b;\n", 'src/kinds/codex/x.ts imports src/kinds/claude/b.ts: a kind never imports another kind (codex -> claude)'],
@@ -104,7 +107,11 @@ describe('scripts/check-imports.mjs: kinds', () => {
     ['core/x.ts', "import type { b } from '../kinds/claude/b.js';\nexport type X = typeof b;\n", 'src/core/x.ts imports src/kinds/claude/b.ts: src/core is pure and knows no kind'],
     ['core/launch/x.ts', "import '../../kinds/claude/b.js';\n", 'src/core/launch/x.ts imports src/kinds/claude/b.ts'],
     ['adapters/x.ts', "import '../kinds/claude/b.js';\n", 'src/adapters/x.ts imports src/kinds/claude/b.ts'],
-    ['runtime/x.ts', "import '../kinds/claude/b.js';\n", 'src/runtime/x.ts imports src/kinds/claude/b.ts: the engine reaches a kind only through its interface'],
+    ['runtime/x.ts', "import '../kinds/claude/b.js';\n", "src/runtime/x.ts imports src/kinds/claude/b.ts: outside a kind's folder, reach it through its interface (src/kinds/kind.ts, src/kinds/index.ts)"],
+    ['commands/hook.ts', "import '../kinds/claude/b.js';\n", "src/commands/hook.ts imports src/kinds/claude/b.ts: outside a kind's folder, reach it through its interface"],
+    ['kinds/codex/x.ts', "import '../index.js';\n", 'src/kinds/codex/x.ts imports src/kinds/index.ts: a kind never reaches the map of all kinds'],
+    ['core/x.ts', "import type { Kind } from '../kinds/kind.js';\nexport type X = Kind;\n", 'src/core/x.ts imports src/kinds/kind.ts: src/core is pure and knows no kind'],
+    ['adapters/x.ts', "import '../kinds/index.js';\n", 'src/adapters/x.ts imports src/kinds/index.ts'],
     ['ui/x.ts', "import '../kinds/claude/b.js';\n", 'src/ui/x.ts imports src/kinds/claude/b.ts'],
     ['machine/x.ts', "import '../kinds/claude/b.js';\n", 'src/machine/x.ts imports src/kinds/claude/b.ts'],
     ['kinds/codex/x.ts', "import '../../runtime/engine.js';\n", 'src/kinds/codex/x.ts imports src/runtime/engine.ts: a kind leans on core/ and adapters/ only'],
@@ -114,11 +121,12 @@ describe('scripts/check-imports.mjs: kinds', () => {
     expect(result.stderr).toContain(said);
   });
 
-  it('a kind importing core/, adapters/ and its own files, and a command importing a kind, pass', () => {
+  it('a kind importing core/, adapters/, its own files and the interface, and a command or the engine importing the interface, pass', () => {
     const root = tree({
       ...shared,
-      'kinds/claude/x.ts': "import '../../core/c.js';\nimport '../../adapters/a.js';\nimport './b.js';\n",
-      'commands/hook.ts': "import '../kinds/claude/x.js';\n",
+      'kinds/claude/x.ts': "import '../../core/c.js';\nimport '../../adapters/a.js';\nimport './b.js';\nimport type { Kind } from '../kind.js';\nexport type X = Kind;\n",
+      'commands/hook.ts': "import '../kinds/index.js';\n",
+      'runtime/x.ts': "import '../kinds/index.js';\nimport type { Kind } from '../kinds/kind.js';\nexport type X = Kind;\n",
     });
     expect(check(root, '--no-allow')).toEqual({ status: 0, stderr: '' });
   });

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { simAccountFile } from '../../src/adapters/probes.js';
+import { simAccountFile } from '../../src/sim/files.js';
 import { simModel } from '../../src/sim/model.js';
 import { World } from '../../src/sim/world.js';
 import { chattr, immutableFiles } from '../helpers/chattr.js';

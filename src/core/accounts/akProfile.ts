@@ -6,7 +6,12 @@
  * documented default: `$AK_HOME/profiles/<cli>/<name>`, with AK_HOME defaulting to `~/.agentkit`.
  */
 import { posix } from 'node:path';
-import { PROFILE_ENV } from './readiness.js';
+
+/**
+ * The CLIs the kit keeps profiles for, and the variable each CLI's profile folder is passed in (the
+ * same as their kinds' `account_env`, panes/<kind>.yaml; config resolution reads no kind file).
+ */
+const PROFILE_ENV: Readonly<Record<string, string>> = { claude: 'CLAUDE_CONFIG_DIR', codex: 'CODEX_HOME' };
 
 export type AkProfile = { ok: true; variable: string; folder: string } | { ok: false; message: string };
 

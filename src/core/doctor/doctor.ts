@@ -22,7 +22,8 @@ export interface AccountFact {
   profile: string | null;
   /** Per checkout the account may serve. */
   checkouts: { checkout: string; readiness: Readiness }[];
-  capacitySource: 'status line' | 'rollout' | 'ak' | 'sim' | 'none';
+  /** `ak`, or the kind's own source (`status line`, `rollout`, `sim`), or `none`. */
+  capacitySource: string;
   /** Claude: the developer's profile already accepted bypassPermissions mode (null: not asked). */
   bypassAccepted: boolean | null;
   /** The pane this account's agent starts in runs with the CLI's auto-updater off (null: not a CLI that has one). */

@@ -147,24 +147,6 @@ export interface ApprovalFlags {
   promptAfterDashDash: boolean;
 }
 
-/** The launch flags of a kind's approvals (none for kinds without any, or with none given). */
-export function approvalFlags(kind: string, approvals: Approvals): ApprovalFlags {
-  if (kind === 'claude' && approvals.claude !== null) {
-    const c = approvals.claude;
-    const argv = [
-      ...(c.permissionMode === null ? [] : ['--permission-mode', c.permissionMode]),
-      ...(c.allowedTools.length === 0 ? [] : ['--allowedTools', ...c.allowedTools]),
-      ...(c.addDirs.length === 0 ? [] : ['--add-dir', ...c.addDirs]),
-    ];
-    return { argv, promptAfterDashDash: c.allowedTools.length > 0 || c.addDirs.length > 0 };
-  }
-  if (kind === 'codex' && approvals.codex !== null) {
-    const c = approvals.codex;
-    return { argv: [...(c.approval === null ? [] : ['-a', c.approval]), ...(c.sandbox === null ? [] : ['-s', c.sandbox])], promptAfterDashDash: false };
-  }
-  return { argv: [], promptAfterDashDash: false };
-}
-
 function hasControl(text: string): boolean {
   return [...text].some((ch) => (ch.codePointAt(0) ?? 0) < 0x20 || ch === '\x7f');
 }

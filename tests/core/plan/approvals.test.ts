@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { approvalFlags, NO_APPROVALS, parseApprovals, type ApprovalFlags, type Approvals } from '../../../src/core/plan/approvals.js';
+import { NO_APPROVALS, parseApprovals, type ApprovalFlags, type Approvals } from '../../../src/core/plan/approvals.js';
+import { loadKinds } from '../../../src/kinds/index.js';
 import type { ConfigProblem } from '../../../src/core/config/types.js';
 
 const plan = (...front: string[]): string => ['---', 'contract: v1', ...front, '---', '# Plan', '', 'Work.'].join('\n');
@@ -83,6 +84,10 @@ describe('parseApprovals: problems, with PLAN.md line:col', () => {
     expect(problems(text).map((p) => `${p.line}:${p.col}: ${p.message}`)).toEqual(expected);
   });
 });
+
+// Each kind turns the plan's approvals into its own flags (kinds/<kind>/launch.ts), through its Kind.
+const KINDS = await loadKinds([]);
+const approvalFlags = (kind: string, a: Approvals): ApprovalFlags => KINDS(kind).launch.approvals(a);
 
 describe('approvalFlags', () => {
   const claude = (c: Partial<NonNullable<Approvals['claude']>>): Approvals => ({ claude: { permissionMode: null, allowedTools: [], addDirs: [], ...c }, codex: null });

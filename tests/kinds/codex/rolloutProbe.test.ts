@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { laneRollout, newestRollout } from '../../../src/kinds/codex/rolloutProbe.js';
-import { probeReading } from '../../../src/adapters/probes.js';
+import { codexProbe } from '../../../src/kinds/codex/probe.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'codex');
 let dir: string;
@@ -57,7 +57,7 @@ describe('laneRollout', () => {
 
   it('the codex probe: a usage-limit turn is critical with 0% left', () => {
     copyFileSync(join(FIXTURES, 'rollout-usage-limit.jsonl'), join(day('30'), 'rollout-z.jsonl'));
-    const probed = probeReading('codex', { plan, account: 'o1', lane: 'lane-a', generation: 1, env: { CODEX_HOME: home } }, { low: 25, critical: 10 });
+    const probed = codexProbe({ plan, account: 'o1', lane: 'lane-a', generation: 1, env: { CODEX_HOME: home } });
     expect(probed).toMatchObject({ cacheable: false, hardLimit: 'usage_limit', reading: { state: 'critical', remainingPct: 0 } });
   });
 });

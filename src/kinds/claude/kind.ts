@@ -1,0 +1,24 @@
+/** Claude Code, as the engine and the commands reach it (kinds/kind.ts). */
+import type { Kind } from '../kind.js';
+import { claudeConfigDir, claudeSessionState } from './files.js';
+import { claudeApprovalFlags, claudeEnv, settingsFor } from './launch.js';
+import { claudeProbe } from './probe.js';
+import { CLAUDE_PROFILE, claudeReady } from './readiness.js';
+
+export const claude: Kind = {
+  name: 'claude',
+  profile: CLAUDE_PROFILE,
+  launch: {
+    env: claudeEnv,
+    approvals: (approvals) => claudeApprovalFlags(approvals.claude),
+    settings: settingsFor,
+  },
+  signals: { probe: claudeProbe, source: 'status line', ak: true },
+  screens: {
+    sessionIdle: (profile, sessionId) => {
+      const state = claudeSessionState(claudeConfigDir(profile), sessionId);
+      return state === null ? null : state.status === 'idle';
+    },
+  },
+  readiness: { check: claudeReady },
+};

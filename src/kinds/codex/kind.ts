@@ -1,0 +1,19 @@
+/** Codex, as the engine and the commands reach it (kinds/kind.ts). */
+import type { Kind } from '../kind.js';
+import { checkCodexProfile, codexApprovalFlags, notifyFor } from './launch.js';
+import { codexProbe } from './probe.js';
+import { CODEX_PROFILE, codexReady } from './readiness.js';
+
+export const codex: Kind = {
+  name: 'codex',
+  profile: CODEX_PROFILE,
+  launch: {
+    env: () => ({}),
+    approvals: (approvals) => codexApprovalFlags(approvals.codex),
+    check: checkCodexProfile,
+    notify: notifyFor,
+  },
+  signals: { probe: codexProbe, source: 'rollout', ak: true },
+  screens: {},
+  readiness: { check: codexReady },
+};

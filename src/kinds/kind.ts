@@ -1,0 +1,82 @@
+/**
+ * The one small interface through which the engine and the commands reach an agent kind. Everything
+ * true of one kind alone lives in its folder, src/kinds/<kind>/, behind this; kinds/index.ts is the
+ * only place that maps a kind's name to its folder. The screens, idle rule and launch argv of a kind
+ * are data, in panes/<kind>.yaml; this is the code a kind needs beyond them (docs/kinds.md).
+ */
+import type { ProbeResult, ProbeTarget } from '../core/capacity/probe.js';
+import type { CapacityThresholds } from '../core/capacity/thresholds.js';
+import type { Account } from '../core/config/types.js';
+import type { Readiness } from '../core/accounts/readiness.js';
+import type { ApprovalFlags, Approvals } from '../core/plan/approvals.js';
+
+/** The account folder the kind's CLI keeps its sign-in, settings and sessions in. */
+export interface KindProfile {
+  /** The variable that points the CLI at it (CLAUDE_CONFIG_DIR). */
+  readonly env: string;
+  /** Where the CLI looks when the variable is unset, under HOME (`.claude`). */
+  readonly home: string;
+}
+
+export interface KindLaunch {
+  /** The kind's environment besides the profile and SWARM_*: never anything that answers a screen. */
+  env(compact: 'off' | 'auto'): Record<string, string>;
+  /** The plan's approvals as this kind's flags (`{approvals}` in panes/<kind>.yaml). */
+  approvals(approvals: Approvals): ApprovalFlags;
+  /** Refuse a start the CLI would end at once, saying what to do (throws UsageError). */
+  check?(account: Pick<Account, 'id' | 'env'>, profileEnv: string | null): void;
+  /** `{settings}`: inline settings that wire the kind's signals to swarm, the user's own kept. */
+  settings?(swarmBin: string, checkout: string, profile: string | null): string;
+  /** `{notify}`: the kind's turn-end callback to swarm, the user's own run after it. */
+  notify?(swarmBin: string, profile: string | null): string;
+}
+
+export interface KindSignals {
+  /** What the agent's own files say about its capacity; null when they say nothing (or the kind has none). */
+  probe(target: ProbeTarget, thresholds: CapacityThresholds): ProbeResult | null;
+  /** Where `swarm doctor` says a reading comes from when `ak` is not asked. */
+  readonly source: string;
+  /** Whether `ak` is asked first: it knows real CLI profiles, never a simulated account. */
+  readonly ak: boolean;
+}
+
+export interface KindScreens {
+  /**
+   * Whether the agent waits for input by its own session file (a screen cannot always tell a
+   * permission wait from an idle prompt); null when the file says nothing.
+   */
+  sessionIdle?(profile: string | undefined, sessionId: string): boolean | null;
+}
+
+export interface KindReadiness {
+  /** Ready to be leased on `checkout`, or why not and what to do. Reads files only, never runs the CLI. */
+  check(account: Pick<Account, 'env'>, checkout: string, home: string | undefined): Readiness;
+}
+
+export interface Kind {
+  readonly name: string;
+  /** The profile folder, for kinds that sign in; null for the rest. */
+  readonly profile: KindProfile | null;
+  readonly launch: KindLaunch;
+  readonly signals: KindSignals;
+  readonly screens: KindScreens;
+  /** Null: always ready (nothing to sign in to or trust). */
+  readonly readiness: KindReadiness | null;
+}
+
+const NO_FLAGS: ApprovalFlags = { argv: [], promptAfterDashDash: false };
+
+/**
+ * A kind that needs no code beyond its panes/<kind>.yaml: no profile, no probe, no approvals, always
+ * ready. A kind's folder starts from it and fills in what its CLI has.
+ */
+export function plainKind(name: string): Kind {
+  return {
+    name,
+    profile: null,
+    launch: { env: () => ({}), approvals: () => NO_FLAGS },
+    signals: { probe: () => null, source: 'none', ak: true },
+    screens: {},
+    readiness: null,
+  };
+}
