@@ -25,7 +25,6 @@ import { agentPane } from '../runtime/agents.js';
 import type { CommandIO } from './io.js';
 
 const USAGE = 'usage: swarm doctor [file] [--json]';
-const REAL_KINDS = ['claude', 'codex', 'gemini'];
 
 export async function doctor(io: CommandIO): Promise<number> {
   const flags = io.args.filter((a) => a.startsWith('-') && a !== '-');
@@ -51,7 +50,8 @@ function gather(config: SwarmConfig, env: NodeJS.ProcessEnv, kindOf: Kinds): Doc
   const approvals = parseApprovals(planText);
   const claudeMode = approvals.ok ? (approvals.approvals.claude?.permissionMode ?? null) : null;
   const tools: ToolFact[] = [tool('tmux', ['-V'], null, config.backend !== 'pty', env)];
-  for (const kind of kinds.filter((k) => REAL_KINDS.includes(k))) tools.push(tool(kind, ['--version'], seenIn(kind, config), true, env));
+  const real = kinds.filter((k) => kindOf(k).cli !== null);
+  for (const kind of real) tools.push(tool(kindOf(kind).cli!, ['--version'], seenIn(kind, config), true, env));
   const ak = findOnPath('ak', env) !== null;
   return {
     tools,
@@ -61,7 +61,7 @@ function gather(config: SwarmConfig, env: NodeJS.ProcessEnv, kindOf: Kinds): Doc
       problems: approvals.ok ? [] : approvals.problems.map((p) => `PLAN.md:${p.line}:${p.col}: ${p.message}`),
       claudeMode,
     },
-    realKinds: kinds.filter((k) => REAL_KINDS.includes(k)),
+    realKinds: real,
     runningAsRoot: process.getuid?.() === 0,
   };
 }

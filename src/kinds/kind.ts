@@ -55,6 +55,8 @@ export interface KindReadiness {
 
 export interface Kind {
   readonly name: string;
+  /** The published CLI a real account runs (`swarm doctor` looks for it on PATH), or null (sim, command). */
+  readonly cli: string | null;
   /** The profile folder, for kinds that sign in; null for the rest. */
   readonly profile: KindProfile | null;
   readonly launch: KindLaunch;
@@ -73,6 +75,7 @@ const NO_FLAGS: ApprovalFlags = { argv: [], promptAfterDashDash: false };
 export function plainKind(name: string): Kind {
   return {
     name,
+    cli: null,
     profile: null,
     launch: { env: () => ({}), approvals: () => NO_FLAGS },
     signals: { probe: () => null, source: 'none', ak: true },

@@ -7,6 +7,7 @@ import { CLAUDE_PROFILE, claudeReady } from './readiness.js';
 
 export const claude: Kind = {
   name: 'claude',
+  cli: 'claude',
   profile: CLAUDE_PROFILE,
   launch: {
     env: claudeEnv,

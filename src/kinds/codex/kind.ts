@@ -6,6 +6,7 @@ import { CODEX_PROFILE, codexReady } from './readiness.js';
 
 export const codex: Kind = {
   name: 'codex',
+  cli: 'codex',
   profile: CODEX_PROFILE,
   launch: {
     env: () => ({}),
