@@ -1,20 +1,11 @@
 /**
  * What `swarm statusline` and `swarm hook` share: they run inside the agent, on its fast path, and
  * must never break it — every internal error is journalled (or, outside a swarm, said on stderr) and
- * the command still exits 0. A capacity verdict reaches the engine (an inbox `capacity` record) only
- * when it changed since the lane's last one, not at every message; the user's own command chained
- * with `--then` runs after swarm's part, with the same input.
+ * the command still exits 0. The user's own command chained with `--then` runs after swarm's part,
+ * with the same input. What they report is the kind's (its Kind's signals, adapters/agentSignal.ts).
  */
-import { join } from 'node:path';
-import type { AgentContext } from '../core/protocol/agentContext.js';
-import { assess, type RawReading, type Verdict } from '../core/capacity/capacity.js';
-import { planPaths } from '../core/plan/paths.js';
-import { parseCaps, resolveWindow } from '../core/capacity/thresholds.js';
-import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
 import { childProcess } from '../adapters/childProcess.js';
-import { appendInbox } from '../adapters/inbox.js';
 import { appendJournal } from '../adapters/journal.js';
-import { readSettings } from '../adapters/settings.js';
 import type { CommandIO } from './io.js';
 
 /** Run `body`; on any error journal why (event `signal_error`) and carry on. */
@@ -34,33 +25,6 @@ export async function safely(io: CommandIO, command: string, body: () => Promise
       io.stderr(`swarm ${command}: ${message.split('\n')[0]}\n`);
     }
   }
-}
-
-/** The sender fields of an inbox record from this agent. */
-export function sender(ctx: AgentContext, now: Date) {
-  return { ts: now.toISOString(), from: ctx.lane, role: ctx.role, account: ctx.account, generation: ctx.generation, epoch: ctx.epoch, run: ctx.run };
-}
-
-/** The verdict on a reading, with the plan's thresholds (`reported`: the agent's own context window). */
-export async function verdictOn(ctx: AgentContext, env: NodeJS.ProcessEnv, reading: RawReading, reported: number | null): Promise<Verdict> {
-  const settings = await readSettings(ctx.plan, ctx.config, env);
-  const window = resolveWindow(settings.window, reported, env);
-  return assess(ctx.account, reading, parseCaps(env.AGENTKIT_CAPACITY_CAP), settings.capacity, {
-    contextPressure: settings.contextPressure, window, headroom: settings.headroom,
-  });
-}
-
-function verdictFile(ctx: AgentContext): string {
-  return join(planPaths(ctx.plan).swarmDir, 'probes', `${ctx.lane.replace(/[^A-Za-z0-9._-]/g, '_')}-g${ctx.generation}.verdict`);
-}
-
-/** Tell the engine the verdict when it differs from the lane's last one (`extra` adds to what counts as a change). */
-export function reportVerdict(ctx: AgentContext, verdict: Verdict, now: Date, extra = ''): boolean {
-  const key = `${verdict.state}/${verdict.decision}${extra === '' ? '' : `/${extra}`}\n`;
-  if (readTextIfExists(verdictFile(ctx)) === key) return false;
-  appendInbox(ctx.plan, { kind: 'capacity', ...sender(ctx, now), ...verdict, source: 'probe' });
-  writeFileAtomic(verdictFile(ctx), key, 0o644, { durable: false });
-  return true;
 }
 
 /** `--then <value>` taken out of the arguments. */

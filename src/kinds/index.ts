@@ -26,6 +26,22 @@ export async function kindFor(name: string | null): Promise<Kind> {
   return kind;
 }
 
+/** The first kind with a folder (in the order above) that `has`, or null: for a command one kind's CLI calls. */
+export async function findKind(has: (kind: Kind) => boolean): Promise<Kind | null> {
+  for (const name of Object.keys(FOLDERS)) {
+    const kind = await kindFor(name);
+    if (has(kind)) return kind;
+  }
+  return null;
+}
+
+/** Every kind's hook events, for a `swarm hook` no kind calls. */
+export async function hookEvents(): Promise<string[]> {
+  const events: string[] = [];
+  for (const name of Object.keys(FOLDERS)) events.push(...((await kindFor(name)).signals.hooks?.events ?? []));
+  return events;
+}
+
 /** Every kind a swarm may run, loaded before the engine needs one without waiting. */
 export type Kinds = (name: string) => Kind;
 

@@ -31,6 +31,22 @@ export interface KindLaunch {
   notify?(swarmBin: string, profile: string | null): string;
 }
 
+/** What an agent's signal handler may touch besides the plan's files: its environment, and the agent (a hook's answer). */
+export interface SignalIO {
+  readonly env: NodeJS.ProcessEnv;
+  stdout(text: string): void;
+}
+
+/** `swarm hook <event>`: the hooks or callbacks the kind's CLI calls, wired by its launch. */
+export interface KindHooks {
+  /** The events it calls (matched without regard to case). */
+  readonly events: readonly string[];
+  /** Where the CLI passes its JSON: on stdin, or as the last argument (then `--then` may follow the user's own). */
+  readonly input: 'stdin' | 'argument';
+  /** One call. Throws on input it cannot read: the command journals why and still exits 0. */
+  run(event: string, input: string, io: SignalIO): Promise<void>;
+}
+
 export interface KindSignals {
   /** What the agent's own files say about its capacity; null when they say nothing (or the kind has none). */
   probe(target: ProbeTarget, thresholds: CapacityThresholds): ProbeResult | null;
@@ -38,6 +54,9 @@ export interface KindSignals {
   readonly source: string;
   /** Whether `ak` is asked first: it knows real CLI profiles, never a simulated account. */
   readonly ak: boolean;
+  readonly hooks?: KindHooks;
+  /** `swarm statusline`: the CLI's status line JSON recorded; swarm's own line returned. */
+  statusLine?(input: string, io: SignalIO): Promise<string>;
 }
 
 export interface KindScreens {

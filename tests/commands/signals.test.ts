@@ -173,3 +173,21 @@ describe('swarm hook codex-notify: every rollout and notify fixture', () => {
     expect(readFileSync(out, 'utf8')).toBe(json);
   });
 });
+
+describe('swarm hook: the event names the kind whose CLI calls it', () => {
+  it.each([
+    ['an event no kind calls', ['hook', 'Teardown'], /unknown hook event \\"Teardown\\": expected one of SessionStart, .*, codex-notify/],
+    ['no event', ['hook'], /unknown hook event \\"\\": expected one of/],
+  ])('%s: exit 0, nothing printed, the reason journalled with every kind\'s events', async (_name, args, said) => {
+    const run = await swarm(args, { env: t.agentEnv('lane-a'), input: '{}' });
+    expect(run).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(readFileSync(join(t.plan, 'journal.jsonl'), 'utf8')).toMatch(said);
+    expect(inbox()).toEqual([]);
+  });
+
+  it('a Claude Code event in any case reads its JSON from stdin; arguments after it are not Codex\'s --then', async () => {
+    const run = await swarm(['hook', 'stop', '--then', '["/bin/false"]'], { env: t.agentEnv('lane-a'), input: text('claude', 'hook-stop.json') });
+    expect(run.code).toBe(0);
+    expect(inbox().filter((r) => r.kind === 'hook').map((r) => r.meaning)).toEqual(['turn_end']);
+  });
+});

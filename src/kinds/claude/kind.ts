@@ -1,9 +1,12 @@
 /** Claude Code, as the engine and the commands reach it (kinds/kind.ts). */
 import type { Kind } from '../kind.js';
 import { claudeConfigDir, claudeSessionState } from './files.js';
+import { claudeHook } from './hook.js';
+import { HOOK_EVENTS } from './hooks.js';
 import { claudeApprovalFlags, claudeEnv, settingsFor } from './launch.js';
 import { claudeProbe } from './probe.js';
 import { CLAUDE_PROFILE, claudeReady } from './readiness.js';
+import { recordStatusLine } from './statusLineRecord.js';
 
 export const claude: Kind = {
   name: 'claude',
@@ -14,7 +17,13 @@ export const claude: Kind = {
     approvals: (approvals) => claudeApprovalFlags(approvals.claude),
     settings: settingsFor,
   },
-  signals: { probe: claudeProbe, source: 'status line', ak: true },
+  signals: {
+    probe: claudeProbe,
+    source: 'status line',
+    ak: true,
+    hooks: { events: HOOK_EVENTS, input: 'stdin', run: claudeHook },
+    statusLine: recordStatusLine,
+  },
   screens: {
     sessionIdle: (profile, sessionId) => {
       const state = claudeSessionState(claudeConfigDir(profile), sessionId);

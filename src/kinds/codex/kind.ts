@@ -1,5 +1,6 @@
 /** Codex, as the engine and the commands reach it (kinds/kind.ts). */
 import type { Kind } from '../kind.js';
+import { codexNotifyHook } from './hook.js';
 import { checkCodexProfile, codexApprovalFlags, notifyFor } from './launch.js';
 import { codexProbe } from './probe.js';
 import { CODEX_PROFILE, codexReady } from './readiness.js';
@@ -14,7 +15,12 @@ export const codex: Kind = {
     check: checkCodexProfile,
     notify: notifyFor,
   },
-  signals: { probe: codexProbe, source: 'rollout', ak: true },
+  signals: {
+    probe: codexProbe,
+    source: 'rollout',
+    ak: true,
+    hooks: { events: ['codex-notify'], input: 'argument', run: codexNotifyHook },
+  },
   screens: {},
   readiness: { check: codexReady },
 };
