@@ -118,34 +118,23 @@ describe('findSecrets: paths', () => {
 });
 
 describe('findSecrets: temp folders with random names are paths, not keys', () => {
-  it('flags none of 500 mkdtemp-style paths', () => {
+  /** `count` mkdtemp-style names (6 letters and digits) and a number below a million, from a fixed seed. */
+  function randomNames(seed: number, count: number): { name: string; number: number }[] {
     const chars = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-    let seed = 42;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
-    const flagged: string[] = [];
-    for (let i = 0; i < 500; i += 1) {
-      const name = Array.from({ length: 6 }, () => chars[next() % chars.length]).join('');
-      const path = `/tmp/swarm-test-${name}/work/lane-a`;
-      if (findSecrets({ where: { checkout: path } }, {}).length > 0) flagged.push(path);
-    }
-    expect(flagged).toEqual([]);
+    return Array.from({ length: count }, () => ({ name: Array.from({ length: 6 }, () => chars[next() % chars.length]).join(''), number: 100000 + (next() % 900000) }));
+  }
+  const flagged = (paths: string[]): string[] => paths.filter((path) => findSecrets({ where: { checkout: path } }, {}).length > 0);
+
+  it('flags none of 500 mkdtemp-style paths', () => {
+    expect(flagged(randomNames(42, 500).map(({ name }) => `/tmp/swarm-test-${name}/work/lane-a`))).toEqual([]);
   });
 
   // Found by chaos (seed 683800): a folder name of 24+ characters made the whole path one "random
   // string", so a lane's own packet, and every successor's acceptance, were refused.
   it('flags none of 500 paths whose random folder name has a long prefix (a run folder, a project)', () => {
-    const chars = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-    let seed = 7;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
-    const flagged: string[] = [];
-    for (let i = 0; i < 500; i += 1) {
-      const name = Array.from({ length: 6 }, () => chars[next() % chars.length]).join('');
-      for (const path of [`/tmp/swarm-chaos-${100000 + (next() % 900000)}-${name}/repo/plans/chaos`, `/home/dev/src/Project2-feature-${name}/lane-a`]) {
-        if (findSecrets({ where: { repo: path } }, {}).length > 0) flagged.push(path);
-      }
-    }
-    expect(findSecrets({ where: { repo: '/tmp/swarm-chaos-683800-NRZKk2/repo' } }, {})).toEqual([]);
-    expect(flagged).toEqual([]);
+    const paths = randomNames(7, 500).flatMap(({ name, number }) => [`/tmp/swarm-chaos-${number}-${name}/repo/plans/chaos`, `/home/dev/src/Project2-feature-${name}/lane-a`]);
+    expect(flagged(['/tmp/swarm-chaos-683800-NRZKk2/repo', ...paths])).toEqual([]);
   });
 
   it('still flags key material that holds slashes (base64)', () => {
