@@ -4,6 +4,7 @@
  * the only place that prints errors and sets the exit code. Commands are loaded lazily, so no command
  * loads YAML or React unless it needs them.
  */
+import { didYouMean } from './core/config/suggest.js';
 import { quietWhenReaderGoes } from './closedPipe.js';
 import { describeError } from './errorReport.js';
 import type { Command, CommandIO } from './commands/io.js';
@@ -76,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
     io.stderr(
       later
         ? `swarm: "${name}" is part of the SPEC but not in this build yet\n`
-        : `swarm: unknown command "${name}"\n  run \`swarm help\` for the list\n`,
+        : `swarm: unknown command "${name}"${didYouMean(name, Object.keys(COMMANDS))}\n  run \`swarm help\` for the list\n`,
     );
     return 2;
   }

@@ -29,7 +29,7 @@ export async function answer(io: CommandIO): Promise<number> {
   try {
     parsed = parseArgs({ args: io.args, allowPositionals: true, strict: true, options: { file: { type: 'string', short: 'f' } } });
   } catch (error) {
-    throw new UsageError(`swarm answer: ${argsProblem(error)}`, { hint: USAGE });
+    throw new UsageError(`swarm answer: ${argsProblem(error, USAGE)}`, { hint: USAGE });
   }
   const [lane, ...words] = parsed.positionals;
   const text = words.join(' ');

@@ -3,6 +3,7 @@
  * ak, the kind's probe, or the lane's last capacity line — never `ok` without a reading.
  * Run at every work boundary: it reads a few small files and loads no UI.
  */
+import { didYouMean } from '../core/config/suggest.js';
 import { agentContext } from '../core/protocol/agentContext.js';
 import { assess, type RawReading } from '../core/capacity/capacity.js';
 import { formatCapacityLine } from '../core/protocol/protocol.js';
@@ -22,7 +23,7 @@ export const CACHE_MS = 300_000;
 export async function capacity(io: CommandIO): Promise<number> {
   const flags = new Set(io.args);
   for (const flag of flags) {
-    if (flag !== '--self' && flag !== '--json') throw new UsageError(`swarm capacity: unknown option ${flag}`, { hint: 'usage: swarm capacity --self [--json]' });
+    if (flag !== '--self' && flag !== '--json') throw new UsageError(`swarm capacity: unknown option ${flag}${didYouMean(flag, ['--self', '--json'])}`, { hint: 'usage: swarm capacity --self [--json]' });
   }
   const ctx = agentContext(io.env, 'capacity');
   requirePlanFolder(ctx.plan, 'capacity');

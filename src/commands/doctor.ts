@@ -5,6 +5,8 @@
  * known to exist), the approvals in PLAN.md, and whether a pane starts with the auto-updater off.
  * Exit 0 only when a run can go through the night; 4 when a tool it needs is missing; else 1.
  */
+import { didYouMean } from '../core/config/suggest.js';
+import { usageOptions } from './argsProblem.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +32,7 @@ export async function doctor(io: CommandIO): Promise<number> {
   const flags = io.args.filter((a) => a.startsWith('-') && a !== '-');
   const files = io.args.filter((a) => !a.startsWith('-') || a === '-');
   const bad = flags.find((f) => f !== '--json');
-  if (bad !== undefined) throw new UsageError(`unknown flag "${bad}" for doctor — ${USAGE}`);
+  if (bad !== undefined) throw new UsageError(`unknown flag "${bad}" for doctor${didYouMean(bad, usageOptions(USAGE))} — ${USAGE}`);
   if (files.length > 1) throw new UsageError(`doctor takes one file, got ${files.length} — ${USAGE}`);
   const config = loadConfig(files[0] ?? 'swarm.yaml', { cwd: io.cwd, env: io.env });
   const report = doctorReport(gather(config, io.env, await loadKinds(config.accounts.map((a) => a.kind))));

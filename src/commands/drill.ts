@@ -27,7 +27,7 @@ export async function drill(io: CommandIO): Promise<number> {
     only = (values.only ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     if (only.length > 0 && !real) throw new Error('--only goes with --real');
   } catch (error) {
-    throw new UsageError(`swarm drill: ${argsProblem(error)}`, { hint: USAGE });
+    throw new UsageError(`swarm drill: ${argsProblem(error, USAGE)}`, { hint: USAGE });
   }
   const log = (line: string) => io.stdout(`${line}\n`);
   const result = real ? await runRealDrill({ env: io.env, keep, log, only }) : await runDrill({ env: io.env, keep, log });

@@ -15,7 +15,7 @@ export async function journal(io: CommandIO): Promise<number> {
   try {
     parsed = parseArgs({ args: io.args, allowPositionals: true, strict: true, options: { follow: { type: 'boolean', short: 'f' }, json: { type: 'boolean' } } });
   } catch (error) {
-    throw new UsageError(`swarm journal: ${argsProblem(error)}`, { hint: 'usage: swarm journal [file] [--follow] [--json]' });
+    throw new UsageError(`swarm journal: ${argsProblem(error, 'usage: swarm journal [file] [--follow] [--json]')}`, { hint: 'usage: swarm journal [file] [--follow] [--json]' });
   }
   const { values, positionals } = parsed;
   const plan = await resolvePlanDir(io, positionals[0]);

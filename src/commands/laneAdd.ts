@@ -2,6 +2,7 @@
  * `swarm lane add <name> --task T [--checkout D] [--kind K]` (SPEC 8): the current lead adds a lane at
  * run time, epoch-checked and at most `max_lanes`; lanes cannot. The engine starts it from the inbox.
  */
+import { didYouMean } from '../core/config/suggest.js';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { statSync } from 'node:fs';
@@ -25,7 +26,7 @@ const USAGE = 'usage: swarm lane add <name> --task T [--checkout D] [--kind K] [
 
 export async function laneAdd(io: CommandIO): Promise<number> {
   const [sub, ...rest] = io.args;
-  if (sub !== 'add') throw new UsageError(`swarm lane: unknown subcommand "${sub ?? ''}"`, { hint: USAGE });
+  if (sub !== 'add') throw new UsageError(`swarm lane: unknown subcommand "${sub ?? ''}"${didYouMean(sub ?? '', ['add'])}`, { hint: USAGE });
   let parsed;
   try {
     parsed = parseArgs({
@@ -35,7 +36,7 @@ export async function laneAdd(io: CommandIO): Promise<number> {
       options: { task: { type: 'string' }, checkout: { type: 'string' }, kind: { type: 'string' }, command: { type: 'string' }, epoch: { type: 'string' } },
     });
   } catch (error) {
-    throw new UsageError(`swarm lane add: ${argsProblem(error)}`, { hint: USAGE });
+    throw new UsageError(`swarm lane add: ${argsProblem(error, USAGE)}`, { hint: USAGE });
   }
   const { values, positionals } = parsed;
   const name = positionals[0];

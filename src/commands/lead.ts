@@ -3,6 +3,7 @@
  * epoch-checked, journal it, and tell the engine through the inbox. Works with no engine running,
  * except a takeover: it needs the engine's record (.swarm/state.json) of a lead dead, limited or unreachable.
  */
+import { didYouMean } from '../core/config/suggest.js';
 import { parseArgs } from 'node:util';
 import { basename, resolve } from 'node:path';
 import { agentContext, wholeNumber, type AgentContext, type LeadsOnly } from '../core/protocol/agentContext.js';
@@ -37,7 +38,7 @@ export async function lead(io: CommandIO): Promise<number> {
   const [action, ...rest] = io.args;
   if (action === 'show') return show(io);
   if (action !== 'claim' && action !== 'handover' && action !== 'takeover' && action !== 'release') {
-    throw new UsageError(`swarm lead: unknown action "${action ?? ''}"`, { hint: USAGE });
+    throw new UsageError(`swarm lead: unknown action "${action ?? ''}"${didYouMean(action ?? '', ['claim', 'handover', 'takeover', 'release', 'show'])}`, { hint: USAGE });
   }
   const { values, positionals } = parse(rest);
   const ctx = agentContext(io.env, `lead ${action}`, LEADS_ONLY[action]);
@@ -145,6 +146,6 @@ function parse(args: string[]) {
       options: { succession: { type: 'string' }, packet: { type: 'string' }, epoch: { type: 'string' } },
     });
   } catch (error) {
-    throw new UsageError(`swarm lead: ${argsProblem(error)}`, { hint: USAGE });
+    throw new UsageError(`swarm lead: ${argsProblem(error, USAGE)}`, { hint: USAGE });
   }
 }

@@ -19,7 +19,7 @@ export async function logs(io: CommandIO): Promise<number> {
   try {
     parsed = parseArgs({ args: io.args, allowPositionals: true, strict: true, options: { generation: { type: 'string', short: 'g' } } });
   } catch (error) {
-    throw new UsageError(`swarm logs: ${argsProblem(error)}`, { hint: USAGE });
+    throw new UsageError(`swarm logs: ${argsProblem(error, USAGE)}`, { hint: USAGE });
   }
   const [lane, file] = parsed.positionals;
   if (!lane) throw new UsageError('swarm logs needs a lane', { hint: USAGE });

@@ -3,6 +3,7 @@
  * the calling lane's environment and its checkout's git state, write it 0600 into the plan's
  * handoff folder, print its absolute path.
  */
+import { didYouMean } from '../core/config/suggest.js';
 import { parseArgs } from 'node:util';
 import { basename, resolve } from 'node:path';
 import { agentContext } from '../core/protocol/agentContext.js';
@@ -23,7 +24,7 @@ const USAGE =
 
 export async function packetWrite(io: CommandIO): Promise<number> {
   const [sub, ...rest] = io.args;
-  if (sub !== 'write') throw new UsageError(`swarm packet: unknown subcommand "${sub ?? ''}"`, { hint: USAGE });
+  if (sub !== 'write') throw new UsageError(`swarm packet: unknown subcommand "${sub ?? ''}"${didYouMean(sub ?? '', ['write'])}`, { hint: USAGE });
   const flags = parseFlags(rest);
   const ctx = agentContext(io.env, 'packet write');
   requirePlanFolder(ctx.plan, 'packet write');
@@ -106,7 +107,7 @@ function parseFlags(args: string[]): Flags {
       },
     }));
   } catch (error) {
-    throw new UsageError(`swarm packet write: ${argsProblem(error)}`, { hint: USAGE });
+    throw new UsageError(`swarm packet write: ${argsProblem(error, USAGE)}`, { hint: USAGE });
   }
   const reason = values.reason;
   if (!reason || !(PACKET_REASONS as readonly string[]).includes(reason)) {

@@ -15,7 +15,7 @@ export async function status(io: CommandIO): Promise<number> {
   try {
     parsed = parseArgs({ args: io.args, allowPositionals: true, strict: true, options: { json: { type: 'boolean' } } });
   } catch (error) {
-    throw new UsageError(`swarm status: ${argsProblem(error)}`, { hint: 'usage: swarm status [file] [--json]' });
+    throw new UsageError(`swarm status: ${argsProblem(error, 'usage: swarm status [file] [--json]')}`, { hint: 'usage: swarm status [file] [--json]' });
   }
   const plan = await resolvePlanDir(io, parsed.positionals[0]);
   const state = loadState(planPaths(plan).state);

@@ -31,7 +31,7 @@ export async function up(io: CommandIO): Promise<number> {
       options: { headless: { type: 'boolean' }, 'until-done': { type: 'boolean' }, timeout: { type: 'string' }, dashboard: { type: 'boolean' } },
     });
   } catch (error) {
-    throw new UsageError(`swarm up: ${argsProblem(error)}`, { hint: USAGE });
+    throw new UsageError(`swarm up: ${argsProblem(error, USAGE)}`, { hint: USAGE });
   }
   const { values, positionals } = parsed;
   if (positionals.length > 1) throw new UsageError('swarm up takes one swarm file', { hint: USAGE });

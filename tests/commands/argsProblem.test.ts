@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { argsProblem } from '../../src/commands/argsProblem.js';
+import { argsProblem, usageOptions } from '../../src/commands/argsProblem.js';
 
 function problem(args: string[], positionals = true): string {
   try {
@@ -21,6 +21,23 @@ describe('argsProblem: one short sentence for every parseArgs refusal', () => {
     [['--fast\u001b[2J'], true, 'unknown option "--fast\u001b[2J"'],
   ])('%j → %s', (args, positionals, want) => {
     expect(problem(args, positionals)).toBe(want);
+  });
+
+  it('an unknown option close to one the usage names gets "did you mean"; a far one, or an empty usage, none', () => {
+    const USAGE = 'usage: swarm up [file] [--headless] [--until-done] [--timeout D]';
+    const refusal = (args: string[], usage: string): string => {
+      try {
+        parseArgs({ args, strict: true, allowPositionals: true, options: { headless: { type: 'boolean' } } });
+      } catch (error) {
+        return argsProblem(error, usage);
+      }
+      return 'parsed';
+    };
+    expect(refusal(['--headles'], USAGE)).toBe('unknown option "--headles"; did you mean "--headless"?');
+    expect(refusal(['--timout'], USAGE)).toBe('unknown option "--timout"; did you mean "--timeout"?');
+    expect(refusal(['--fast'], USAGE)).toBe('unknown option "--fast"');
+    expect(refusal(['--headles'], '')).toBe('unknown option "--headles"');
+    expect(usageOptions(`${USAGE}\n  swarm up --timeout 5m`)).toEqual(['--headless', '--until-done', '--timeout']);
   });
 
   it('passes on a message of our own unchanged', () => {

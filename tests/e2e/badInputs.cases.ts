@@ -104,7 +104,9 @@ export const BAD_INPUTS: BadInput[] = [
   { id: 'report-bad-capacity', area: 'report', what: 'a report with a capacity field that is no percentage', args: ['notify', 'lead', 'progress step 1 capacity=ok 300% @a2'], pane: true, code: 2, first: 'swarm notify: capacity 300% is out of range in "capacity=ok 300% @a2": send a percentage from 0 to 100, e.g. capacity=low 22% @work2 context=41%' },
   { id: 'report-lane-to-all', area: 'report', what: 'a lane sending to all (lead only)', args: ['notify', 'all', 'hi'], pane: true, code: 3, first: 'swarm: fenced: lane-a is a lane: only the current lead may notify all', records: ['journal.jsonl'] },
   // CLI arguments
-  { id: 'cli-unknown-command', area: 'CLI', what: 'a command that does not exist', args: ['upp'], code: 2, first: 'swarm: unknown command "upp"' },
+  { id: 'cli-unknown-command', area: 'CLI', what: 'a command that does not exist', args: ['upp'], code: 2, first: 'swarm: unknown command "upp"; did you mean "up"?' },
+  { id: 'cli-far-command', area: 'CLI', what: 'a command close to none', args: ['xyzzy'], code: 2, first: 'swarm: unknown command "xyzzy"' },
+  { id: 'cli-option-typo', area: 'CLI', what: 'an option one letter off', args: ['status', '--jsno'], code: 2, first: 'swarm status: unknown option "--jsno"; did you mean "--json"?' },
   { id: 'cli-up-unknown-option', area: 'CLI', what: 'swarm up with an unknown option', args: ['up', '$FILE', '--fast'], code: 2, first: 'swarm up: unknown option "--fast"' },
   { id: 'cli-up-two-files', area: 'CLI', what: 'swarm up with two files', args: ['up', '$FILE', '$FILE', '--headless'], code: 2, first: 'swarm up takes one swarm file' },
   { id: 'cli-up-timeout', area: 'CLI', what: 'swarm up --timeout that is no duration', args: ['up', '$FILE', '--headless', '--timeout', 'forever'], code: 2, first: 'swarm up --timeout: bad duration "forever": use <n>ms, <n>s, <n>m or <n>h (a bare number is seconds)' },
