@@ -1,7 +1,7 @@
 /**
- * The one map from a kind's name to its folder, each loaded on first use: a command that needs
- * Claude Code's probe never loads Codex's. A kind with no folder (a panes/<kind>.yaml of the user's
- * own) is a plain kind: its file says all there is.
+ * The one map from a kind's name to its folder, each loaded on first use: `swarm capacity` in a sim
+ * lane loads the sim kind alone; the engine loads them all before it needs one. A kind with no folder
+ * (a panes/<kind>.yaml of the user's own) is a plain kind: its file says all there is.
  */
 import { plainKind, type Kind } from './kind.js';
 

@@ -9,14 +9,7 @@ import type { CapacityThresholds } from '../core/capacity/thresholds.js';
 import type { Account } from '../core/config/types.js';
 import type { Readiness } from '../core/accounts/readiness.js';
 import type { ApprovalFlags, Approvals } from '../core/plan/approvals.js';
-
-/** The account folder the kind's CLI keeps its sign-in, settings and sessions in. */
-export interface KindProfile {
-  /** The variable that points the CLI at it (CLAUDE_CONFIG_DIR). */
-  readonly env: string;
-  /** Where the CLI looks when the variable is unset, under HOME (`.claude`). */
-  readonly home: string;
-}
+import type { ProfileKind } from '../adapters/profiles.js';
 
 export interface KindLaunch {
   /** The kind's environment besides the profile and SWARM_*: never anything that answers a screen. */
@@ -76,16 +69,14 @@ export interface Kind {
   readonly name: string;
   /** The published CLI a real account runs (`swarm doctor` looks for it on PATH), or null (sim, command). */
   readonly cli: string | null;
-  /** The profile folder, for kinds that sign in; null for the rest. */
-  readonly profile: KindProfile | null;
+  /** The account folder its CLI keeps sign-in, settings and sessions in (the variable, the default under HOME); null for kinds that sign in nowhere. */
+  readonly profile: ProfileKind | null;
   readonly launch: KindLaunch;
   readonly signals: KindSignals;
   readonly screens: KindScreens;
   /** Null: always ready (nothing to sign in to or trust). */
   readonly readiness: KindReadiness | null;
 }
-
-const NO_FLAGS: ApprovalFlags = { argv: [], promptAfterDashDash: false };
 
 /**
  * A kind that needs no code beyond its panes/<kind>.yaml: no profile, no probe, no approvals, always
@@ -96,7 +87,7 @@ export function plainKind(name: string): Kind {
     name,
     cli: null,
     profile: null,
-    launch: { env: () => ({}), approvals: () => NO_FLAGS },
+    launch: { env: () => ({}), approvals: () => ({ argv: [], promptAfterDashDash: false }) },
     signals: { probe: () => null, source: 'none', ak: true },
     screens: {},
     readiness: null,
