@@ -20,7 +20,8 @@ import { followDeathFile, type DeathFollower } from './deathFile.js';
 import { localPane, paneRef, parseServer, serverIdentity } from './paneRef.js';
 import { isGoneError, runTmux } from './runner.js';
 import { refuseForeign, sessionOwnership, stampOwner } from './sessionOwner.js';
-import { OutputWaiters, typeInto } from './typing.js';
+import { OutputWaiters, TypingQueues } from './typing.js';
+import { UnsettledDeaths } from './unsettled.js';
 import { PANES_CHANGED, VanishedPanes } from './vanished.js';
 
 export interface TmuxHostOptions {
@@ -37,8 +38,7 @@ export interface TmuxHostOptions {
 }
 
 const RECONNECTS = 3;
-/** tmux checks subscriptions once a second: a status not known after this will not come. */
-const UNSETTLED_MS = 2500;
+const RESTARTED = 'the tmux server was restarted: its panes are not the ones swarm started';
 
 export class TmuxHost implements PaneHost {
   readonly kind = 'tmux' as const;
@@ -48,9 +48,14 @@ export class TmuxHost implements PaneHost {
   private readonly edges = new OutputEdges();
   private readonly outputs = new OutputWaiters();
   private readonly reported = new Set<string>();
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly typing = new TypingQueues({ exec: (argv) => this.exec(argv), nextOutput: (id, ms) => this.outputs.next(id, ms) });
   private spawning: Promise<unknown> = Promise.resolve();
-  private readonly unsettled = new Map<string, NodeJS.Timeout>();
+  /** Deaths tmux has not finished telling (unsettled.ts). */
+  private readonly unsettled = new UnsettledDeaths({
+    nudge: () => this.exec(tmux.reapNudge()),
+    statusOf: async (paneId) => tmux.parsePaneList(await this.exec(tmux.listPanes(this.options.session))).find((p) => p.paneId === paneId)?.deadStatus ?? null,
+    died: (paneId, status) => this.died(paneId, status),
+  });
   private deaths: DeathFollower | null = null;
   /** Panes closed from tmux, which make no death (vanished.ts). */
   private readonly vanished = new VanishedPanes({
@@ -116,15 +121,7 @@ export class TmuxHost implements PaneHost {
   async typeLine(ref: string, line: string): Promise<boolean> {
     const paneId = await this.local(ref);
     if (paneId === null) return false;
-    const previous = this.queues.get(paneId) ?? Promise.resolve();
-    const next = previous.then(() => typeInto({ exec: (argv) => this.exec(argv), nextOutput: (id, ms) => this.outputs.next(id, ms) }, paneId, line)).catch((error: unknown) => {
-      if (isGoneError(error)) return false;
-      throw error;
-    });
-    const tail = next.catch(() => undefined);
-    this.queues.set(paneId, tail);
-    void tail.then(() => { if (this.queues.get(paneId) === tail) this.queues.delete(paneId); });
-    return next;
+    return this.typing.type(paneId, line);
   }
 
   /** Another server's pane is gone already: nothing is killed (its number may be someone else's now). */
@@ -160,8 +157,7 @@ export class TmuxHost implements PaneHost {
     this.endReads(); // told to no one: the host has stopped
     this.deaths?.close();
     this.deaths = null;
-    for (const timer of this.unsettled.values()) clearTimeout(timer);
-    this.unsettled.clear();
+    this.unsettled.stop();
     const control = this.control;
     this.control = null;
     await control?.close();
@@ -239,12 +235,16 @@ export class TmuxHost implements PaneHost {
   }
 
   async unreachable(): Promise<string | null> {
-    if (!this.reached) return null;
-    const alive = await this.run(tmux.hasSession(this.options.session)).then(() => null, (error: unknown) => (error instanceof Error ? error.message : String(error)));
-    if (alive !== null) return `the session is gone (${alive})`;
+    return this.reached ? this.serverNow() : null;
+  }
+
+  /** Null while the session lives on the server `start` reached; else why not (gone, or a new server). */
+  private async serverNow(): Promise<string | null> {
+    const gone = await this.run(tmux.hasSession(this.options.session)).then(() => null, (error: unknown) => (error instanceof Error ? error.message : String(error)));
+    if (gone !== null) return `the session is gone (${gone})`;
     const server = await this.readServer().catch(() => null);
     if (server === null) return 'the tmux server did not answer';
-    return this.server !== null && server !== this.server ? 'the tmux server was restarted: its panes are not the ones swarm started' : null;
+    return this.server !== null && server !== this.server ? RESTARTED : null;
   }
 
   /** `%exit` while the session lives (a detach-client, say): reconnect; else the host is lost. */
@@ -252,10 +252,9 @@ export class TmuxHost implements PaneHost {
     this.control = null;
     this.endReads();
     if (this.stopped) return;
-    const alive = await this.run(tmux.hasSession(this.options.session)).then(() => true, () => false);
-    const same = alive && (await this.readServer().catch(() => null)) === this.server;
-    if (alive && !same) reason = 'the tmux server was restarted: its panes are not the ones swarm started';
-    if (same && this.reconnects < RECONNECTS && !this.stopped) {
+    const now = await this.serverNow();
+    if (now === RESTARTED) reason = RESTARTED;
+    if (now === null && this.reconnects < RECONNECTS && !this.stopped) {
       this.reconnects += 1;
       try {
         await this.connect();
@@ -279,29 +278,16 @@ export class TmuxHost implements PaneHost {
     for (const edge of this.edges.end(performance.now())) if (!this.stopped) this.emit(edge);
   }
 
-  /**
-   * A subscription value. tmux marks a pane dead when its terminal closes and learns the exit
-   * status when it reaps the process. tmux 3.3a sometimes misses that SIGCHLD (the agent stays a
-   * zombie until some other child of the server ends), so a dead pane without a status makes tmux
-   * run a trivial job, whose exit makes it reap every zombie; a deadline then reads the pane once.
-   */
+  /** A subscription value: a death with its status, or a dead pane whose status is not known yet (unsettled.ts). */
   private deathValue(paneId: string, value: string): void {
     const { dead, status } = tmux.parseDeathValue(value);
     if (dead) return this.died(paneId, status);
     if (!value.startsWith('1:') || this.reported.has(paneId) || this.unsettled.has(paneId)) return;
-    this.exec(tmux.reapNudge()).catch(() => undefined);
-    this.unsettled.set(paneId, setTimeout(() => {
-      this.unsettled.delete(paneId);
-      void this.exec(tmux.listPanes(this.options.session)).then((rows) => {
-        const pane = tmux.parsePaneList(rows).find((p) => p.paneId === paneId);
-        this.died(paneId, pane?.deadStatus ?? null);
-      }, () => this.died(paneId, null));
-    }, UNSETTLED_MS));
+    this.unsettled.wait(paneId);
   }
 
   private died(paneId: string, status: number | null): void {
-    clearTimeout(this.unsettled.get(paneId));
-    this.unsettled.delete(paneId);
+    this.unsettled.settled(paneId);
     this.edges.forget(paneId);
     this.vanished.forget(paneId);
     if (this.reported.has(paneId) || this.stopped) return;

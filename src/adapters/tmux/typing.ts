@@ -4,6 +4,7 @@
  * polls: each Enter waits for the pane's next output or ENTER_CONFIRM_MS.
  */
 import * as tmux from './argv.js';
+import { isGoneError } from './runner.js';
 
 const ENTER_AFTER_MS = 120;
 const ENTER_CONFIRM_MS = 500;
@@ -69,5 +70,24 @@ export class OutputWaiters {
       const timer = setTimeout(done, ms);
       waiters.add(done);
     });
+  }
+}
+
+/** One line at a time per pane: a line typed while another is landing waits for it (a gone pane is false). */
+export class TypingQueues {
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly pane: TypingPane) {}
+
+  type(paneId: string, line: string): Promise<boolean> {
+    const previous = this.queues.get(paneId) ?? Promise.resolve();
+    const next = previous.then(() => typeInto(this.pane, paneId, line)).catch((error: unknown) => {
+      if (isGoneError(error)) return false;
+      throw error;
+    });
+    const tail = next.catch(() => undefined);
+    this.queues.set(paneId, tail);
+    void tail.then(() => { if (this.queues.get(paneId) === tail) this.queues.delete(paneId); });
+    return next;
   }
 }
