@@ -10,6 +10,9 @@ import type { Effect, LaneState, MachineContext, ResumedPane, Step } from './typ
 import { startGate } from './gate.js';
 import { retryFirstStart, startFailed } from './firstStart.js';
 
+/** How often a successor whose pane vanished while swarm was down is started again on its account. */
+export const MAX_RESPAWNS = 3;
+
 /** How the machine handles an agent's exit (`reduceLane`'s own, passed in so this file needs no machine import). */
 export type OnExited = (lane: LaneState, event: Ev<'exited'>, ctx: MachineContext) => Step;
 
@@ -79,12 +82,17 @@ function resumeSpawning(lane: LaneState, pane: (g: number) => ResumedPane | unde
   }
   if (s.paneId !== null) {
     // Gone with no death while swarm was down (its tmux server went, or it was closed from tmux): the
-    // account is not to blame. It is started once more on the same account, still leased to it.
-    if (s.respawned === true) return failSuccessor(lane, 'the successor pane is gone', null, ctx);
-    const successor = { ...s, paneId: null, spawnedAt: null, respawned: true as const, deadline: ctx.now + ctx.timeouts.accept };
+    // account is not to blame. It is started again on the same account, still leased to it: once per
+    // loss (a night may lose its tmux server more than once), at most MAX_RESPAWNS times.
+    const respawns = s.respawns ?? (s.respawned === true ? 1 : 0);
+    if (respawns >= MAX_RESPAWNS) return failSuccessor(lane, `the successor pane is gone (${respawns} times)`, null, ctx);
+    const { respawned: _older, ...kept } = s;
+    const successor = { ...kept, paneId: null, spawnedAt: null, respawns: respawns + 1, deadline: ctx.now + ctx.timeouts.accept };
     const next: LaneState = { ...lane, handoff: { ...h, successor } };
-    const respawn: Effect = { ...spawnEffect(next, h, successor), id: effectId(next, successor.generation, 'respawn', successor.account) };
-    const data = { account: s.account, paneId: s.paneId, for_generation: s.generation, why: 'its pane vanished while swarm was down' };
+    // Each start its own effect id (the first keeps the id it always had).
+    const tag = respawns === 0 ? ['respawn'] : ['respawn', respawns + 1];
+    const respawn: Effect = { ...spawnEffect(next, h, successor), id: effectId(next, successor.generation, ...tag, successor.account) };
+    const data = { account: s.account, paneId: s.paneId, for_generation: s.generation, why: 'its pane vanished while swarm was down', time: respawns + 1 };
     return { lane: next, effects: [journal(next, 'successor_respawned', 'observation', data, ctx.now), respawn, setTimer(next, 'accept', successor.deadline)] };
   }
   const successor = { ...s, deadline: ctx.now + ctx.timeouts.accept };

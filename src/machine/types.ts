@@ -33,7 +33,11 @@ export interface Successor {
   deadline: number;
   /** When its pane was seen (spawned or adopted); null until then. For the crash-loop rule. */
   spawnedAt: number | null;
-  /** Started again once already after its pane vanished while swarm was down (resume.ts). */
+  /**
+   * How often it was started again after its pane vanished while swarm was down (resume.ts); an older
+   * state file says `respawned: true` for one.
+   */
+  respawns?: number;
   respawned?: true;
 }
 

@@ -61,17 +61,36 @@ describe('resume', () => {
     expect(step.lane.handoff?.tried).toEqual(['work3']);
   });
 
-  it('spawning with the successor\'s pane gone (no death: its tmux server went): started again once on the same account, then the next account', () => {
+  it('spawning with the successor\'s pane gone (no death: its tmux server went): started again on the same account once per loss, then the next account', () => {
     const step = resume(spawned(), [live(1, '%1')]);
     expect(types(step.effects)).toEqual(['journal', 'spawn', 'set_timer']);
     expect(step.effects[0]).toMatchObject({ event: 'successor_respawned', data: { account: 'work3', paneId: '%2', for_generation: 2 } });
     expect(step.effects[1]).toMatchObject({ type: 'spawn', id: 'lane-a/g2/respawn/work3', generation: 2, account: 'work3', packet: PACKET });
-    expect(step.lane.handoff?.successor).toMatchObject({ account: 'work3', paneId: null, spawnedAt: null, respawned: true, deadline: LATER + 10 * MIN });
+    expect(step.lane.handoff?.successor).toMatchObject({ account: 'work3', paneId: null, spawnedAt: null, respawns: 1, deadline: LATER + 10 * MIN });
     expect(step.lane.handoff?.tried).toEqual([]);
-    const again = reduceLane(step.lane, { type: 'spawned', generation: 2, account: 'work3', paneId: '%7' } as LaneEvent, ctx(LATER + MIN));
-    const goneAgain = resume(again.lane, [live(1, '%1')]);
+    // The tmux server lost again before it accepted: a second start, with an id of its own.
+    let lane = reduceLane(step.lane, { type: 'spawned', generation: 2, account: 'work3', paneId: '%7' } as LaneEvent, ctx(LATER + MIN)).lane;
+    const second = resume(lane, [live(1, '%1')]);
+    expect(types(second.effects)).toEqual(['journal', 'spawn', 'set_timer']);
+    expect(second.effects[1]).toMatchObject({ type: 'spawn', id: 'lane-a/g2/respawn/2/work3', account: 'work3' });
+    expect(second.lane.handoff?.successor).toMatchObject({ account: 'work3', respawns: 2 });
+    lane = reduceLane(second.lane, { type: 'spawned', generation: 2, account: 'work3', paneId: '%9' } as LaneEvent, ctx(LATER + 2 * MIN)).lane;
+    lane = resume(lane, [live(1, '%1')]).lane;
+    expect(lane.handoff?.successor).toMatchObject({ respawns: 3 });
+    lane = reduceLane(lane, { type: 'spawned', generation: 2, account: 'work3', paneId: '%11' } as LaneEvent, ctx(LATER + 3 * MIN)).lane;
+    // Gone a fourth time: the next account.
+    const goneAgain = resume(lane, [live(1, '%1')]);
     expect(types(goneAgain.effects)).toEqual(['clear_timer', 'release_lease', 'journal', 'pick_account']);
     expect(goneAgain.lane.handoff?.tried).toEqual(['work3']);
+  });
+
+  it('a state file from the release that started a vanished successor only once (respawned: true) counts it as one start', () => {
+    const older = spawned();
+    const lane = { ...older, handoff: { ...older.handoff!, successor: { ...older.handoff!.successor!, respawned: true as const } } };
+    const step = resume(lane, [live(1, '%1')]);
+    expect(step.effects[1]).toMatchObject({ type: 'spawn', id: 'lane-a/g2/respawn/2/work3' });
+    expect(step.lane.handoff?.successor).toMatchObject({ respawns: 2 });
+    expect(step.lane.handoff?.successor).not.toHaveProperty('respawned');
   });
 
   it('spawning while the account pick was in flight: the same pick again', () => {

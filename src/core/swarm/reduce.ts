@@ -14,7 +14,7 @@ import type { LeadRecord } from '../lead/epochs.js';
 import { progress, type Progress } from './progress.js';
 import { TORN_AFTER_MS } from '../protocol/inbox.js';
 import { reduceLane } from '../../machine/lane.js';
-import { withLane } from '../../machine/laneState.js';
+import { isLive, withLane } from '../../machine/laneState.js';
 import type { LaneEvent, LaneState, MachineContext } from '../../machine/types.js';
 import { reduceAccounts, type AccountEvent } from './accounts.js';
 import { reduceAsks, type AskEvent } from './asks.js';
@@ -156,10 +156,11 @@ function machineContext(ctx: SwarmContext, name: string): MachineContext {
 /** One lane's event: its machine decides; its deadlines and account marks are state at once. */
 function lane(b: Build, name: string, event: LaneEvent, ctx: SwarmContext): void {
   const s = b.state;
-  const current = s.lanes[name];
+  const found = s.lanes[name];
   // Once the tmux server is gone, what befalls a lane (every spawn fails, panes vanish) is the host's
   // loss, not the lane's: the state saved with host_lost is what the next `swarm up` resumes from.
-  if (!current || s.hostLost !== undefined) return;
+  if (!found || s.hostLost !== undefined) return;
+  const current = leadWorkOver(s, found, event, ctx) ? { ...found, state: 'done' as const } : found;
   const { lane: next, effects } = reduceLane(current, event, machineContext(ctx, name));
   const { timers, rest } = applyTimers(s.timers, name, effects);
   let facts = { limited: s.limited, notReady: s.notReady ?? {}, readings: s.readings };
@@ -170,6 +171,18 @@ function lane(b: Build, name: string, event: LaneEvent, ctx: SwarmContext): void
   }
   b.state = { ...s, lanes: { ...s.lanes, [name]: next }, timers, ...facts };
   b.laneMoved = true;
+}
+
+/**
+ * Once the plan is done, or released by the lead with every lane done, the lead's work is over: its
+ * agent found gone (an exit, or a restart that finds its pane vanished) needs no successor, only its
+ * lease back, as a done lane's. A lead handing over at that moment keeps its handoff (its successor's
+ * pane holds that lease).
+ */
+function leadWorkOver(s: SwarmState, lead: LaneState, event: LaneEvent, ctx: SwarmContext): boolean {
+  if (lead.name !== s.leadName || !isLive(lead) || lead.handoff !== null) return false;
+  if (event.type !== 'exited' && event.type !== 'resume') return false;
+  return s.planDone || (progressOf(s).kind === 'all_done' && ctx.leadRecord?.released === true);
 }
 
 function account(b: Build, event: AccountEvent): void {

@@ -119,6 +119,34 @@ describe('reduceSwarm: one step for the whole swarm', () => {
     expect(done.effects.map((e) => e.effect.type)).toEqual(['journal', 'finish']);
   });
 
+  it('the plan done, the lead\'s agent gone: no successor, only its lease back (chaos seed 1029)', () => {
+    const s = state({ planDone: true, lanes: { lead: working('lead'), 'lane-a': working('lane-a', { state: 'done' }) } });
+    const step = reduceSwarm(s, { type: 'lane', lane: 'lead', event: { type: 'exited', paneId: '%lead', status: 1 } }, ctx({ finished: true }));
+    expect(types(step.effects)).toEqual(['lead:journal', 'lead:release_lease', 'lead:journal']);
+    expect(step.effects[1]!.effect).toMatchObject({ type: 'release_lease', account: 'a0' });
+    expect(step.state.lanes.lead).toMatchObject({ state: 'done', paneId: null, handoff: null });
+  });
+
+  it('every lane done and the plan released while swarm was down: a restart that finds the lead\'s pane gone takes nobody over', () => {
+    const s = state({ lanes: { lead: working('lead'), 'lane-a': working('lane-a', { state: 'done' }) } });
+    const released = ctx({ leadRecord: { epoch: 1, released: true } as LeadRecord });
+    const step = reduceSwarm(s, { type: 'lane', lane: 'lead', event: { type: 'resume', panes: [] } }, released);
+    const lead = types(step.effects).filter((t) => t.startsWith('lead:'));
+    expect(lead).toEqual(['lead:journal', 'lead:release_lease', 'lead:journal']);
+    expect(step.state.lanes.lead).toMatchObject({ state: 'done', handoff: null });
+    // Not released yet: the lead is still needed, and a lost one is taken over.
+    const open = reduceSwarm(s, { type: 'lane', lane: 'lead', event: { type: 'resume', panes: [] } }, ctx());
+    expect(types(open.effects)).toContain('lead:write_degraded');
+  });
+
+  it('the plan done while the lead hands over: the handoff goes on (its successor holds the lease)', () => {
+    const lead = working('lead', { phase: 'spawning', handoff: handoff({ from: { generation: 1, account: 'a0', paneId: '%lead' }, successor: { generation: 2, account: 'a2', paneId: '%l2', deadline: NOW + MIN, spawnedAt: NOW } }) });
+    const s = state({ planDone: true, lanes: { lead, 'lane-a': working('lane-a', { state: 'done' }) } });
+    const step = reduceSwarm(s, { type: 'lane', lane: 'lead', event: { type: 'exited', paneId: '%lead', status: 0 } }, ctx({ finished: true }));
+    expect(step.state.lanes.lead).toMatchObject({ state: 'working', phase: 'spawning' });
+    expect(types(step.effects)).not.toContain('lead:release_lease');
+  });
+
   it('stopped short under --until-done, but not once the run has settled', () => {
     const s = state({ lanes: { lead: working('lead'), 'lane-a': working('lane-a', { state: 'blocked', blocked: { class: 'decision', what: 'q', source: 'report' } }) } });
     expect(types(reduceSwarm(s, { type: 'settle' }, ctx()).effects)).toEqual(['swarm:journal', 'swarm:finish']);
