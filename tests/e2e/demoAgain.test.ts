@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/swarm.js';
 import { demoRepo } from '../helpers/demoRepo.js';
+import { postmortem } from '../helpers/postmortem.js';
 
 const CYCLES = 5;
 
@@ -31,7 +32,9 @@ describe('the shipped demo, again and again', () => {
   it(`ends plan done on ${CYCLES} consecutive swarm up / swarm down cycles, each its own run`, async () => {
     for (let cycle = 1; cycle <= CYCLES; cycle += 1) {
       const up = await swarm(['up', '--headless']);
-      expect(up.exitCode, `cycle ${cycle}:\n${String(up.all).split('\n').slice(-15).join('\n')}`).toBe(0);
+      // A failure says what happened: swarm's output, the journal's end and every pane's last lines.
+      const why = up.exitCode === 0 ? '' : `\n${postmortem(join(repo, 'plans', 'demo'), socket)}`;
+      expect(up.exitCode, `cycle ${cycle}:\n${String(up.all).split('\n').slice(-15).join('\n')}${why}`).toBe(0);
       expect(String(up.all)).toContain('swarm demo: plan done');
       const down = await swarm(['down'], 30_000);
       expect(down.exitCode, `cycle ${cycle} down: ${String(down.all)}`).toBe(0);
