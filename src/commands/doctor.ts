@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Account, SwarmConfig } from '../core/config/config.js';
 import { parseApprovals } from '../core/plan/approvals.js';
-import { doctorReport, formatDoctor, type AccountFact, type DoctorFacts, type ToolFact } from '../core/doctor/doctor.js';
+import { doctorReport, formatDoctor, type AccountFact, type DoctorFacts, type DoctorReport, type ToolFact } from '../core/doctor/doctor.js';
 import { planPaths } from '../core/plan/paths.js';
 import { UsageError } from '../errors.js';
 import { loadConfig } from '../adapters/configFile.js';
@@ -35,7 +35,7 @@ export async function doctor(io: CommandIO): Promise<number> {
   if (bad !== undefined) throw new UsageError(`unknown flag "${bad}" for doctor${didYouMean(bad, usageOptions(USAGE))} — ${USAGE}`);
   if (files.length > 1) throw new UsageError(`doctor takes one file, got ${files.length} — ${USAGE}`);
   const config = loadConfig(files[0] ?? 'swarm.yaml', { cwd: io.cwd, env: io.env });
-  const report = doctorReport(gather(config, io.env, await loadKinds(config.accounts.map((a) => a.kind))));
+  const report = await doctorFor(config, io.env);
   if (flags.includes('--json')) {
     const { ok, problems, warnings, accounts, tools } = report;
     io.stdout(`${JSON.stringify({ ok, problems, warnings, accounts, tools })}\n`);
@@ -46,8 +46,14 @@ export async function doctor(io: CommandIO): Promise<number> {
   return report.problems.some((p) => p.tool !== undefined) ? 4 : 1;
 }
 
+/** Doctor's checks of a swarm (also `swarm up`'s preflight when a run begins, SPEC 10.2). */
+export async function doctorFor(config: SwarmConfig, env: NodeJS.ProcessEnv): Promise<DoctorReport> {
+  return doctorReport(gather(config, env, await loadKinds(config.accounts.map((a) => a.kind))));
+}
+
 function gather(config: SwarmConfig, env: NodeJS.ProcessEnv, kindOf: Kinds): DoctorFacts {
-  const kinds = [...new Set(config.accounts.map((a) => a.kind))];
+  // Only kinds some account runs as an agent: one serving only `command:` lanes needs no CLI (SPEC 4.3).
+  const kinds = [...new Set(config.accounts.filter((a) => checkoutsOf(config, a).length > 0).map((a) => a.kind))];
   const planText = readTextIfExists(planPaths(config.plan).planFile) ?? '';
   const approvals = parseApprovals(planText);
   const claudeMode = approvals.ok ? (approvals.approvals.claude?.permissionMode ?? null) : null;
@@ -65,6 +71,8 @@ function gather(config: SwarmConfig, env: NodeJS.ProcessEnv, kindOf: Kinds): Doc
     },
     realKinds: real,
     runningAsRoot: process.getuid?.() === 0,
+    lanes: config.lanes.filter((l) => l.command === null).map((l) => ({ name: l.name, checkout: l.checkout, account: l.account })),
+    leadAccount: config.lead.account,
   };
 }
 
@@ -90,12 +98,15 @@ function tool(name: string, args: string[], seen: string | null, required: boole
   return { tool: name, path, version, seenIn: seen, required };
 }
 
-/** The checkouts an account may serve: the lead's, its declared lane's, or (a pool account) every lane's. */
+/**
+ * The checkouts an account's agent may serve: the lead's, its declared lane's, or (a pool account)
+ * every lane's; a lane (or lead) with `command:` runs its own program, so it asks nothing of the account's kind.
+ */
 function checkoutsOf(config: SwarmConfig, account: Account): string[] {
-  if (account.id === config.lead.account) return [config.lead.checkout];
-  const declared = config.lanes.filter((l) => l.account === account.id).map((l) => l.checkout);
-  const all = declared.length > 0 ? declared : config.lanes.map((l) => l.checkout);
-  return [...new Set(all)];
+  if (account.id === config.lead.account) return config.lead.command === null ? [config.lead.checkout] : [];
+  const declared = config.lanes.filter((l) => l.account === account.id);
+  const served = (declared.length > 0 ? declared : config.lanes).filter((l) => l.command === null).map((l) => l.checkout);
+  return [...new Set(served)];
 }
 
 function accountFact(config: SwarmConfig, account: Account, kindOf: Kinds, env: NodeJS.ProcessEnv, ak: boolean, bypass: boolean): AccountFact {

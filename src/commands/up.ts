@@ -1,5 +1,6 @@
 /**
- * `swarm up [file] [--headless] [--until-done] [--timeout D]` (SPEC 8): start or re-adopt the swarm.
+ * `swarm up [file] [--headless] [--until-done] [--timeout D] [--force]` (SPEC 8, 10.2): start or re-adopt the
+ * swarm; a run that begins is first checked by doctor (the preflight; `--force` skips it).
  * On a terminal the engine and the live dashboard run in window 0 of the swarm's tmux session and
  * this terminal attaches to it (runtime/dashboard/window.ts); without one, with `--headless`, or with `CI`
  * set, the engine runs here and prints one line per event (the headless log). Both read one store.
@@ -11,7 +12,10 @@ import { parseDuration } from '../core/config/duration.js';
 import { frontMatterProblem } from '../core/plan/plan.js';
 import { readPlanText } from '../adapters/planFile.js';
 import { formatEntry, type JournalEntry } from '../core/protocol/journal.js';
-import { UsageError } from '../errors.js';
+import { DependencyError, UsageError } from '../errors.js';
+import type { SwarmConfig } from '../core/config/config.js';
+import type { Problem } from '../core/doctor/doctor.js';
+import { beginsRun } from '../runtime/initialState.js';
 import { loadConfig } from '../adapters/configFile.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { backendFor, sessionName, tmuxSocket } from '../runtime/hostFor.js';
@@ -19,7 +23,7 @@ import type { SwarmStore } from '../ui/store.js';
 import type { CommandIO } from './io.js';
 import { argsProblem } from './argsProblem.js';
 
-const USAGE = 'usage: swarm up [file] [--headless] [--until-done] [--timeout D]';
+const USAGE = 'usage: swarm up [file] [--headless] [--until-done] [--timeout D] [--force]';
 
 export async function up(io: CommandIO): Promise<number> {
   let parsed;
@@ -28,7 +32,7 @@ export async function up(io: CommandIO): Promise<number> {
       args: io.args,
       allowPositionals: true,
       strict: true,
-      options: { headless: { type: 'boolean' }, 'until-done': { type: 'boolean' }, timeout: { type: 'string' }, dashboard: { type: 'boolean' } },
+      options: { headless: { type: 'boolean' }, 'until-done': { type: 'boolean' }, timeout: { type: 'string' }, dashboard: { type: 'boolean' }, force: { type: 'boolean' } },
     });
   } catch (error) {
     throw new UsageError(`swarm up: ${argsProblem(error, USAGE)}`, { hint: USAGE });
@@ -48,6 +52,7 @@ export async function up(io: CommandIO): Promise<number> {
   readLeadRecord(config.plan);
   const flags = [...(values['until-done'] ? ['--until-done'] : []), ...(values.timeout === undefined ? [] : ['--timeout', values.timeout])];
   const say = io.stdout;
+  const preflight = values.force ? undefined : () => runPreflight(config, io);
 
   if (values.dashboard) {
     const { runDashboard } = await import('../runtime/dashboard/dashboard.js');
@@ -56,6 +61,8 @@ export async function up(io: CommandIO): Promise<number> {
   const terminal = Boolean(process.stdout.isTTY && process.stdin.isTTY);
   if (terminal && !values.headless && !io.env.CI) {
     if (backendFor(config, io.env) === 'tmux') {
+      // Window 0 is restarted whenever its engine exits: the preflight is run here, on this terminal, once.
+      if (preflight && beginsRun(config)) await preflight();
       const { openDashboard } = await import('../runtime/dashboard/window.js');
       const size = { columns: process.stdout.columns || 120, rows: process.stdout.rows || 40 };
       return openDashboard(config, { env: io.env, cwd: io.cwd, flags, size, say });
@@ -63,6 +70,7 @@ export async function up(io: CommandIO): Promise<number> {
     const { runDashboard } = await import('../runtime/dashboard/dashboard.js');
     return runDashboard(config, {
       env: io.env, untilDone: values['until-done'] ?? false, timeoutMs, inTmux: false, say, onViewClosed: (store) => void followLog(store, io, config.dir),
+      ...(preflight ? { preflight } : {}),
     });
   }
   if (terminal && !values.headless) io.stdout('swarm: CI is set, so the headless log is shown (the dashboard draws nothing under CI)\n');
@@ -70,7 +78,7 @@ export async function up(io: CommandIO): Promise<number> {
 
   // Loaded here: the `swarm up` that only opens window 0 never needs the engine.
   const { startSwarm } = await import('../runtime/swarm.js');
-  const swarm = await startSwarm(config, { env: io.env, untilDone, timeoutMs });
+  const swarm = await startSwarm(config, { env: io.env, untilDone, timeoutMs, ...(preflight ? { preflight } : {}) });
   const { engine } = swarm;
   const where = engine.host.kind === 'tmux'
     ? `tmux session ${sessionName(config)} on socket ${tmuxSocket(io.env)} (watch: tmux -L ${tmuxSocket(io.env)} attach -t ${sessionName(config)})`
@@ -99,6 +107,22 @@ export async function up(io: CommandIO): Promise<number> {
   if (outcome.fault) throw outcome.fault;
   io.stdout(outcome.code === 0 ? `swarm ${config.name}: plan done\n` : `swarm ${config.name}: stopped short — ${outcome.why}\n`);
   return outcome.code;
+}
+
+/**
+ * The preflight (SPEC 10.2): doctor's checks when a run begins. A problem refuses the start (exit 4,
+ * doctor's lines, nothing started); warnings are printed and never refuse.
+ */
+async function runPreflight(config: SwarmConfig, io: CommandIO): Promise<void> {
+  const { doctorFor } = await import('./doctor.js');
+  const report = await doctorFor(config, io.env);
+  const told = (p: Problem) => `  ${p.what}\n    fix: ${p.fix}`;
+  if (!report.ok) {
+    throw new DependencyError(`swarm up: the preflight found ${report.problems.length} problem(s) that would stop this swarm before morning; nothing was started:\n${report.problems.map(told).join('\n')}`, {
+      hint: 'fix each (`swarm doctor` checks again), or start anyway with `swarm up --force`',
+    });
+  }
+  for (const w of report.warnings) io.stdout(`swarm: preflight warning: ${w.what}\n  fix: ${w.fix}\n`);
 }
 
 /** PLAN.md is what every agent reads first: `swarm up` refuses a plan without one, or with broken front matter. */

@@ -25,6 +25,12 @@ export interface Corrupt {
  * one. A corrupt file is kept aside (never silently replaced); the fresh run then reads the inbox from
  * its end, not records of the run whose state was lost.
  */
+/** Whether `swarm up` would begin a run now (no saved state to resume): only then is the preflight run (SPEC 10.2). */
+export function beginsRun(config: SwarmConfig): boolean {
+  const read = readState(planPaths(config.plan).state);
+  return toResume(read.kind === 'ok' ? read.state : null) === null;
+}
+
 export function freshOrSaved(config: SwarmConfig, host: PaneHost, clock: Clock): { state: EngineState; corrupt: Corrupt | null } {
   const path = planPaths(config.plan).state;
   const read = readState(path);

@@ -24,7 +24,7 @@ import { reconcileLeases, spawn, startMissing } from './agentStarts.js';
 import { loadKinds } from '../kinds/index.js';
 import { Engine } from './engine.js';
 import { saveState } from './engineState.js';
-import { freshOrSaved, type Corrupt } from './initialState.js';
+import { beginsRun, freshOrSaved, type Corrupt } from './initialState.js';
 import { hostFor, sessionName } from './hostFor.js';
 import { inboxReader } from './inboxReader.js';
 import { stopOnHostLost } from './runEnd.js';
@@ -57,6 +57,11 @@ export interface SwarmOptions {
   onStore?: (store: SwarmStore) => void;
   /** The one clock of the run (default: the system's). */
   clock?: Clock;
+  /**
+   * Doctor's checks, run when this start begins a run (after the lock is taken; never on a re-adopt):
+   * throws to refuse the start (`swarm up` without `--force`, SPEC 10.2).
+   */
+  preflight?: () => Promise<void>;
 }
 
 export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Promise<RunningSwarm> {
@@ -70,6 +75,7 @@ export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Pr
     });
   }
   try {
+    if (options.preflight && beginsRun(config)) await options.preflight();
     const clock = options.clock ?? systemClock;
     const host = options.host ?? (await hostFor(config, options.env));
     const { state, corrupt } = freshOrSaved(config, host, clock);

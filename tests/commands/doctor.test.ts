@@ -15,9 +15,9 @@ const TMUX = execFileSync('sh', ['-c', 'command -v tmux'], { encoding: 'utf8' })
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Case { tools?: string[]; signedOut?: string[]; untrusted?: string[]; approvals?: string | null; bypassAccepted?: boolean; env?: Record<string, string> }
+interface Case { noPool?: boolean; commandLanes?: boolean; tools?: string[]; signedOut?: string[]; untrusted?: string[]; approvals?: string | null; bypassAccepted?: boolean; env?: Record<string, string> }
 
-/** A swarm with a claude lead account c1, a claude lane account c2 and a codex lane account x1. */
+/** A swarm with a claude lead account c1, a claude lane account c2, a codex lane account x1 and (unless noPool) a claude pool account c3. */
 async function run(c: Case, args: string[] = []): Promise<{ code: number; out: string }> {
   dir = mkdtempSync(join(tmpdir(), 'swarm-doctor-test-'));
   const bin = join(dir, 'bin');
@@ -27,7 +27,8 @@ async function run(c: Case, args: string[] = []): Promise<{ code: number; out: s
   const approvals = c.approvals === undefined ? 'approvals:\n  claude: { permission_mode: acceptEdits }\n  codex: { approval: never, sandbox: workspace-write }\n' : (c.approvals ?? '');
   writeFileSync(join(dir, 'p', 'PLAN.md'), `---\ncontract: c\n${approvals}---\n# plan\n`);
   for (const d of ['.git', 'wa', 'wb']) mkdirSync(join(dir, d));
-  for (const id of ['c1', 'c2', 'x1']) {
+  const ids = c.noPool === true ? ['c1', 'c2', 'x1'] : ['c1', 'c2', 'x1', 'c3'];
+  for (const id of ids) {
     const profile = join(dir, 'profiles', id);
     mkdirSync(profile, { recursive: true });
     const trusted = !(c.untrusted ?? []).includes(id);
@@ -45,7 +46,12 @@ async function run(c: Case, args: string[] = []): Promise<{ code: number; out: s
     `  - { id: c1, kind: claude, vendor: anthropic, env: ${env('c1')} }`,
     `  - { id: c2, kind: claude, vendor: anthropic, env: ${env('c2')} }`,
     `  - { id: x1, kind: codex, vendor: openai, env: ${env('x1')} }`,
-    'lead: { account: c1 }', 'lanes: [{ name: a, task: t, account: c2, checkout: wa }, { name: b, task: t, account: x1, checkout: wb }]', '',
+    ...(c.noPool === true ? [] : [`  - { id: c3, kind: claude, vendor: anthropic, env: ${env('c3')} }`]),
+    'lead: { account: c1 }',
+    c.commandLanes === true
+      ? 'lanes: [{ name: a, task: t, account: c2, checkout: wa, command: "sh -c true" }, { name: b, task: t, account: x1, checkout: wb, command: "sh -c true" }]'
+      : 'lanes: [{ name: a, task: t, account: c2, checkout: wa }, { name: b, task: t, account: x1, checkout: wb }]',
+    '',
   ].join('\n'));
   let out = '';
   const code = await doctor({
@@ -78,7 +84,7 @@ describe('swarm doctor', () => {
     const { code, report } = await json({});
     expect(code).toBe(0);
     expect(report).toMatchObject({ ok: true, problems: [], warnings: [] });
-    expect(report.accounts.map((a) => [a.id, a.capacitySource])).toEqual([['c1', 'status line'], ['c2', 'status line'], ['x1', 'rollout']]);
+    expect(report.accounts.map((a) => [a.id, a.capacitySource])).toEqual([['c1', 'status line'], ['c2', 'status line'], ['x1', 'rollout'], ['c3', 'status line']]);
     expect(report.tools.map((t) => t.tool)).toEqual(['tmux', 'claude', 'codex']);
     expect(JSON.stringify(report)).not.toContain('SECRET');
   });
@@ -108,6 +114,30 @@ describe('swarm doctor', () => {
     expect(report.warnings).toEqual([expect.objectContaining({ tool: 'codex', what: 'codex codex-cli 0.180.0 is not 0.171.0, the version its screens were seen in' })]);
   });
 
+  it('a lane that could never hand off (no other ready account on its checkout): a warning each, still ok', async () => {
+    const { code, report } = await json({ noPool: true });
+    expect(code).toBe(0);
+    expect(report.warnings).toEqual([
+      expect.objectContaining({ lane: 'a', what: `a could never hand off: no other account is ready on ${dir}/wa` }),
+      expect.objectContaining({ lane: 'b', what: `b could never hand off: no other account is ready on ${dir}/wb` }),
+    ]);
+    // The pool account signed out: the same.
+    const out = await json({ signedOut: ['c3'] });
+    expect(out.report.warnings.map((w) => w.lane)).toEqual(['a', 'b']);
+  });
+
+  it('lanes with command: are checked for neither their kind\'s CLI nor its trust', async () => {
+    const { code, report } = await json({ tools: ['tmux', 'claude'], noPool: true, untrusted: ['c2', 'x1'], commandLanes: true });
+    expect(report.problems).toEqual([]);
+    expect(report.tools.map((t) => t.tool)).toEqual(['tmux', 'claude']); // the lead is still an agent of its kind: no codex asked for
+    expect(report.warnings).toEqual([]);
+    expect(code).toBe(0);
+    // The same lanes without command: codex missing (exit 4), both untrusted, neither could hand off.
+    const agents = await json({ tools: ['tmux', 'claude'], noPool: true, untrusted: ['c2', 'x1'] });
+    expect(agents.code).toBe(4);
+    expect(agents.report.problems.map((p) => p.tool ?? p.account)).toEqual(['codex', 'c2', 'x1']);
+  });
+
   it('no approvals: warns that lanes will stop on permission dialogs', async () => {
     const { report } = await json({ approvals: null });
     expect(report.warnings.map((w) => w.what)).toContain('PLAN.md has no approvals: lanes will stop on permission dialogs, which swarm never answers');
@@ -122,7 +152,7 @@ describe('swarm doctor', () => {
   it('bypassPermissions: a problem for each claude profile that has not accepted its warning, none once accepted', async () => {
     const mode = 'approvals:\n  claude: { permission_mode: bypassPermissions }\n';
     const refused = await json({ approvals: mode });
-    expect(refused.report.problems.filter((p) => String(p.what).includes('bypassPermissions shows a warning')).map((p) => p.account)).toEqual(['c1', 'c2']);
+    expect(refused.report.problems.filter((p) => String(p.what).includes('bypassPermissions shows a warning')).map((p) => p.account)).toEqual(['c1', 'c2', 'c3']);
     const accepted = await json({ approvals: mode, bypassAccepted: true });
     expect(accepted.report.problems.filter((p) => String(p.what).includes('bypassPermissions shows a warning'))).toEqual([]);
   });

@@ -38,6 +38,13 @@ export interface DoctorFacts {
   /** Real agents (claude, codex, gemini) in the pool. */
   realKinds: string[];
   runningAsRoot: boolean;
+  /**
+   * The lanes an agent of their kind runs (a lane with `command:` runs its own program: it is not
+   * checked), with their declared account (null: picked from the pool), and the lead's account (never
+   * leased to a lane). Absent: no hand-off check.
+   */
+  lanes?: { name: string; checkout: string; account: string | null }[];
+  leadAccount?: string;
 }
 
 export interface Problem { account?: string; lane?: string; tool?: string; what: string; fix: string }
@@ -94,6 +101,7 @@ export function doctorReport(f: DoctorFacts): DoctorReport {
       `${a.autoUpdaterOff === null ? '' : `; auto-updater ${a.autoUpdaterOff ? 'off' : 'ON'}`}`);
   }
 
+  handoffChecks(f, warnings);
   approvalChecks(f, problems, warnings, say);
   return {
     ok: problems.length === 0,
@@ -103,6 +111,27 @@ export function doctorReport(f: DoctorFacts): DoctorReport {
     tools: f.tools,
     checks,
   };
+}
+
+/**
+ * A lane that could never hand off: no account but its own (and never the lead's) is ready on its
+ * checkout, so when its account runs out the lane stops there. A lane picked from the pool needs two:
+ * one to start on, another to hand off to.
+ */
+function handoffChecks(f: DoctorFacts, warnings: Problem[]): void {
+  for (const lane of f.lanes ?? []) {
+    const ready = f.accounts
+      .filter((a) => a.id !== f.leadAccount && a.checkouts.some((c) => c.checkout === lane.checkout && c.readiness.ready))
+      .map((a) => a.id);
+    const others = ready.filter((id) => id !== lane.account);
+    if (lane.account === null ? others.length >= 2 : others.length >= 1) continue;
+    const has = others.length === 0 ? 'no other account' : `only one account (${others[0]})`;
+    warnings.push({
+      lane: lane.name,
+      what: `${lane.name} could never hand off: ${has} is ready on ${lane.checkout}`,
+      fix: 'add an account no lane declares (the pool), or make another account ready there (sign in, trust the checkout); doctor names each account above',
+    });
+  }
 }
 
 function approvalChecks(f: DoctorFacts, problems: Problem[], warnings: Problem[], say: (ok: boolean, line: string) => void): void {

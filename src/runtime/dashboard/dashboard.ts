@@ -63,6 +63,8 @@ export interface RunOptions {
   say: (text: string) => void;
   /** Without tmux: the dashboard was closed by its keys; the engine runs on (start the headless log). */
   onViewClosed?: (store: SwarmStore) => void;
+  /** `swarm up`'s preflight (SwarmOptions.preflight); window 0 has none: the `swarm up` that opens it ran it. */
+  preflight?: () => Promise<void>;
 }
 
 /**
@@ -106,7 +108,7 @@ export async function runDashboard(config: SwarmConfig, options: RunOptions): Pr
   };
   let swarm;
   try {
-    swarm = await startSwarm(config, { env: options.env, untilDone: options.untilDone, timeoutMs: options.timeoutMs, onStore: mount });
+    swarm = await startSwarm(config, { env: options.env, untilDone: options.untilDone, timeoutMs: options.timeoutMs, onStore: mount, ...(options.preflight ? { preflight: options.preflight } : {}) });
   } catch (error) {
     closeView();
     if (!(options.inTmux && error instanceof MismatchError)) throw error;

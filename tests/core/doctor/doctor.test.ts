@@ -38,6 +38,16 @@ describe('doctorReport', () => {
     ]);
   });
 
+  it('a lane that could never hand off is a warning: a declared account needs one other ready account, a pool lane two', () => {
+    const pool = (id: string, ready = true) => account({ id, checkouts: [{ checkout: '/a', readiness: ready ? { ready: true } : { ready: false, why: 'x', fix: 'y' } }, { checkout: '/b', readiness: { ready: true } }] });
+    const lanes = [{ name: 'a', checkout: '/a', account: 'c2' }, { name: 'b', checkout: '/b', account: null }];
+    const warned = (accounts: AccountFact[]) => doctorReport(facts({ accounts, lanes, leadAccount: 'c1' })).warnings.map((w) => w.what);
+    expect(warned([pool('c1'), pool('c2'), pool('c3')])).toEqual([]);
+    expect(warned([pool('c1'), pool('c2')])).toEqual(['a could never hand off: no other account is ready on /a', 'b could never hand off: only one account (c2) is ready on /b']);
+    expect(warned([pool('c1'), pool('c2'), pool('c3', false)])).toEqual(['a could never hand off: no other account is ready on /a']);
+    expect(doctorReport(facts({ accounts: [pool('c2')], lanes, leadAccount: 'c1' })).ok).toBe(true);
+  });
+
   it('formats one line a check, then problems with their fix', () => {
     const text = formatDoctor(doctorReport(facts({ accounts: [account({ autoUpdaterOff: false })] })));
     expect(text.split('\n')).toEqual([
