@@ -19,7 +19,11 @@ import { readInbox } from '../adapters/inbox.js';
 import { readLeases, releaseLease } from '../adapters/leaseFiles.js';
 import { holderAlive, liveHolder, type LockHolder } from '../adapters/lock.js';
 import { loadConfig } from '../adapters/configFile.js';
-import { loadState, saveState } from '../runtime/engineState.js';
+import { loadState, saveState, type EngineState } from '../runtime/engineState.js';
+import type { SwarmConfig } from '../core/config/config.js';
+import type { PaneHost, PaneInfo } from '../adapters/host.js';
+import { writePaneLog } from '../adapters/paneLogs.js';
+import { runOf } from '../core/swarm/runs.js';
 import { hostFor } from '../runtime/hostFor.js';
 import { endLeftGates } from '../runtime/leftGates.js';
 import { endRun } from '../runtime/runEnd.js';
@@ -52,6 +56,8 @@ export async function down(io: CommandIO): Promise<number> {
   const claimed = await claimSession(host, config.plan, state);
   const refused = typeof claimed === 'object' ? claimed.refused : null;
   const panes = refused ? [] : await host.list().catch(() => []);
+  // Each pane's scrollback is kept before it goes, so `swarm logs` and the report still show the last generations.
+  if (state) for (const pane of panes) await keepLog(host, config, state, pane);
   if (!refused) await host.destroy().catch(() => undefined);
   io.stdout(`swarm down: ${panes.length} pane${panes.length === 1 ? '' : 's'} stopped\n`);
 
@@ -75,6 +81,15 @@ export async function down(io: CommandIO): Promise<number> {
   if (state) io.stdout('swarm down: the run is ended; `swarm up` starts the plan afresh (the journal, packets and reports stay)\n');
   if (refused) throw refused;
   return 0;
+}
+
+async function keepLog(host: PaneHost, config: SwarmConfig, state: EngineState, pane: PaneInfo): Promise<void> {
+  const isLead = state.lanes[pane.lane] === undefined && (pane.lane === state.leadAgent || config.lead.succession.includes(pane.lane));
+  try {
+    writePaneLog(config.plan, runOf(state), isLead ? config.lead.name : pane.lane, pane.generation, await host.capture(pane.paneId, 5000));
+  } catch {
+    // gone meanwhile, or the disk refuses: down goes on
+  }
 }
 
 async function waitGone(holder: LockHolder, timeoutMs: number): Promise<void> {

@@ -1,4 +1,8 @@
-/** `swarm logs <lane> [--generation N] [file]` (SPEC 8): what the lane's pane showed (its scrollback). */
+/**
+ * `swarm logs <lane> [--generation N] [--follow] [file]` (SPEC 8, 10.2): what the lane's pane showed
+ * (its scrollback), or with `--follow` what it shows from now on, every generation of the lane as it
+ * comes (runtime/logFollow.ts).
+ */
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { planPaths, runFolder } from '../core/plan/paths.js';
@@ -6,18 +10,18 @@ import { runOf } from '../core/swarm/runs.js';
 import { UsageError } from '../errors.js';
 import { readTextIfExists } from '../adapters/files.js';
 import { loadConfig } from '../adapters/configFile.js';
-import { hostFor } from '../runtime/hostFor.js';
+import { hostFor, sessionName, tmuxSocket } from '../runtime/hostFor.js';
 import { loadState } from '../runtime/engineState.js';
 import { claimSession } from '../runtime/sessionClaim.js';
 import type { CommandIO } from './io.js';
 import { argsProblem } from './argsProblem.js';
 
-const USAGE = 'usage: swarm logs <lane> [--generation N] [file]';
+const USAGE = 'usage: swarm logs <lane> [--generation N] [--follow] [file]';
 
 export async function logs(io: CommandIO): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: io.args, allowPositionals: true, strict: true, options: { generation: { type: 'string', short: 'g' } } });
+    parsed = parseArgs({ args: io.args, allowPositionals: true, strict: true, options: { generation: { type: 'string', short: 'g' }, follow: { type: 'boolean', short: 'f' } } });
   } catch (error) {
     throw new UsageError(`swarm logs: ${argsProblem(error, USAGE)}`, { hint: USAGE });
   }
@@ -35,6 +39,14 @@ export async function logs(io: CommandIO): Promise<number> {
   const claimed = await claimSession(host, config.plan, state);
   const refused = typeof claimed === 'object' ? claimed.refused : null;
   const pane = refused ? undefined : (await host.list().catch(() => [])).find((p) => (p.lane === lane || p.lane === agent) && p.generation === generation);
+  if (parsed.values.follow && !refused) {
+    if (host.kind !== 'tmux') throw new UsageError('swarm logs --follow reads the swarm\'s tmux session; with the pty backend its panes live inside `swarm up`', { hint: 'watch them in swarm up\'s dashboard, or use backend: tmux' });
+    const { followLane } = await import('../runtime/logFollow.js');
+    const names = new Set([lane, agent, ...(lane === config.lead.name ? config.lead.succession.filter((n) => !config.lanes.some((l) => l.name === n)) : [])]);
+    const followed = await followLane({ socket: tmuxSocket(io.env), session: sessionName(config), names, generation: parsed.values.generation === undefined ? null : generation, write: io.stdout });
+    if (followed !== 'no session') return 0;
+    io.stderr(`swarm logs: no swarm is running for plan ${config.plan} (nothing to follow); its saved log follows\n`);
+  }
   if (pane) {
     io.stdout(`${(await host.capture(pane.paneId, 5000)).trimEnd()}\n`);
     return 0;

@@ -4,7 +4,7 @@
  * idempotent by the lane and generation it serves, so running an intent twice after a crash does
  * the work once.
  */
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { execa } from 'execa';
 import type { Account } from '../core/config/config.js';
 import type { Effect, LaneEvent, LaneState } from '../machine/types.js';
@@ -12,9 +12,9 @@ import { degradedPacket, rejectedInPlan, serializePacket } from '../core/packet/
 import { validatePacket } from '../core/packet/check.js';
 import { resumeBrief } from '../core/packet/brief.js';
 import { pick, type PickInput } from '../core/accounts/leases.js';
-import { planPaths, runFolder } from '../core/plan/paths.js';
+import { planPaths } from '../core/plan/paths.js';
 import { runOf } from '../core/swarm/runs.js';
-import { writeFileAtomic } from '../adapters/files.js';
+import { writePaneLog } from '../adapters/paneLogs.js';
 import { planContractOf } from '../adapters/planFile.js';
 import { gitState } from '../adapters/git.js';
 import { endGate, findGate, gateRun, startGate } from '../adapters/gate.js';
@@ -227,7 +227,7 @@ export function briefFor(engine: EffectsEngine, packetPath: string): string | nu
 async function savePaneLog(engine: EffectsEngine, lane: string, generation: number, paneId: string): Promise<void> {
   try {
     const text = await engine.host.capture(paneId, 5000);
-    writeFileAtomic(join(runFolder(planPaths(engine.config.plan).logsDir, runOf(engine.state)), `${lane}-g${generation}.log`), `${text.trimEnd()}\n`);
+    writePaneLog(engine.config.plan, runOf(engine.state), lane, generation, text);
   } catch {
     // the pane is gone already: nothing to keep
   }

@@ -1,0 +1,50 @@
+/**
+ * A read-only look at a running swarm's tmux session, for `swarm logs --follow`: its own control-mode
+ * client tells which panes printed, when panes come, go or die, and when the session ends; panes are
+ * listed and captured over the same connection. It types nothing, sets nothing in the session and
+ * never starts one: a session that does not exist is an error.
+ */
+import { ControlClient } from './control.js';
+import { capturePane, listPanes, parsePaneList } from './argv.js';
+import { PANES_CHANGED } from './vanished.js';
+import type { PaneInfo } from '../host.js';
+
+export interface SessionWatch {
+  /** Panes carrying swarm identity, with this server's own ids (`%5`). */
+  list(): Promise<PaneInfo[]>;
+  capture(paneId: string, history: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface SessionWatchHandlers {
+  printed(paneIds: ReadonlySet<string>): void;
+  /** A pane came, went or died. */
+  changed(): void;
+  /** The connection ended (the session or its server is gone, or close() was called: `expected`). */
+  ended(reason: string, expected: boolean): void;
+}
+
+/** Panes added: a successor's pane may come in a new window. */
+const ADDED = new Set(['window-add', 'layout-change']);
+
+export async function watchSession(socket: string, session: string, handlers: SessionWatchHandlers): Promise<SessionWatch> {
+  const control = await ControlClient.connect({ socket, session }, {
+    onRead: (printed) => {
+      if (printed.size > 0) handlers.printed(printed);
+      return false;
+    },
+    onSubscription: () => handlers.changed(),
+    onNotification: (name) => {
+      if (PANES_CHANGED.has(name) || ADDED.has(name)) handlers.changed();
+    },
+    onClose: (reason, expected) => handlers.ended(reason, expected),
+  });
+  return {
+    list: async () => parsePaneList(await control.command(listPanes(session))),
+    capture: async (paneId, history) => {
+      const lines = await control.command(capturePane(paneId, history));
+      return lines.join('\n');
+    },
+    close: () => control.close(),
+  };
+}
