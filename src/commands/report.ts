@@ -1,11 +1,14 @@
 /**
- * `swarm report [file] [--json] [--html [--out FILE]]` (SPEC 7): the completion report, from the plan's
- * files (no engine needed). Text by default; `--json` the facts as data; `--html` one self-contained page.
+ * `swarm report [file] [--run N|all] [--json] [--html [--out FILE]]` (SPEC 7, 10.2): the completion
+ * report of one run (the last unless `--run`), from the plan's files (no engine needed). Text by
+ * default; `--json` the facts as data; `--html` one self-contained page.
  */
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { buildReport } from '../core/report/report.js';
 import { buildFacts } from '../core/report/facts.js';
+import { pickRun, recordsOfRun, type WhichRun } from '../core/report/runs.js';
+import { readJournal } from '../adapters/journal.js';
 import { DEFAULT_THRESHOLDS } from '../core/capacity/thresholds.js';
 import type { SwarmConfig } from '../core/config/config.js';
 import { PlanFilesError, UsageError, planFilesFault } from '../errors.js';
@@ -14,7 +17,7 @@ import { readReportInput } from '../adapters/reportInput.js';
 import { loadSwarmConfig, shownFrom } from './planDir.js';
 import type { CommandIO } from './io.js';
 
-const USAGE = 'usage: swarm report [file] [--json] [--html [--out FILE]]';
+const USAGE = 'usage: swarm report [file] [--run N|all] [--json] [--html [--out FILE]]';
 
 export async function report(io: CommandIO): Promise<number> {
   const options = parseArgs(io.args);
@@ -23,16 +26,19 @@ export async function report(io: CommandIO): Promise<number> {
   const plan = fromPane ?? config?.plan ?? io.cwd;
   const relativeTo = shownFrom(io, plan);
   const shown = relative(relativeTo, plan);
+  const picked = pickRun(readJournal(plan), options.run);
+  if (!picked.ok) throw new UsageError(`swarm report: ${picked.error}`, { hint: USAGE });
+  const run = picked.run === 'all' ? null : (picked.runs.find((r) => r.run === picked.run) ?? null);
   if (!options.json && !options.html) {
-    const { readJournal } = await import('../adapters/journal.js');
-    io.stdout(buildReport(readJournal(plan), { plan: shown, relativeTo }));
+    io.stdout(buildReport(picked.entries, { plan: shown, relativeTo, run: picked.entries.length === 0 ? null : picked.run, runs: picked.runs }));
     return 0;
   }
   const t = config?.thresholds ?? DEFAULT_THRESHOLDS;
-  const facts = buildFacts(readReportInput(plan, shown, {
+  const input = readReportInput(plan, shown, {
     vendors: new Map((config?.accounts ?? []).map((a) => [a.id, a.vendor])),
     thresholds: { low: t.capacityLow, critical: t.capacityCritical, contextPressure: t.contextPressure },
-  }));
+  });
+  const facts = buildFacts({ ...input, journal: picked.entries, inbox: recordsOfRun(input.inbox, run), run: picked.entries.length === 0 ? null : picked.run, runs: picked.runs });
   if (options.json) {
     io.stdout(`${JSON.stringify(facts, null, 2)}\n`);
     return 0;
@@ -49,13 +55,19 @@ export async function report(io: CommandIO): Promise<number> {
   return 0;
 }
 
-interface Options { file: string | undefined; json: boolean; html: boolean; out: string | null }
+interface Options { file: string | undefined; json: boolean; html: boolean; out: string | null; run: WhichRun }
 
 function parseArgs(args: readonly string[]): Options {
-  const o: Options = { file: undefined, json: false, html: false, out: null };
+  const o: Options = { file: undefined, json: false, html: false, out: null, run: 'last' };
   for (let i = 0; i < args.length; i += 1) {
     const a = args[i] ?? '';
     if (a === '--json') o.json = true;
+    else if (a === '--run' || a.startsWith('--run=')) {
+      const value = (a === '--run' ? args[(i += 1)] : a.slice('--run='.length))?.trim() ?? '';
+      if (value === 'all') o.run = 'all';
+      else if (/^[1-9]\d*$/.test(value)) o.run = Number(value);
+      else throw new UsageError(`--run takes a run number or "all", got ${value === '' ? 'nothing' : `"${value}"`}`, { hint: USAGE });
+    }
     else if (a === '--html') o.html = true;
     else if (a === '--out' || a.startsWith('--out=')) {
       const value = a === '--out' ? args[(i += 1)] : a.slice('--out='.length);

@@ -51,9 +51,12 @@ export function renderReportPage(facts: ReportFacts, options: PageOptions = {}):
 function summary(facts: ReportFacts, clock: ReturnType<typeof clockIn>): Markup {
   const s = facts.summary;
   const o = facts.outcome;
-  const outcome = o.state === 'done' ? 'plan done' : o.state === 'stopped_short' ? `stopped short: ${o.why ?? 'no reason recorded'}` : 'not finished';
+  const run = typeof facts.run === 'number' ? facts.runs.find((r) => r.run === facts.run) : undefined;
+  const outcome = o.state === 'done' ? 'plan done' : o.state === 'stopped_short' ? `stopped short: ${o.why ?? 'no reason recorded'}` : run?.outcome === 'down' ? 'ended by swarm down' : 'not finished';
+  const runText = facts.run === 'all' ? `all ${facts.runs.length}` : facts.run === null ? '—' : `${facts.run} of ${facts.runs.length}`;
   const items: Array<[string, string]> = [
     ['plan', facts.plan],
+    ['run', runText],
     ['started', facts.started_at ? clock.dateTime(facts.started_at) : '—'],
     ['ended', facts.ended_at ? clock.dateTime(facts.ended_at) : '—'],
     ['outcome', outcome],

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { report } from '../../src/commands/report.js';
@@ -20,11 +20,57 @@ async function run(...args: string[]): Promise<{ code: number; out: string }> {
   return { code, out };
 }
 
+/** A second run after the fixture's: lane-a started again, an escalation, then `swarm down`. */
+function secondRun(): void {
+  const line = (o: Record<string, unknown>) => `${JSON.stringify({ type: 'observation', generation: null, epoch: 3, ...o })}\n`;
+  appendFileSync(join(plan, 'journal.jsonl'), [
+    line({ ts: '2026-12-01T12:10:00.000Z', event: 'run_started', lane: null, run: 2, heads: {} }),
+    line({ ts: '2026-12-01T12:10:01.000Z', type: 'delegation', event: 'lane_started', lane: 'lane-a', generation: 1, account: 'sim-a3' }),
+    line({ ts: '2026-12-01T12:10:05.000Z', type: 'intervention', event: 'escalation', lane: 'lane-a', generation: 1, class: 'decision', what: 'which greeting?' }),
+    line({ ts: '2026-12-01T12:11:00.000Z', type: 'intervention', event: 'swarm_down', lane: null, panes: 2, leases: 1 }),
+  ].join(''));
+}
+
 describe('swarm report', () => {
   it('prints the text report by default', async () => {
     const r = await run();
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^swarm report — plan plans\/demo\nstarted 11:58:23, plan done 11:58:43/);
+    expect(r.out).toMatch(/^swarm report — plan plans\/demo, run 1\nstarted 11:58:23, plan done 11:58:43/);
+  });
+
+  it('covers the last run unless --run N|all; the run ends at plan_done, else at swarm down (SPEC 10.2)', async () => {
+    secondRun();
+    const last = await run();
+    expect(last.out.split('\n').slice(0, 2)).toEqual([
+      'swarm report — plan plans/demo, run 2 of 2 (--run N|all for another)',
+      'started 12:10:00, ended by swarm down 12:11:00 (1m00s)',
+    ]);
+    expect(last.out).toContain('handoffs: 0');
+    expect(last.out).toContain('escalations: 1');
+    const first = await run('--run', '1');
+    expect(first.out).toMatch(/^swarm report — plan plans\/demo, run 1 of 2 .*\nstarted 11:58:23, plan done 11:58:43/);
+    expect(first.out).toContain('handoffs: 2');
+    expect(first.out).toContain('escalations: 0');
+    const all = await run('--run=all');
+    expect(all.out).toMatch(/^swarm report — plan plans\/demo, all 2 runs\n/);
+    expect(all.out).toContain('handoffs: 2');
+    expect(all.out).toContain('escalations: 1');
+
+    const json = JSON.parse((await run('--json')).out) as { run: number; runs: unknown[]; started_at: string; ended_at: string; handoffs: unknown[]; outcome: { state: string } };
+    expect(json.run).toBe(2);
+    expect(json.runs).toEqual([
+      { run: 1, started: '2026-12-01T11:58:23.895Z', ended: '2026-12-01T11:58:43.706Z', outcome: 'done' },
+      { run: 2, started: '2026-12-01T12:10:00.000Z', ended: '2026-12-01T12:11:00.000Z', outcome: 'down' },
+    ]);
+    expect([json.started_at, json.ended_at, json.handoffs.length, json.outcome.state]).toEqual(['2026-12-01T12:10:00.000Z', '2026-12-01T12:11:00.000Z', 0, 'unfinished']);
+    const one = JSON.parse((await run('--json', '--run', '1')).out) as { run: number; ended_at: string; handoffs: unknown[] };
+    expect([one.run, one.ended_at, one.handoffs.length]).toEqual([1, '2026-12-01T11:58:43.706Z', 2]);
+  });
+
+  it.each([['--run', '3'], ['--run', '0'], ['--run', 'x'], ['--run'], ['--run=']])('refuses %j (exit 2, naming the runs there are)', async (...args) => {
+    secondRun();
+    await expect(run(...args)).rejects.toMatchObject({ exitCode: 2 });
+    await expect(run('--run', '3')).rejects.toThrow('no run 3 in the journal (runs: 1, 2)');
   });
 
   it('--json prints the facts', async () => {

@@ -37,6 +37,8 @@ export function buildFacts(input: ReportInput): ReportFacts {
   return {
     schema: REPORT_SCHEMA,
     plan: input.plan,
+    run: input.run ?? null,
+    runs: input.runs ?? [],
     started_at: started,
     ended_at: ended,
     outcome,

@@ -4,6 +4,7 @@
  */
 import type { JournalEntry } from '../protocol/journal.js';
 import { stopwatch } from '../config/duration.js';
+import type { RunSummary } from './runs.js';
 
 interface Handoff {
   lane: string;
@@ -19,7 +20,7 @@ interface Handoff {
   rejections: number;
 }
 
-export function buildReport(entries: readonly JournalEntry[], options: { plan: string; relativeTo?: string }): string {
+export function buildReport(entries: readonly JournalEntry[], options: { plan: string; relativeTo?: string; run?: number | 'all' | null; runs?: readonly RunSummary[] }): string {
   const rel = (path: unknown) => {
     const text = typeof path === 'string' ? path : '';
     return options.relativeTo && text.startsWith(`${options.relativeTo}/`) ? text.slice(options.relativeTo.length + 1) : text;
@@ -27,8 +28,13 @@ export function buildReport(entries: readonly JournalEntry[], options: { plan: s
   const first = entries[0]?.ts ?? null;
   const done = entries.find((e) => e.event === 'plan_done') ?? null;
   const stopped = [...entries].reverse().find((e) => e.event === 'stopped_short') ?? null;
-  const lines: string[] = [`swarm report — plan ${options.plan}`];
-  if (first) lines.push(`started ${clock(first)}${done ? `, plan done ${clock(done.ts)} (${span(first, done.ts)})` : stopped ? `, stopped short ${clock(stopped.ts)}: ${String(stopped.why ?? '')}` : ', not finished'}`);
+  const runs = options.runs ?? [];
+  const which = options.run === 'all' ? `, all ${runs.length} runs` : typeof options.run === 'number' ? `, run ${options.run}${runs.length > 1 ? ` of ${runs.length} (--run N|all for another)` : ''}` : '';
+  const lines: string[] = [`swarm report — plan ${options.plan}${which}`];
+  const down = entries.at(-1)?.event === 'swarm_down' ? entries.at(-1)! : null;
+  const end = done ? `, plan done ${clock(done.ts)} (${span(first ?? '', done.ts)})` : stopped ? `, stopped short ${clock(stopped.ts)}: ${String(stopped.why ?? '')}`
+    : down ? `, ended by swarm down ${clock(down.ts)} (${span(first ?? '', down.ts)})` : ', not finished';
+  if (first) lines.push(`started ${clock(first)}${end}`);
 
   const accountOf = new Map<string, string>();
   const open = new Map<string, Handoff>();

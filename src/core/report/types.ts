@@ -4,6 +4,7 @@
  */
 import type { InboxRecord } from '../protocol/inbox.js';
 import type { JournalEntry } from '../protocol/journal.js';
+import type { RunSummary } from './runs.js';
 
 export const REPORT_SCHEMA = 'swarm-report/v1';
 
@@ -96,6 +97,10 @@ export interface Epoch {
 export interface ReportFacts {
   schema: typeof REPORT_SCHEMA;
   plan: string;
+  /** The run this report covers (SPEC 10.2), or `all`; null for a journal with nothing in it. */
+  run: number | 'all' | null;
+  /** Every run the journal holds, in order. */
+  runs: RunSummary[];
   started_at: string | null;
   ended_at: string | null;
   outcome: { state: 'done' | 'stopped_short' | 'unfinished'; at: string | null; why: string | null };
@@ -125,4 +130,7 @@ export interface ReportInput {
   /** The pool, when swarm.yaml could be read: account → vendor. */
   vendors: ReadonlyMap<string, string>;
   thresholds: { low: number; critical: number; contextPressure: number };
+  /** The run `journal` and `inbox` are cut to (core/report/runs.ts), and every run; absent: the whole journal. */
+  run?: number | 'all' | null;
+  runs?: RunSummary[];
 }
