@@ -64,7 +64,8 @@ describe('the claude and codex launches (real tmux, recording agents)', () => {
     writeFileSync(join(profiles, 'x1', 'config.toml'), 'model = "o3"\nnotify = ["notify-send", "Codex \\"done\\""]\n');
     writeFileSync(s.file, swarmYaml(profiles));
     writeFileSync(join(s.plan, 'PLAN.md'), PLAN);
-    const child = s.up([], { PATH: `${BIN}:${s.env.PATH}`, ARGV_RECORD: records, ARGV_LC_G1: 'ready,handoff' });
+    // --force: x1 has not trusted wt-lx (doctor's preflight would refuse the run); this test is about the launch.
+    const child = s.up(['--force'], { PATH: `${BIN}:${s.env.PATH}`, ARGV_RECORD: records, ARGV_LC_G1: 'ready,handoff' });
 
     const record = (name: string) => waitFor(() => {
       const file = join(records, `${name}.json`);
