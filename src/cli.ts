@@ -13,6 +13,7 @@ import { asksHelp, usageOf } from './usage.js';
 type Loader = () => Promise<Command>;
 
 const COMMANDS: Record<string, { load: Loader; summary: string }> = {
+  init: { load: async () => (await import('./commands/init.js')).init, summary: 'a first swarm here: swarm.yaml, PLAN.md, a worktree per lane [--lanes N] [--yes]' },
   up: { load: async () => (await import('./commands/up.js')).up, summary: 'start or re-adopt the swarm' },
   validate: { load: async () => (await import('./commands/validate.js')).validateCommand, summary: 'check swarm.yaml and the kinds it names' },
   doctor: { load: async () => (await import('./commands/doctor.js')).doctor, summary: 'can this swarm run through the night: tmux, CLIs, profiles, trust, approvals [--json]' },
@@ -28,7 +29,7 @@ const COMMANDS: Record<string, { load: Loader; summary: string }> = {
   report: { load: async () => (await import('./commands/report.js')).report, summary: 'the completion report: every handoff and succession' },
   down: { load: async () => (await import('./commands/down.js')).down, summary: 'stop every pane, release leases and the lead record' },
   answer: { load: async () => (await import('./commands/answer.js')).answer, summary: 'answer an escalation: swarm answer <lane> <text>' },
-  logs: { load: async () => (await import('./commands/logs.js')).logs, summary: "a lane's scrollback: swarm logs <lane> [--generation N]" },
+  logs: { load: async () => (await import('./commands/logs.js')).logs, summary: "a lane's scrollback: swarm logs <lane> [--generation N] [--follow]" },
   lane: { load: async () => (await import('./commands/laneAdd.js')).laneAdd, summary: 'the lead adds a lane: swarm lane add <name> --task T' },
   attach: { load: async () => (await import('./commands/attach.js')).attach, summary: "attach this terminal to the swarm's tmux session" },
   drill: { load: async () => (await import('./commands/drill.js')).drill, summary: 'the rehearsal: lead and lanes hand off in a temporary repo [--keep]' },

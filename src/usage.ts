@@ -7,7 +7,8 @@
  * `swarm answer lane-a -h` send "-h"; only `swarm notify --help` asks for help there.
  */
 const USAGES: Record<string, readonly string[]> = {
-  up: ['usage: swarm up [file] [--headless] [--until-done] [--timeout D]', 'start or re-adopt the swarm of file (default swarm.yaml): lead and lanes in tmux, the dashboard on a terminal', '  --headless     no dashboard: one line per event here', '  --until-done   exit when every lane is done or stopped (0 done, 1 stopped short)', '  --timeout D    stop after D (e.g. 90s, 20m)'],
+  init: ['usage: swarm init [--lanes N] [--yes]', 'a first swarm in this git repository: swarm.yaml (one account per signed-in profile), plans/<repo>/PLAN.md, .gitignore lines, a git worktree per lane; never overwrites', '  --lanes N      how many lanes (default 2)', '  --yes          write without asking (for scripts)'],
+  up: ['usage: swarm up [file] [--headless] [--until-done] [--timeout D] [--force]', 'start or re-adopt the swarm of file (default swarm.yaml): lead and lanes in tmux, the dashboard on a terminal', '  --headless     no dashboard: one line per event here', '  --until-done   exit when every lane is done or stopped (0 done, 1 stopped short)', '  --timeout D    stop after D (e.g. 90s, 20m)', '  --force        start a new run although doctor\'s preflight finds a problem'],
   validate: ['usage: swarm validate [file]', 'check swarm.yaml (default) and the kind files it names; exit 2 with file:line:col for each problem'],
   doctor: ['usage: swarm doctor [file] [--json]', 'can this swarm run through the night: tmux, CLIs, profiles, trust, approvals'],
   notify: ['usage: swarm notify <lane|lead|all> <text> [--epoch N]', 'send a message to a lane, the lead or (the lead only) every lane'],
@@ -19,10 +20,10 @@ const USAGES: Record<string, readonly string[]> = {
   lead: ['usage: swarm lead claim [--succession a,b]', '       swarm lead handover <successor> --packet <path>', '       swarm lead takeover [--epoch N]', '       swarm lead release', '       swarm lead show', 'the lead record: who leads, at which epoch'],
   journal: ['usage: swarm journal [file] [--follow] [--json]', "the swarm's record, one line per event"],
   status: ['usage: swarm status [file] [--json]', 'the lanes now: state, generation, account, headroom'],
-  report: ['usage: swarm report [file]', 'the completion report: every handoff and succession'],
+  report: ['usage: swarm report [file] [--run N|all] [--json] [--html [--out FILE]]', 'the completion report of a run (the last unless --run): every handoff and succession'],
   down: ['usage: swarm down [file]', 'stop every pane, release leases and the lead record'],
   answer: ['usage: swarm answer <lane> <text> [--file swarm.yaml]', "answer a lane's escalation (from your terminal, not from a pane)"],
-  logs: ['usage: swarm logs <lane> [--generation N] [file]', "a lane's scrollback"],
+  logs: ['usage: swarm logs <lane> [--generation N] [--follow] [file]', "a lane's scrollback; --follow (-f): its lines as they come, every generation"],
   lane: ['usage: swarm lane add <name> --task T [--checkout D] [--kind K] [--command C] [--epoch N]', '(the lead) add a lane to the running swarm'],
   attach: ['usage: swarm attach [file]', "attach this terminal to the swarm's tmux session"],
   drill: ['usage: swarm drill [--keep]', 'the rehearsal: a lead and lanes hand off in a temporary repository; --keep leaves it'],
