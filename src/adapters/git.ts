@@ -43,19 +43,24 @@ export function gitState(checkout: string, planDir: string | null): GitState {
   const upstream = git(top, ['rev-parse', '--verify', '--quiet', '@{upstream}'])?.trim() || null;
   const pushed = head && upstream ? git(top, ['merge-base', '--is-ancestor', head, upstream]) !== null : upstream ? false : null;
   const status = git(top, ['status', '--porcelain=v1', '-z', '--untracked-files=all']) ?? '';
-  const skip = planDir ? excludedPrefixes(top, planDir) : [];
-  return { repo: top, branch, head, pushed, uncommitted: parsePorcelainZ(status).filter((p) => !skip.some((s) => (s.endsWith('/') ? p === s.slice(0, -1) || p.startsWith(s) : p === s))) };
+  const runtime = planDir ? runtimePaths(top, planDir) : () => false;
+  return { repo: top, branch, head, pushed, uncommitted: parsePorcelainZ(status).filter((p) => !runtime(p)) };
 }
 
 /**
- * The plan's runtime paths, relative to the repository. git reports the repository's real path, so
+ * The plan's runtime paths, relative to the repository: `.swarm/`, `analysis_results/`,
+ * `journal.jsonl`, and `lead.json` with the files that come and go beside it while it is changed
+ * (`lead.json.lock`, `lead.json.<pid>.<n>.tmp`): a lead handing over while a lane writes or accepts
+ * a packet must not change the lane's uncommitted paths. git reports the repository's real path, so
  * the plan's path is made real too (a checkout reached through a symlink must still match).
  */
-function excludedPrefixes(top: string, planDir: string): string[] {
+function runtimePaths(top: string, planDir: string): (path: string) => boolean {
   const rel = relative(realOr(top), realOr(resolve(planDir)));
-  if (rel.startsWith('..')) return [];
+  if (rel.startsWith('..')) return () => false;
   const base = rel === '' ? '' : `${rel.split(sep).join('/')}/`;
-  return [`${base}.swarm/`, `${base}analysis_results/`, `${base}journal.jsonl`, `${base}lead.json`];
+  const folders = [`${base}.swarm/`, `${base}analysis_results/`];
+  const lead = `${base}lead.json`;
+  return (p) => folders.some((f) => p === f.slice(0, -1) || p.startsWith(f)) || p === `${base}journal.jsonl` || p === lead || p.startsWith(`${lead}.`);
 }
 
 function realOr(path: string): string {

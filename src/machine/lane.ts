@@ -15,7 +15,7 @@ import { clearTimer, effectId, journal, setTimer } from './effects.js';
 import { handoffInFlight, isLive, stallWatched } from './laneState.js';
 import { notices, tail } from './notices.js';
 import { andThen, ignored, type Ev } from './step.js';
-import { freshHandoff } from './successor.js';
+import { failSuccessor, freshHandoff } from './successor.js';
 import { type LaneEvent, type LaneState, type MachineContext, type Step } from './types.js';
 import {
   handoffRefusal, onAccountFreed, onAccepted, onDegradedWritten, onHandoff, onHandoffTimer, onLease, onPacketChecked, onSpawned, onSpawnFailed,
@@ -91,10 +91,26 @@ function onStarted(lane: LaneState, event: Ev<'started'>, ctx: MachineContext): 
   };
 }
 
+/**
+ * A successor that reports `blocked` before it accepted could not take the lane on (its `swarm accept`
+ * refused the packet, say): it fails now, in its own words, rather than at the accept deadline, and the
+ * next account is tried; the escalation that may follow quotes why.
+ */
+function successorRefused(lane: LaneState, event: Ev<'report'>, ctx: MachineContext): Step | null {
+  const s = lane.handoff?.successor ?? null;
+  const e = event.report.event;
+  if (lane.phase !== 'spawning' || s === null || s.generation !== event.generation || e.kind !== 'blocked') return null;
+  const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+  const told = journal(lane, 'successor_blocked', 'observation', { account: s.account, for_generation: s.generation, what: clip(e.what, 600) }, ctx.now);
+  return andThen({ lane, effects: [told] }, (l) => failSuccessor(l, `the successor reported blocked before accepting: ${clip(e.what, 300)}`, s.paneId, ctx, true, event.report.text));
+}
+
 function onReport(lane: LaneState, event: Ev<'report'>, ctx: MachineContext): Step {
   const { report } = event;
   if (lane.state === 'done') return ignored(lane, event, 'the lane is done', ctx.now);
   if (event.generation !== lane.generation) {
+    const refused = successorRefused(lane, event, ctx);
+    if (refused !== null) return refused;
     const which = event.generation < lane.generation ? `retired generation ${event.generation}` : `generation ${event.generation}, not yet accepted`;
     return ignored(lane, event, `a report from ${which} (the lane is at g${lane.generation})`, ctx.now);
   }

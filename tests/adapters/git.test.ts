@@ -117,6 +117,17 @@ describe('gitState', () => {
     expect(gitState(link, join(link, 'plans/demo')).uncommitted).toEqual(work);
   });
 
+  it('leaves out lead.json with the lock and temporary files beside it while a lead hands over (the demo flake of session 8), and the journal', () => {
+    const dir = join(base, 'lead-files');
+    mkdirSync(dir);
+    git(dir, 'init', '-q', '-b', 'main');
+    write(dir, {
+      'plans/demo/lead.json': '{}\n', 'plans/demo/lead.json.lock': '1\n', 'plans/demo/lead.json.4242.k3j4.tmp': '{\n', 'plans/demo/journal.jsonl': '{}\n',
+      'plans/demo/lead.jsonx': 'kept\n', 'plans/demo/lead.json-notes.md': 'kept\n', 'plans/other/lead.json.lock': 'kept\n',
+    });
+    expect(gitState(dir, join(dir, 'plans/demo')).uncommitted).toEqual(['plans/demo/lead.json-notes.md', 'plans/demo/lead.jsonx', 'plans/other/lead.json.lock']);
+  });
+
   it('leaves out a file named exactly like a runtime folder of the plan', () => {
     const dir = join(base, 'flat');
     mkdirSync(dir);
