@@ -12,7 +12,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const PARTS = ['run.mjs', 'engine.mjs', 'detect.mjs', 'streaming.mjs', 'start.mjs', 'ui.mjs', 'report.mjs'];
+const PARTS = ['run.mjs', 'engine.mjs', 'detect.mjs', 'streaming.mjs', 'start.mjs', 'ui.mjs', 'report.mjs', 'init.mjs'];
 const json = process.argv.includes('--json');
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'swarm-bench-json-'));
