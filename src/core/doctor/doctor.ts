@@ -101,7 +101,7 @@ export function doctorReport(f: DoctorFacts): DoctorReport {
       `${a.autoUpdaterOff === null ? '' : `; auto-updater ${a.autoUpdaterOff ? 'off' : 'ON'}`}`);
   }
 
-  handoffChecks(f, warnings);
+  handoffChecks(f, problems, warnings);
   approvalChecks(f, problems, warnings, say);
   return {
     ok: problems.length === 0,
@@ -118,8 +118,17 @@ export function doctorReport(f: DoctorFacts): DoctorReport {
  * checkout, so when its account runs out the lane stops there. A lane picked from the pool needs two:
  * one to start on, another to hand off to.
  */
-function handoffChecks(f: DoctorFacts, warnings: Problem[]): void {
+function handoffChecks(f: DoctorFacts, problems: Problem[], warnings: Problem[]): void {
   for (const lane of f.lanes ?? []) {
+    const serving = f.accounts.filter((a) => a.id !== f.leadAccount && a.checkouts.some((c) => c.checkout === lane.checkout));
+    if (serving.length === 0) {
+      problems.push({
+        lane: lane.name,
+        what: `${lane.name} has no account to start on: every account is the lead's or declared by another lane`,
+        fix: 'add an account to swarm.yaml that no lane declares (the pool), or give the lane an account: of its own',
+      });
+      continue;
+    }
     const ready = f.accounts
       .filter((a) => a.id !== f.leadAccount && a.checkouts.some((c) => c.checkout === lane.checkout && c.readiness.ready))
       .map((a) => a.id);

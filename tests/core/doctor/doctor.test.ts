@@ -46,6 +46,10 @@ describe('doctorReport', () => {
     expect(warned([pool('c1'), pool('c2')])).toEqual(['a could never hand off: no other account is ready on /a', 'b could never hand off: only one account (c2) is ready on /b']);
     expect(warned([pool('c1'), pool('c2'), pool('c3', false)])).toEqual(['a could never hand off: no other account is ready on /a']);
     expect(doctorReport(facts({ accounts: [pool('c2')], lanes, leadAccount: 'c1' })).ok).toBe(true);
+    // Only the lead's account: the lanes cannot even start (a problem, not a warning).
+    const none = doctorReport(facts({ accounts: [pool('c1')], lanes: [{ name: 'b', checkout: '/b', account: null }], leadAccount: 'c1' }));
+    expect(none.ok).toBe(false);
+    expect(none.problems.map((p) => p.what)).toEqual(["b has no account to start on: every account is the lead's or declared by another lane"]);
   });
 
   it('formats one line a check, then problems with their fix', () => {
