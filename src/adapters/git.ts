@@ -25,6 +25,18 @@ function git(cwd: string, args: string[]): string | null {
   }
 }
 
+/**
+ * What a lane's checkout did since `since` (the head recorded when the run began): its branch now,
+ * the commits and the files they changed; commits and files null when `since` is unknown or gone.
+ */
+export function workSince(checkout: string, since: string | null): { branch: string | null; commits: number | null; files: string[] | null } {
+  const branch = git(checkout, ['symbolic-ref', '--quiet', '--short', 'HEAD'])?.trim() || null;
+  if (since === null || !/^[0-9a-f]{7,64}$/.test(since)) return { branch, commits: null, files: null };
+  const count = git(checkout, ['rev-list', '--count', `${since}..HEAD`])?.trim();
+  const files = git(checkout, ['diff', '--name-only', '-z', since, 'HEAD']);
+  return { branch, commits: count && /^\d+$/.test(count) ? Number(count) : null, files: files === null ? null : files.split('\0').filter(Boolean) };
+}
+
 /** The checkout's head commit, or null (not a repository, or no commit yet). */
 export function headOf(checkout: string): string | null {
   return git(checkout, ['rev-parse', '--verify', '--quiet', 'HEAD'])?.trim() || null;

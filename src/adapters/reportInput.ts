@@ -3,12 +3,13 @@
  * and reports), lead.json and the packets the journal names. Reads only; a file that is missing or
  * unreadable as data is left out (the report shows what the record holds), never repaired.
  */
-import { lstatSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { lstatSync, readFileSync, readdirSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import { parseInboxChunk } from '../core/protocol/inbox.js';
 import { packetField } from '../core/packet/field.js';
 import { MAX_PACKET_BYTES } from '../core/packet/packet.js';
-import { planPaths } from '../core/plan/paths.js';
+import { planPaths, runFolder } from '../core/plan/paths.js';
+import { workSince } from './git.js';
 import type { ReportInput } from '../core/report/facts.js';
 import { readJournal } from './journal.js';
 import { readTextIfExists } from './files.js';
@@ -47,4 +48,34 @@ function readSmallFile(path: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * What the report shows of a run beyond the journal: each lane's checkout since the run began (the
+ * heads `run_started` recorded) and the pane logs saved for the run (`.swarm/logs/run-<n>/`).
+ */
+export function runExtras(plan: string, run: number | null, heads: Readonly<Record<string, unknown>>, checkouts: ReadonlyMap<string, string>): Pick<ReportInput, 'checkouts' | 'logs'> {
+  const work = new Map<string, { branch: string | null; commits: number | null; files: string[] | null }>();
+  for (const [lane, checkout] of checkouts) {
+    const head = heads[lane];
+    work.set(lane, workSince(checkout, typeof head === 'string' ? head : null));
+  }
+  const logs = new Map<string, Array<{ generation: number; path: string }>>();
+  if (run !== null) {
+    const folder = runFolder(planPaths(plan).logsDir, run);
+    let names: string[] = [];
+    try {
+      names = readdirSync(folder).sort();
+    } catch {
+      // no log saved for this run
+    }
+    for (const name of names) {
+      const m = /^(.+)-g(\d+)\.log$/.exec(name);
+      if (!m) continue;
+      const list = logs.get(m[1]!) ?? [];
+      list.push({ generation: Number(m[2]), path: relative(plan, join(folder, name)) });
+      logs.set(m[1]!, list.sort((a, b) => a.generation - b.generation));
+    }
+  }
+  return { checkouts: work, logs };
 }

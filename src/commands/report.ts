@@ -3,8 +3,8 @@
  * report of one run (the last unless `--run`), from the plan's files (no engine needed). Text by
  * default; `--json` the facts as data; `--html` one self-contained page.
  */
-import { existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
 import { buildReport } from '../core/report/report.js';
 import { buildFacts } from '../core/report/facts.js';
 import { pickRun, recordsOfRun, type WhichRun } from '../core/report/runs.js';
@@ -13,7 +13,7 @@ import { DEFAULT_THRESHOLDS } from '../core/capacity/thresholds.js';
 import type { SwarmConfig } from '../core/config/config.js';
 import { PlanFilesError, UsageError, planFilesFault } from '../errors.js';
 import { writeFileAtomic } from '../adapters/files.js';
-import { readReportInput } from '../adapters/reportInput.js';
+import { readReportInput, runExtras } from '../adapters/reportInput.js';
 import { loadSwarmConfig, shownFrom } from './planDir.js';
 import type { CommandIO } from './io.js';
 
@@ -38,14 +38,33 @@ export async function report(io: CommandIO): Promise<number> {
     vendors: new Map((config?.accounts ?? []).map((a) => [a.id, a.vendor])),
     thresholds: { low: t.capacityLow, critical: t.capacityCritical, contextPressure: t.contextPressure },
   });
-  const facts = buildFacts({ ...input, journal: picked.entries, inbox: recordsOfRun(input.inbox, run), run: picked.entries.length === 0 ? null : picked.run, runs: picked.runs });
+  const started = picked.entries.find((e) => e.event === 'run_started');
+  const heads = started && typeof started.heads === 'object' && started.heads !== null ? (started.heads as Record<string, unknown>) : {};
+  const checkouts = new Map((config?.lanes ?? []).map((l) => [l.name, l.checkout] as const));
+  const extras = runExtras(plan, typeof picked.run === 'number' ? picked.run : null, heads, checkouts);
+  const facts = buildFacts({ ...input, ...extras, journal: picked.entries, inbox: recordsOfRun(input.inbox, run), run: picked.entries.length === 0 ? null : picked.run, runs: picked.runs });
   if (options.json) {
     io.stdout(`${JSON.stringify(facts, null, 2)}\n`);
     return 0;
   }
   const { renderReportPage } = await import('../report/page.js');
   const out = options.out === null ? join(plan, 'analysis_results', 'report.html') : resolve(io.cwd, options.out);
-  const html = renderReportPage(facts, { relativeTo, timeZone: io.env.TZ });
+  // Each generation's saved pane log is copied beside the page (`<page>-logs/`) and linked from it.
+  const logsDir = `${out.replace(/\.html?$/i, '')}-logs`;
+  const copied = new Map<string, string>();
+  for (const r of facts.results) {
+    for (const log of r.logs) {
+      const name = basename(log.path);
+      try {
+        mkdirSync(logsDir, { recursive: true });
+        copyFileSync(join(plan, log.path), join(logsDir, name));
+        copied.set(log.path, `${encodeURIComponent(basename(logsDir))}/${encodeURIComponent(name)}`);
+      } catch {
+        // not copied: shown unlinked
+      }
+    }
+  }
+  const html = renderReportPage(facts, { relativeTo, timeZone: io.env.TZ, logHref: (path) => copied.get(path) ?? null });
   try {
     writeFileAtomic(out, html, 0o644, { durable: false });
   } catch (error) {

@@ -9,6 +9,7 @@ import type { ReportFacts } from '../core/report/facts.js';
 import { clockIn } from './clock.js';
 import { el, text, trusted, type Markup } from './markup.js';
 import { tables } from './tables.js';
+import { needsYou, results } from './results.js';
 import { timeline } from './timeline.js';
 import { CSS, HOVER_SCRIPT, PALETTE } from './style.js';
 
@@ -17,6 +18,8 @@ export interface PageOptions {
   relativeTo?: string | undefined;
   /** IANA zone for the clock labels; the runtime's own when unset. */
   timeZone?: string | undefined;
+  /** Where a saved pane log (plan-relative path) is linked from the page; null or unset: not linked. */
+  logHref?: (path: string) => string | null;
 }
 
 export function renderReportPage(facts: ReportFacts, options: PageOptions = {}): string {
@@ -40,6 +43,8 @@ export function renderReportPage(facts: ReportFacts, options: PageOptions = {}):
     el('body', {},
       el('h1', {}, text(`swarm report — plan ${facts.plan}`)),
       summary(facts, clock),
+      needsYou(facts, clock),
+      results(facts, options.logHref ?? (() => null)),
       legend(colours),
       el('div', { class: 'scroll' }, timeline(facts, clock, colours)),
       ...tables(facts, clock, rel),

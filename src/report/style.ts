@@ -6,6 +6,8 @@ export const CSS = `
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; background: #fff; }
 h1 { font-size: 1.4em; margin: 0 0 .3em; } h2 { font-size: 1.1em; margin: 1.5em 0 .4em; }
 .summary .item { display: inline-block; margin-right: 1.2em; }
+.needs-you { border-left: 4px solid #c62828; padding-left: .8em; } .needs-you.none { border-color: #2e7d32; }
+.needs-you li { margin: .3em 0; } .needs-you .hint { margin: .2em 0; color: #555; font-size: .9em; }
 .outcome-done [data-key=outcome] { color: #2e7d32; } .outcome-stopped_short [data-key=outcome] { color: #c62828; }
 .legend { font-size: 12px; color: #555; } .legend .key { margin-right: 1em; }
 .scroll { overflow-x: auto; }

@@ -6,7 +6,7 @@ import { el, Markup, text } from './markup.js';
 
 type Cell = Markup | string;
 
-function table(id: string, caption: string, head: readonly string[], rows: ReadonlyArray<readonly Cell[]>, empty: string): Markup {
+export function table(id: string, caption: string, head: readonly string[], rows: ReadonlyArray<readonly Cell[]>, empty: string): Markup {
   if (rows.length === 0) return el('section', { id }, el('h2', {}, text(caption)), el('p', { class: 'empty' }, text(empty)));
   return el('section', { id },
     el('h2', {}, text(`${caption} (${rows.length})`)),
@@ -15,7 +15,7 @@ function table(id: string, caption: string, head: readonly string[], rows: Reado
       el('tbody', {}, ...rows.map((cells) => el('tr', {}, ...cells.map((c) => el('td', {}, c instanceof Markup ? c : text(c))))))));
 }
 
-const pre = (value: string | null) => (value ? el('pre', {}, text(value)) : text(''));
+export const pre = (value: string | null) => (value ? el('pre', {}, text(value)) : text(''));
 
 export function tables(facts: ReportFacts, clock: Clock, rel: (path: string | null) => string): Markup[] {
   const at = (ts: string | null) => (ts ? clock.time(ts) : '');

@@ -1,4 +1,4 @@
-import { appendFileSync, cpSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { report } from '../../src/commands/report.js';
@@ -26,6 +26,7 @@ function secondRun(): void {
   appendFileSync(join(plan, 'journal.jsonl'), [
     line({ ts: '2026-12-01T12:10:00.000Z', event: 'run_started', lane: null, run: 2, heads: {} }),
     line({ ts: '2026-12-01T12:10:01.000Z', type: 'delegation', event: 'lane_started', lane: 'lane-a', generation: 1, account: 'sim-a3' }),
+    line({ ts: '2026-12-01T12:10:04.000Z', event: 'agent_exited', lane: 'lane-a', generation: 1, paneId: '%2', status: 1, last_lines: ['error: no greeting chosen'] }),
     line({ ts: '2026-12-01T12:10:05.000Z', type: 'intervention', event: 'escalation', lane: 'lane-a', generation: 1, class: 'decision', what: 'which greeting?' }),
     line({ ts: '2026-12-01T12:11:00.000Z', type: 'intervention', event: 'swarm_down', lane: null, panes: 2, leases: 1 }),
   ].join(''));
@@ -85,6 +86,28 @@ describe('swarm report', () => {
     expect(readFileSync(join(plan, 'analysis_results', 'report.html'), 'utf8')).toMatch(/^<!doctype html>/);
     expect(await run('--html', '--out', 'night.html')).toEqual({ code: 0, out: 'night.html\n' });
     expect(existsSync(join(t.dir, 'night.html'))).toBe(true);
+  });
+
+  it('opens with what needs you, then each lane\'s result with links to its saved pane logs, copied beside the page (SPEC 10.2)', async () => {
+    secondRun();
+    mkdirSync(join(plan, '.swarm', 'logs', 'run-2'), { recursive: true });
+    writeFileSync(join(plan, '.swarm', 'logs', 'run-2', 'lane-a-g1.log'), 'lane-a g1 <b>said</b> this\n');
+    appendFileSync(join(plan, 'journal.jsonl'), '');
+    const facts = JSON.parse((await run('--json')).out) as { needs_you: { escalations: { lane: string; what: string; last_lines: string[] }[]; lanes: { name: string; state: string; why: string }[] }; results: { lane: string; logs: unknown[]; gate: unknown }[] };
+    expect(facts.needs_you.escalations).toMatchObject([{ lane: 'lane-a', what: 'which greeting?', last_lines: ['error: no greeting chosen'] }]);
+    expect(facts.needs_you.lanes).toEqual([{ name: 'lane-a', state: 'blocked', why: 'blocked decision: which greeting?' }]);
+    expect(facts.results).toEqual([expect.objectContaining({ lane: 'lane-a', logs: [{ generation: 1, path: '.swarm/logs/run-2/lane-a-g1.log' }], gate: null })]);
+
+    expect(await run('--html', '--out', 'night.html')).toEqual({ code: 0, out: 'night.html\n' });
+    const html = readFileSync(join(t.dir, 'night.html'), 'utf8');
+    expect(html.indexOf('id="needs-you"')).toBeGreaterThan(0);
+    expect(html.indexOf('id="needs-you"')).toBeLessThan(html.indexOf('id="results"'));
+    expect(html).toContain('<a class="log" href="night-logs/lane-a-g1.log">g1</a>');
+    expect(readFileSync(join(t.dir, 'night-logs', 'lane-a-g1.log'), 'utf8')).toBe('lane-a g1 <b>said</b> this\n');
+    // The first run: nothing needs you; every lane's gate is in its result.
+    const first = JSON.parse((await run('--json', '--run', '1')).out) as { needs_you: { escalations: unknown[]; lanes: unknown[] }; results: { lane: string; gate: { passed: boolean } | null }[] };
+    expect(first.needs_you).toEqual({ escalations: [], lanes: [] });
+    expect(first.results.map((r) => [r.lane, r.gate?.passed])).toEqual([['lane-a', true], ['lane-b', true], ['lane-c', true]]);
   });
 
   it.each<[string[], RegExp]>([

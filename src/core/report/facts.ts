@@ -8,11 +8,12 @@
 import { lanesOf, type LaneRows } from './lanes.js';
 import { escalationsOf, gatesOf, handoffsOf } from './events.js';
 import { epochsOf } from './epochs.js';
-import { REPORT_SCHEMA, type ReportFacts, type ReportInput } from './types.js';
+import { REPORT_SCHEMA, type Escalation, type Gate, type Handoff, type Lane, type LaneResult, type NeedsYou, type ReportFacts, type ReportInput } from './types.js';
+import type { JournalEntry } from '../protocol/journal.js';
 
 export { REPORT_SCHEMA } from './types.js';
 
-export type { Generation, Reading, Lane, Handoff, Escalation, Gate, Epoch, ReportFacts, ReportInput } from './types.js';
+export type { Generation, Reading, Lane, Handoff, Escalation, Gate, Epoch, ReportFacts, ReportInput, NeedsYou, LaneResult } from './types.js';
 
 export function buildFacts(input: ReportInput): ReportFacts {
   const j = input.journal;
@@ -33,6 +34,8 @@ export function buildFacts(input: ReportInput): ReportFacts {
     if (escalations.some((e) => e.lane === lane.name && e.class !== null && e.resolved_at === null)) lane.state = 'blocked';
   }
   const lanesOnly = rows.lanes.filter((l) => l.role === 'lane');
+  const needsYou = needsYouOf(j, rows.lanes, escalations, handoffs);
+  const results = lanesOnly.map((lane) => resultOf(lane, input, gates));
   const accounts = [...new Set(rows.lanes.flatMap((l) => l.generations.map((g) => g.account)).filter((a): a is string => a !== null))].sort();
   return {
     schema: REPORT_SCHEMA,
@@ -53,6 +56,8 @@ export function buildFacts(input: ReportInput): ReportFacts {
     handoffs,
     escalations,
     gates,
+    needs_you: needsYou,
+    results,
     summary: {
       lanes: lanesOnly.length,
       lanes_done: lanesOnly.filter((l) => l.state === 'done').length,
@@ -67,5 +72,44 @@ export function buildFacts(input: ReportInput): ReportFacts {
       gates_failed: gates.filter((g) => g.passed === false).length,
       accounts,
     },
+  };
+}
+
+/** Unanswered escalations with their agent's last lines, and every lane not done with why. */
+function needsYouOf(j: readonly JournalEntry[], lanes: Lane[], escalations: Escalation[], handoffs: Handoff[]): NeedsYou {
+  const open = escalations.filter((e) => e.class !== null && e.answers.length === 0 && e.resolved_at === null);
+  const lastLines = (e: Escalation): string[] => {
+    const exit = [...j].reverse().find((x) => x.event === 'agent_exited' && x.lane === e.lane && x.ts <= e.at && Array.isArray(x.last_lines));
+    return exit ? (exit.last_lines as unknown[]).filter((l): l is string => typeof l === 'string') : [];
+  };
+  const why = (lane: Lane): string => {
+    const escalation = [...open].reverse().find((e) => e.lane === lane.name);
+    if (escalation) return `blocked ${escalation.class ?? ''}: ${escalation.what ?? ''}`.trim();
+    if (lane.state === 'stopped') return 'stopped at max generations';
+    const handoff = [...handoffs].reverse().find((h) => h.lane === lane.name && h.state !== 'accepted');
+    if (handoff) return `a handoff not finished (${handoff.state}${handoff.reason ? `, ${handoff.reason}` : ''})`;
+    const last = lane.generations.at(-1);
+    return last?.end === 'running' ? `still working at the run's end (g${last.generation})` : 'not done';
+  };
+  return {
+    escalations: open.map((e) => ({ ...e, last_lines: lastLines(e) })),
+    lanes: lanes.filter((l) => l.role === 'lane' && l.state !== 'done').map((l) => ({ name: l.name, state: l.state, why: why(l) })),
+  };
+}
+
+const PR = /^PR open (\S+)/m;
+
+function resultOf(lane: Lane, input: ReportInput, gates: Gate[]): LaneResult {
+  const prs = input.inbox.flatMap((r) => (r.kind === 'message' && r.from === lane.name && r.to === 'lead' ? [PR.exec(r.text)?.[1] ?? null] : [])).filter((u): u is string => u !== null);
+  const gate = [...gates].reverse().find((g) => g.lane === lane.name) ?? null;
+  const checkout = input.checkouts?.get(lane.name);
+  return {
+    lane: lane.name,
+    branch: checkout?.branch ?? null,
+    commits: checkout?.commits ?? null,
+    files_changed: checkout?.files ?? null,
+    pr: prs.at(-1) ?? null,
+    gate: gate === null ? null : { command: gate.command, passed: gate.passed, output: gate.output },
+    logs: input.logs?.get(lane.name) ?? [],
   };
 }

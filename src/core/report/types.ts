@@ -94,6 +94,29 @@ export interface Epoch {
   to: string;
 }
 
+/** What needs the developer in the morning (SPEC 10.2): the page opens with it. */
+export interface NeedsYou {
+  /** Escalations nobody answered, each with its agent's own last lines (its last exit, when one was journaled). */
+  escalations: Array<Escalation & { last_lines: string[] }>;
+  /** Lanes not done, and why. */
+  lanes: Array<{ name: string; state: Lane['state']; why: string }>;
+}
+
+/** Each lane's result: where its work is and what showed it. */
+export interface LaneResult {
+  lane: string;
+  /** The checkout's branch now; commits and files since the run began (from run_started's heads); null when unknown. */
+  branch: string | null;
+  commits: number | null;
+  files_changed: string[] | null;
+  /** The last `PR open <url>` it reported. */
+  pr: string | null;
+  /** Its last gate run. */
+  gate: { command: string; passed: boolean | null; output: string | null } | null;
+  /** Each generation's saved pane log (plan-relative path), when one was saved. */
+  logs: Array<{ generation: number; path: string }>;
+}
+
 export interface ReportFacts {
   schema: typeof REPORT_SCHEMA;
   plan: string;
@@ -112,6 +135,8 @@ export interface ReportFacts {
   handoffs: Handoff[];
   escalations: Escalation[];
   gates: Gate[];
+  needs_you: NeedsYou;
+  results: LaneResult[];
   summary: {
     lanes: number; lanes_done: number; generations: number; handoffs: number; degraded: number; rejected: number;
     waiting: number; escalations: number; answered: number; gates_passed: number; gates_failed: number; accounts: string[];
@@ -130,6 +155,10 @@ export interface ReportInput {
   /** The pool, when swarm.yaml could be read: account → vendor. */
   vendors: ReadonlyMap<string, string>;
   thresholds: { low: number; critical: number; contextPressure: number };
+  /** Per lane: its checkout's branch, commits and files changed since the run began (adapters/reportInput.ts). */
+  checkouts?: ReadonlyMap<string, { branch: string | null; commits: number | null; files: string[] | null }>;
+  /** Per lane: the generations whose pane log was saved for this run, with the log's plan-relative path. */
+  logs?: ReadonlyMap<string, Array<{ generation: number; path: string }>>;
   /** The run `journal` and `inbox` are cut to (core/report/runs.ts), and every run; absent: the whole journal. */
   run?: number | 'all' | null;
   runs?: RunSummary[];
