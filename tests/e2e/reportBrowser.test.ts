@@ -4,7 +4,7 @@
  * errors, its timeline rows and bars stand where the data (`--json`) says, it reads with
  * JavaScript off, and markup an agent wrote ran nothing.
  */
-import { cpSync, readFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeNight } from '../../bench/night.mjs';
@@ -97,6 +97,37 @@ describe('swarm report --html in a headless browser', () => {
     expect(await page.evaluate<number>("document.querySelectorAll('svg.timeline title').length")).toBeGreaterThan(10); // native tooltips
     expect(await page.evaluate<number>("document.querySelectorAll('#handoffs tbody tr').length")).toBe(2);
     await page.scripts(true);
+  });
+
+  it('two runs in one plan: only the last run is drawn and its timeline ends where it ended; what needs you comes first; a log link opens its log', async () => {
+    const plan = join(t.dir, 'runs', 'plans', 'demo');
+    cpSync(join(ROOT, 'tests', 'fixtures', 'report', 'demo'), plan, { recursive: true });
+    const line = (o: Record<string, unknown>) => `${JSON.stringify({ type: 'observation', generation: null, epoch: 3, ...o })}\n`;
+    appendFileSync(join(plan, 'journal.jsonl'), [
+      line({ ts: '2026-12-01T12:10:00.000Z', event: 'run_started', lane: null, run: 2, heads: {} }),
+      line({ ts: '2026-12-01T12:10:01.000Z', type: 'delegation', event: 'lane_started', lane: 'lane-a', generation: 1, account: 'sim-a3' }),
+      line({ ts: '2026-12-01T12:10:05.000Z', type: 'intervention', event: 'escalation', lane: 'lane-a', generation: 1, class: 'decision', what: 'which greeting?' }),
+      line({ ts: '2026-12-01T12:11:00.000Z', type: 'intervention', event: 'swarm_down', lane: null, panes: 2, leases: 1 }),
+      line({ ts: '2026-12-01T12:30:00.000Z', event: 'agent_exited', lane: 'lane-a', generation: 1, paneId: '%2', status: 0, last_lines: [] }),
+    ].join(''));
+    mkdirSync(join(plan, '.swarm', 'logs', 'run-2'), { recursive: true });
+    writeFileSync(join(plan, '.swarm', 'logs', 'run-2', 'lane-a-g1.log'), 'lane-a g1: the greeting is still to be chosen\n');
+    const made = await swarm(['report', '--html'], env(plan));
+    expect(made.code, made.stderr).toBe(0);
+    const facts = JSON.parse((await swarm(['report', '--json'], env(plan))).stdout) as ReportFacts;
+    expect([facts.run, facts.ended_at]).toEqual([2, '2026-12-01T12:11:00.000Z']);
+    await page.open(`file://${join(plan, 'analysis_results', 'report.html')}`);
+    expect(page.errors).toEqual([]);
+    const drawn = await page.evaluate<Drawn>(DRAWN);
+    expect(drawn.rows.map((r) => r.lane)).toEqual(['lane-a']); // run 1's lead, lane-b and lane-c are not drawn
+    expectDrawnAsData(drawn, facts);
+    expect(await page.evaluate<number>("document.querySelectorAll('#handoffs tbody tr').length")).toBe(0);
+    const first = await page.evaluate<string>("[...document.querySelectorAll('body > section, body > div, body > p')].map((e) => e.id || e.className).join(' ')");
+    expect(first.indexOf('needs-you')).toBeLessThan(first.indexOf('scroll'));
+    expect(await page.evaluate<string>("document.querySelector('#needs-you').textContent")).toContain('which greeting?');
+    const href = await page.evaluate<string>("document.querySelector('#results a.log').href");
+    await page.open(href);
+    expect(await page.evaluate<string>('document.body.textContent')).toContain('the greeting is still to be chosen');
   });
 
   it('a hostile night: the markup agents wrote shows as text and ran nothing', async () => {
