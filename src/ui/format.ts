@@ -78,6 +78,17 @@ export function phaseText(lane: LaneState, now: number): string {
   return `${lane.phase} ${age(now - (lane.phaseSince ?? now))}`;
 }
 
+/**
+ * The capacity cell: the capacity line drawn clean without its context part (`context=41%`, or the
+ * short `ctx=41%`): the CONTEXT column is the one place for context, from the latest reading.
+ */
+export function capacityText(capacity: string | null): string {
+  if (capacity === null) return '-';
+  return oneLine(oneLine(capacity).replace(CONTEXT_PART, '')) || '-';
+}
+
+const CONTEXT_PART = /(?:^|\s)(?:context|ctx)=\S*/gi;
+
 /** `o1/openai`: the account and its vendor. */
 export function accountText(view: LaneView): string {
   const { account } = view.lane;

@@ -3,7 +3,7 @@
  * and which lanes are in view. Pure. A frame is never taller than `rows - 1` (Ink clears the whole
  * screen, scrollback included, once a frame reaches the terminal's height) nor wider than `columns`.
  */
-import { accountText, charCount, lastText, oneLine, phaseText, stateText } from './format.js';
+import { accountText, capacityText, charCount, lastText, phaseText, stateText } from './format.js';
 import type { LaneView } from './store.js';
 
 export interface Columns {
@@ -47,7 +47,7 @@ export function laneColumns(lanes: readonly LaneView[], now: number, width: numb
     gen: natural('gen', lanes.map((v) => `g${v.lane.generation}`)),
     account: natural('account', lanes.map(accountText)),
     state: natural('state', lanes.map((v) => stateText(v.lane))),
-    capacity: natural('capacity', lanes.map((v) => oneLine(v.lane.capacity ?? '-'))),
+    capacity: natural('capacity', lanes.map((v) => capacityText(v.lane.capacity))),
     context: MAX.context,
     phase: natural('phase', lanes.map((v) => phaseText(v.lane, now))),
     last: Math.min(WANT_LAST, Math.max(0, ...lanes.map((v) => len(lastText(v.lane))))),

@@ -44,14 +44,14 @@ const swarm = view([
 });
 
 describe('whole frames', () => {
-  it('at 120 columns', () => {
+  it('at 120 columns (the capacity cell without its context part: CONTEXT is the one place for it)', () => {
     expect(draw(swarm).lastFrame()).toBe([
       'swarm demo · plan plans/demo · lead lead@1 a1 working · tmux swarm-demo · up 2m',
       '3 lanes: 2 working · 1 blocked',
-      '    LANE   GEN ACCOUNT      STATE              CAPACITY                         CONTEXT     HANDOFF      LAST',
-      '› ● lane-a g2  o2/openai    working            capacity=ok 80% @o2              █░░░░░  12% accepted 12s plan ready',
-      '  ● lane-b g1  a3/anthropic working            capacity=low 22% @a3 context=61% ████░░  61% near 1m      PR open https:…',
-      '  ▲ lane-c g1  a2/anthropic blocked permission capacity=critical 6% @a2         █████░  88% -            Bash command: …',
+      '    LANE   GEN ACCOUNT      STATE              CAPACITY                 CONTEXT     HANDOFF      LAST',
+      '› ● lane-a g2  o2/openai    working            capacity=ok 80% @o2      █░░░░░  12% accepted 12s plan ready',
+      '  ● lane-b g1  a3/anthropic working            capacity=low 22% @a3     ████░░  61% near 1m      PR open https://exampl…',
+      '  ▲ lane-c g1  a2/anthropic blocked permission capacity=critical 6% @a2 █████░  88% -            Bash command: Do you w…',
       'EVENTS',
       '11:58:00 lane-a g1 lane_started account=a2 paneId=%2',
       '11:59:40 lane-a g1 handoff_reported packet=plans/demo/analysis_results/handoff/lane-a-g1-20260102T115940Z.yaml reason=c…',
@@ -123,17 +123,17 @@ describe('one line per lane', () => {
 
   const cap = { capacity: 'capacity=low 20% @o1 context=55%', capacityState: 'low' as const, contextPct: 55, last: 'plan ready', phaseSince: NOW - 42_000 };
   it.each<[Phase | null, string]>([
-    [null, '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% -       plan ready'],
-    ['near', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% near 42s plan ready'],
-    ['writing', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% writing 42s plan ready'],
-    ['reported', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% reported 42s plan ready'],
-    ['spawning', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% spawning 42s plan ready'],
-    ['accepted', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% accepted 42s plan ready'],
-    ['rejected', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% rejected 42s plan ready'],
-    ['waiting', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% waiting 42s plan ready'],
-    ['degraded', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% degraded 42s plan ready'],
-    ['attention', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% attention 42s plan ready'],
-    ['stopped', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% stopped 42s plan ready'],
+    [null, '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% -       plan ready'],
+    ['near', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% near 42s plan ready'],
+    ['writing', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% writing 42s plan ready'],
+    ['reported', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% reported 42s plan ready'],
+    ['spawning', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% spawning 42s plan ready'],
+    ['accepted', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% accepted 42s plan ready'],
+    ['rejected', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% rejected 42s plan ready'],
+    ['waiting', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% waiting 42s plan ready'],
+    ['degraded', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% degraded 42s plan ready'],
+    ['attention', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% attention 42s plan ready'],
+    ['stopped', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% stopped 42s plan ready'],
   ])('phase %s', (phase, expected) => {
     expect(line({ ...cap, phase })).toBe(expected);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CAPACITY_TONE, accountText, ageChangesIn, clockDue, contextBar, cut, fit, lastText, laneCounts, oneLine, phaseText, planName, stateText, uptime,
+  CAPACITY_TONE, accountText, ageChangesIn, capacityText, clockDue, contextBar, cut, fit, lastText, laneCounts, oneLine, phaseText, planName, stateText, uptime,
 } from '../../src/ui/format.js';
 import type { Phase } from '../../src/machine/types.js';
 import { NOW, lane } from './views.js';
@@ -17,6 +17,25 @@ describe('oneLine', () => {
     ['upper case kept', 'DONE', 'DONE'],
   ])('%s', (_name, input, expected) => {
     expect(oneLine(input)).toBe(expected);
+  });
+});
+
+describe('capacityText: the capacity cell, its context part left to the CONTEXT column', () => {
+  it.each<[string, string | null, string]>([
+    ['no line yet', null, '-'],
+    ['empty', '', '-'],
+    ['no context part', 'capacity=ok 80% @o2', 'capacity=ok 80% @o2'],
+    ['context part dropped', 'capacity=low 22% @a3 context=61%', 'capacity=low 22% @a3'],
+    ['the short ctx= form dropped', 'capacity=low 20% @sim-a2 ctx=18%', 'capacity=low 20% @sim-a2'],
+    ['upper case CONTEXT=', 'capacity=ok 50% @a1 CONTEXT=7%', 'capacity=ok 50% @a1'],
+    ['trailing spaces', 'capacity=low 22% @a3 context=61%   ', 'capacity=low 22% @a3'],
+    ['CRLF', 'capacity=critical 5% @o1 context=90%\r\n', 'capacity=critical 5% @o1'],
+    ['multi-line', 'capacity=ok 70% @o1\ncontext=12%', 'capacity=ok 70% @o1'],
+    ['escape codes', '\u001b[31mcapacity=critical 5% @o1\u001b[0m context=\u001b[1m88%\u001b[0m', 'capacity=critical 5% @o1'],
+    ['an account named like it keeps its name', 'capacity=ok 9% @context=x', 'capacity=ok 9% @context=x'],
+    ['only a context part', 'context=40%', '-'],
+  ])('%s', (_name, input, expected) => {
+    expect(capacityText(input)).toBe(expected);
   });
 });
 

@@ -29,9 +29,9 @@ describe('laneColumns', () => {
     expect(cols.capacity).toBe(44);
   });
 
-  it('reports shorter than 12 characters take no more room than they need', () => {
+  it('reports shorter than 12 characters take no more room than they need; the capacity column is as wide as the line without its context part', () => {
     const short = [lane('lane-a', { capacity: 'capacity=low 20% @o1 context=55%', last: 'plan ready' })];
-    expect(laneColumns(short, NOW, 100)).toEqual({ name: 6, gen: 3, account: 9, state: 7, capacity: 32, context: 11, phase: 7, last: 14 });
+    expect(laneColumns(short, NOW, 100)).toEqual({ name: 6, gen: 3, account: 9, state: 7, capacity: 20, context: 11, phase: 7, last: 26 });
   });
 
   it('with no lanes the titles set the widths', () => {
