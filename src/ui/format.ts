@@ -72,11 +72,21 @@ export function stateText(lane: LaneState): string {
   return lane.state === 'blocked' && lane.blocked ? `blocked ${lane.blocked.class}` : lane.state;
 }
 
-/** The handoff phase and how long it has been so (`accepted 12s`); `-` before any handoff. */
+/**
+ * The handoff phase and how long it has been so (`accepted 12s`); `-` before any handoff. A done or
+ * stopped lane's age stops where the lane ended (its `endedAt`); a phase that began as it ended
+ * (`stopped`), or one whose end a state file never recorded, shows no age.
+ */
 export function phaseText(lane: LaneState, now: number): string {
   if (lane.phase === null) return '-';
-  return `${lane.phase} ${age(now - (lane.phaseSince ?? now))}`;
+  const since = lane.phaseSince ?? now;
+  if (!ended(lane)) return `${lane.phase} ${age(now - since)}`;
+  const at = lane.endedAt ?? since;
+  return at > since ? `${lane.phase} ${age(at - since)}` : lane.phase;
 }
+
+/** Done or stopped: nothing on its line changes with the clock any more. */
+const ended = (lane: LaneState): boolean => lane.state === 'done' || lane.state === 'stopped';
 
 /**
  * The capacity cell: the capacity line drawn clean without its context part (`context=41%`, or the
@@ -127,11 +137,11 @@ export function ageChangesIn(ms: number): number {
   return Math.max(1, (next - 0.5) * 1000 - ms);
 }
 
-/** Milliseconds until any time on screen (the uptime, a phase's age) changes: when the clock must draw again. */
+/** Milliseconds until any time on screen (the uptime, a live lane's phase age) changes: when the clock must draw again. */
 export function clockDue(view: Pick<SwarmView, 'startedAt' | 'lanes'>, now: number): number {
   let due = ageChangesIn(now - view.startedAt);
   for (const { lane } of view.lanes) {
-    if (lane.phase !== null && lane.phaseSince !== null) due = Math.min(due, ageChangesIn(now - lane.phaseSince));
+    if (lane.phase !== null && lane.phaseSince !== null && !ended(lane)) due = Math.min(due, ageChangesIn(now - lane.phaseSince));
   }
   return due;
 }

@@ -116,7 +116,7 @@ describe('one line per lane', () => {
     ['blocked', { state: 'blocked', blocked: { class: 'login', what: 'Please run /login', source: 'screen' } }, '› ▲ lane-a g1  o1/openai blocked login -        ░░░░░░    - -       Please run /login'],
     ['done', { state: 'done', last: 'done', capacity: 'capacity=ok 70% @o1', capacityState: 'ok' }, '› ✓ lane-a g1  o1/openai done  capacity=ok 70% @o1 ░░░░░░    - -       done'],
     ['lost', { state: 'lost' }, '› ✗ lane-a g1  o1/openai lost  -        ░░░░░░    - -'],
-    ['stopped', { state: 'stopped', phase: 'stopped', phaseSince: NOW - 5_000 }, '› ■ lane-a g1  o1/openai stopped -        ░░░░░░    - stopped 5s'],
+    ['stopped', { state: 'stopped', phase: 'stopped', phaseSince: NOW - 5_000, endedAt: NOW - 5_000 }, '› ■ lane-a g1  o1/openai stopped -        ░░░░░░    - stopped'],
   ])('%s', (_state, patch, expected) => {
     expect(line(patch)).toBe(expected);
   });
@@ -214,6 +214,18 @@ describe('live', () => {
     const next = view([lane('lane-a', { generation: 3, phase: 'spawning', phaseSince: NOW - 2_000 })]);
     frames.setState({ view: next, now: NOW });
     await vi.waitFor(() => expect(lines()[3]).toBe('› ● lane-a g3  o1/openai working -        ░░░░░░    - spawning 2s'));
+  });
+
+  it('as the clock moves, a done lane\'s age stays where it ended; a working lane\'s moves on', async () => {
+    const { frames, lines } = draw(view([
+      lane('lane-a', { state: 'done', phase: 'accepted', phaseSince: NOW - 40_000, endedAt: NOW - 30_000, last: 'done' }),
+      lane('lane-b', { phase: 'accepted', phaseSince: NOW - 40_000 }),
+    ]), { columns: 100, rows: 12 });
+    expect(lines()[3]).toMatch(/ accepted 10s +done$/);
+    expect(lines()[4]).toMatch(/ accepted 40s$/);
+    frames.setState({ now: NOW + 600_000 });
+    await vi.waitFor(() => expect(lines()[4]).toMatch(/ accepted 10m$/));
+    expect(lines()[3]).toMatch(/ accepted 10s +done$/);
   });
 
   it('follows a resize of the terminal', async () => {

@@ -98,6 +98,19 @@ describe('lane cells', () => {
     expect(phaseText(lane('a', { phase, phaseSince: since }).lane, NOW)).toBe(expected);
   });
 
+  it.each<[string, Parameters<typeof lane>[1], string]>([
+    ['a live lane counts on', { phase: 'accepted', phaseSince: NOW - 300_000 }, 'accepted 5m'],
+    ['a lost lane counts on (it is not over)', { state: 'lost', phase: 'degraded', phaseSince: NOW - 300_000 }, 'degraded 5m'],
+    ['a done lane shows the age its phase had when it ended', { state: 'done', phase: 'accepted', phaseSince: NOW - 300_000, endedAt: NOW - 288_000 }, 'accepted 12s'],
+    ['a stopped lane: its phase began as it ended, no age', { state: 'stopped', phase: 'stopped', phaseSince: NOW - 300_000, endedAt: NOW - 300_000 }, 'stopped'],
+    ['a done lane from an older state file (no end recorded): no age', { state: 'done', phase: 'accepted', phaseSince: NOW - 300_000 }, 'accepted'],
+    ['a done lane that never handed off', { state: 'done', phase: null, phaseSince: null, endedAt: NOW - 5_000 }, '-'],
+  ])('phase age: %s', (_name, patch, expected) => {
+    const shown = lane('a', patch).lane;
+    expect(phaseText(shown, NOW)).toBe(expected);
+    if (shown.state === 'done' || shown.state === 'stopped') expect(phaseText(shown, NOW + 3_600_000)).toBe(expected); // an hour on: the same
+  });
+
   it('account and vendor', () => {
     expect(accountText(lane('a'))).toBe('o1/openai');
     expect(accountText(lane('a', {}, null))).toBe('o1');
@@ -129,6 +142,15 @@ describe('when the clock must draw again', () => {
     ['at 0.5 s: "1s" until 1.5 s', 500, 1_000],
   ])('%s', (_name, ms, expected) => {
     expect(ageChangesIn(ms)).toBe(expected);
+  });
+
+  it('a done or stopped lane\'s age never wakes the clock: it stopped counting', () => {
+    const ended = [
+      lane('d', { state: 'done', phase: 'accepted', phaseSince: NOW - 12_200, endedAt: NOW - 2_000 }),
+      lane('s', { state: 'stopped', phase: 'stopped', phaseSince: NOW - 1_200, endedAt: NOW - 1_200 }),
+    ];
+    expect(clockDue({ startedAt: NOW - 600_000, lanes: ended }, NOW)).toBe(59_500);
+    expect(clockDue({ startedAt: NOW - 600_000, lanes: [...ended, lane('w', { phase: 'near', phaseSince: NOW - 12_200 })] }, NOW)).toBe(300);
   });
 
   it('the soonest of the uptime and every phase age; a lane without a phase has no age', () => {
