@@ -113,6 +113,21 @@ export function lastText(lane: LaneState): string {
   return oneLine(lane.last ?? '');
 }
 
+/**
+ * The legend: what the words a user wonders about mean. `near`: the lane's capacity (or context) ran
+ * low and it was told to hand off soon; `attention`: no successor could be started for its handoff
+ * (every account tried, or it crashed at start), so the lane is held until someone acts; `blocked`:
+ * a screen or report escalated, waiting for an answer.
+ */
+export const LEGEND = 'near: capacity low, hand-off soon · attention: no successor could start, needs you · blocked: waits for an answer';
+/** For terminals narrower than the whole legend. */
+export const LEGEND_SHORT = 'near: capacity low, hand-off soon · attention: needs you';
+
+/** The legend that fits `width`, cut when even the short one does not. */
+export function legendText(width: number): string {
+  return cut(charCount(LEGEND) <= width ? LEGEND : LEGEND_SHORT, width);
+}
+
 /** `3 lanes: 2 working · 1 done`, states in a fixed order. */
 export function laneCounts(lanes: readonly LaneView[]): string {
   const counts = new Map<LaneStatus, number>();

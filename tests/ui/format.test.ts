@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CAPACITY_TONE, accountText, ageChangesIn, capacityText, clockDue, contextBar, cut, fit, lastText, laneCounts, oneLine, phaseText, planName, stateText, uptime,
+  CAPACITY_TONE, LEGEND, LEGEND_SHORT, accountText, ageChangesIn, capacityText, legendText, clockDue, contextBar, cut, fit, lastText, laneCounts, oneLine, phaseText, planName, stateText, uptime,
 } from '../../src/ui/format.js';
 import type { Phase } from '../../src/machine/types.js';
 import { NOW, lane } from './views.js';
@@ -36,6 +36,26 @@ describe('capacityText: the capacity cell, its context part left to the CONTEXT 
     ['only a context part', 'context=40%', '-'],
   ])('%s', (_name, input, expected) => {
     expect(capacityText(input)).toBe(expected);
+  });
+});
+
+describe('legendText: what near, attention and blocked mean, in one line', () => {
+  it.each<[number, string]>([
+    [200, LEGEND],
+    [LEGEND.length, LEGEND],
+    [LEGEND.length - 1, LEGEND_SHORT],
+    [80, LEGEND_SHORT],
+    [LEGEND_SHORT.length, LEGEND_SHORT],
+    [30, 'near: capacity low, hand-off …'],
+    [0, ''],
+  ])('at %i columns', (width, expected) => {
+    expect(legendText(width)).toBe(expected);
+    expect([...legendText(width)].length).toBeLessThanOrEqual(width);
+  });
+
+  it('says what each word means, as the lane machine sets it', () => {
+    expect(LEGEND).toBe('near: capacity low, hand-off soon · attention: no successor could start, needs you · blocked: waits for an answer');
+    expect(LEGEND_SHORT).toBe('near: capacity low, hand-off soon · attention: needs you');
   });
 });
 
