@@ -9,15 +9,17 @@ import { stripAnsi } from '../core/protocol/protocol.js';
 export const PREVIEW_KEPT = 8;
 
 const TAB = 8;
-// eslint-disable-next-line no-control-regex -- control characters are what this drops
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
-/** The last `count` lines of `screen` that show anything, cleaned: newest last, trailing spaces dropped. */
+/**
+ * The last `count` lines of `screen` that show anything, cleaned: newest last, trailing spaces
+ * dropped. `stripAnsi` takes every escape code and every control character but the line break and
+ * the tab, which is then spaced out.
+ */
 export function previewLines(screen: string, count = PREVIEW_KEPT): string[] {
   if (count <= 0) return [];
   return stripAnsi(screen.replace(/\r\n?/g, '\n'))
     .split('\n')
-    .map((line) => expandTabs(line.replace(CONTROL, '')).trimEnd())
+    .map((line) => expandTabs(line).trimEnd())
     .filter((line) => line.trim() !== '')
     .slice(-count);
 }
