@@ -38,7 +38,7 @@ export function degrade(lane: LaneState, reason: PacketReason, ctx: MachineConte
 /** A handoff from generation max_generations: there is no further generation. */
 export function stop(lane: LaneState, packet: string | null, reason: PacketReason, ctx: MachineContext, exit: AgentExit | null = null): Step {
   const handoff: Handoff = { ...freshHandoff(lane, reason, packet === null), packet, ...(exit === null ? {} : { exit }) };
-  const next: LaneState = { ...lane, state: 'stopped', phase: 'stopped', phaseSince: ctx.now, handoff };
+  const next: LaneState = { ...lane, state: 'stopped', phase: 'stopped', phaseSince: ctx.now, endedAt: ctx.now, handoff };
   const what = `${lane.name} handed off from generation ${lane.generation}, its max_generations (${ctx.maxGenerations}): ` +
     `there is no further generation; ${MAX_GENERATIONS_HINT}${exit === null ? '' : `\n${quoteExit(`its agent (g${lane.generation})`, exit)}`}`;
   return {

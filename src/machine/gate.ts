@@ -28,7 +28,7 @@ export function startGate(lane: LaneState, ctx: MachineContext, rerun = false): 
 }
 
 export function finishDone(lane: LaneState, ctx: MachineContext): Step {
-  const next: LaneState = { ...lane, state: 'done', gate: null, blocked: null };
+  const next: LaneState = { ...lane, state: 'done', gate: null, blocked: null, endedAt: ctx.now };
   const gate = ctx.doneWhen === null ? '' : ` (gate passed: ${ctx.doneWhen})`;
   return {
     lane: next,

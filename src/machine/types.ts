@@ -84,6 +84,8 @@ export interface LaneState {
   /** Last report text (first line). */
   last: string | null;
   startedAt: number; lastActivity: number;
+  /** When the lane became done or stopped (epoch ms): its ages stop there. Absent while it is live, and in older state files. */
+  endedAt?: number;
   /** Consecutive exits within quickExitMs of start. */
   quickExits: number;
   /** The generation that already got the near notice. */

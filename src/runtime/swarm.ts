@@ -18,7 +18,8 @@ import { followJournal, journalSize } from '../adapters/journal.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
 import { tryLock } from '../adapters/lock.js';
 import { writeSettings } from '../adapters/settings.js';
-import { createSwarmStore, pushEvent, type SwarmStore } from '../ui/store.js';
+import { createSwarmStore, pushEvent, setPreview, type SwarmStore } from '../ui/store.js';
+import { previewLines } from '../ui/preview.js';
 import { startFailed } from '../machine/firstStart.js';
 import { reconcileLeases, spawn, startMissing } from './agentStarts.js';
 import { loadKinds } from '../kinds/index.js';
@@ -124,7 +125,8 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   const finished = new Promise<Outcome>((resolve) => {
     settle = resolve;
   });
-  const watchPanes = new PaneWatch(engine);
+  // The dashboard's preview: a lane's current pane's last lines, each time the watch reads its screen.
+  const watchPanes = new PaneWatch(engine, (lane, paneId, screen) => setPreview(engine.store, lane, { paneId, lines: previewLines(screen) }));
   engine.onPaneAssigned = (paneId) => watchPanes.poke(paneId);
   let inboxWatcher: FSWatcher | null = null;
   const inbox = inboxReader(engine);

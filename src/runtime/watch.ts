@@ -6,7 +6,8 @@
  * pty host does) or by its edges, `printing` … `quiet` (core/screens/outputEdges.ts, the tmux host): a
  * printing pane has not settled until it is quiet, however long since it was last told. Deaths,
  * and panes gone (closed from tmux), become `exited`. Every deadline is on the engine's clock
- * (runtime/clock.ts), one for all panes: a redraw only moves its pane's due time.
+ * (runtime/clock.ts), one for all panes: a redraw only moves its pane's due time. Each read of a
+ * lane's current pane is also told to `onRead` (the dashboard's preview of its last lines).
  */
 import { lastWords, matchScreen, screenLines, type ScreenMatch } from '../core/screens/screens.js';
 import { stripAnsi } from '../core/protocol/protocol.js';
@@ -53,7 +54,11 @@ export class PaneWatch {
   /** The one deadline: when, and the pane whose read set it (its next output moves it: rearm). */
   private wake: { at: number; paneId: string; timer: ClockTimer } | null = null;
 
-  constructor(private readonly engine: WatchedEngine) {}
+  /**
+   * `onRead`: told each screen read of a lane's current agent pane (the dashboard's preview), so the
+   * preview follows the pane as it prints, on the reads the watch takes anyway: no timer of its own.
+   */
+  constructor(private readonly engine: WatchedEngine, private readonly onRead: (lane: string, paneId: string, screen: string) => void = () => undefined) {}
 
   handle(event: HostEvent): void {
     if (event.type === 'lost') return; // the run's to handle (runEnd.ts)
@@ -200,6 +205,7 @@ export class PaneWatch {
       }
       return;
     }
+    this.onRead(laneName, paneId, text);
     const changed = (this.screens.get(paneId) ?? null) !== screen;
     if (changed) {
       this.screens.set(paneId, screen);

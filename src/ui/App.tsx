@@ -1,7 +1,8 @@
 /**
- * The live dashboard: header, one line per lane (scrolling when they do not fit), the last events,
- * the keys. It reads the frame store the runtime hands it and acts only through `actions`; it never
- * writes to the terminal itself (Ink does) and never holds up the swarm.
+ * The live dashboard: header, one line per lane (scrolling when they do not fit), the selected
+ * lane's last pane lines, the last events, a legend, the keys. It reads the frame store the runtime
+ * hands it and acts only through `actions`; it never writes to the terminal itself (Ink does) and
+ * never holds up the swarm.
  */
 import { useContext, useRef, useState } from 'react';
 import { Box, Text, useInput, useStdin } from 'ink';
@@ -15,6 +16,8 @@ import { Events, shownEvents } from './components/Events.js';
 import { Footer } from './components/Footer.js';
 import { Header } from './components/Header.js';
 import { LaneTable } from './components/LaneTable.js';
+import { Legend } from './components/Legend.js';
+import { Preview } from './components/Preview.js';
 
 export interface AppProps {
   frames: FrameStore;
@@ -78,7 +81,9 @@ function Dashboard({ actions, color, size, relativeTo }: Omit<AppProps, 'frames'
     <Box flexDirection="column" width={columns}>
       <Header width={columns} color={color} scroll={scroll} />
       <LaneTable width={columns} color={color} top={top} count={fit.lanes} selected={selected} />
+      {fit.preview > 0 ? <Preview width={columns} color={color} selected={selected} count={fit.preview} /> : null}
       {fit.events > 0 ? <Events width={columns} color={color} count={fit.events} {...(relativeTo === undefined ? {} : { relativeTo })} /> : null}
+      {fit.legend > 0 ? <Legend width={columns} color={color} /> : null}
       <Footer width={columns} color={color} />
     </Box>
   );

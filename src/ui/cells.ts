@@ -85,6 +85,27 @@ export function asciiStandIn(text: string): string | null {
   return ok ? standIn : null;
 }
 
+/**
+ * At most `width` cells of a plain line (no escape codes), counted as Ink counts them; a cut line ends
+ * with `…`. Wide characters (漢字, most emoji) take two cells: a line cut by characters alone would be
+ * wider than its room, and Ink would cut it again, itself.
+ */
+export function cutCells(text: string, width: number): string {
+  if (width <= 0) return '';
+  const standIn = asciiStandIn(text);
+  if (standIn !== null && standIn.length <= width) return text;
+  const graphemes = [...segmenter.segment(text)].map(({ segment }) => ({ segment, cells: Math.max(1, widthOf(segment)) }));
+  if (graphemes.reduce((sum, g) => sum + g.cells, 0) <= width) return text;
+  let cells = 0;
+  let out = '';
+  for (const g of graphemes) {
+    if (cells + g.cells > width - 1) break;
+    cells += g.cells;
+    out += g.segment;
+  }
+  return `${out}…`;
+}
+
 const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]+/g;
 // eslint-disable-next-line no-control-regex -- control characters are what this finds
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;

@@ -72,11 +72,32 @@ export function stateText(lane: LaneState): string {
   return lane.state === 'blocked' && lane.blocked ? `blocked ${lane.blocked.class}` : lane.state;
 }
 
-/** The handoff phase and how long it has been so (`accepted 12s`); `-` before any handoff. */
+/**
+ * The handoff phase and how long it has been so (`accepted 12s`); `-` before any handoff. A done or
+ * stopped lane's age stops where the lane ended (its `endedAt`); a phase that began as it ended
+ * (`stopped`), or one whose end a state file never recorded, shows no age.
+ */
 export function phaseText(lane: LaneState, now: number): string {
   if (lane.phase === null) return '-';
-  return `${lane.phase} ${age(now - (lane.phaseSince ?? now))}`;
+  const since = lane.phaseSince ?? now;
+  if (!ended(lane)) return `${lane.phase} ${age(now - since)}`;
+  const at = lane.endedAt ?? since;
+  return at > since ? `${lane.phase} ${age(at - since)}` : lane.phase;
 }
+
+/** Done or stopped: nothing on its line changes with the clock any more. */
+const ended = (lane: LaneState): boolean => lane.state === 'done' || lane.state === 'stopped';
+
+/**
+ * The capacity cell: the capacity line drawn clean without its context part (`context=41%`, or the
+ * short `ctx=41%`): the CONTEXT column is the one place for context, from the latest reading.
+ */
+export function capacityText(capacity: string | null): string {
+  if (capacity === null) return '-';
+  return oneLine(oneLine(capacity).replace(CONTEXT_PART, '')) || '-';
+}
+
+const CONTEXT_PART = /(?:^|\s)(?:context|ctx)=\S*/gi;
 
 /** `o1/openai`: the account and its vendor. */
 export function accountText(view: LaneView): string {
@@ -90,6 +111,21 @@ export function lastText(lane: LaneState): string {
   if (lane.state === 'blocked' && lane.blocked) return oneLine(lane.blocked.what);
   if (lane.phase === 'rejected' && lane.handoff && lane.handoff.rejected.length > 0) return oneLine(`rejected: ${lane.handoff.rejected.join('; ')}`);
   return oneLine(lane.last ?? '');
+}
+
+/**
+ * The legend: what the words a user wonders about mean. `near`: the lane's capacity (or context) ran
+ * low and it was told to hand off soon; `attention`: no successor could be started for its handoff
+ * (every account tried, or it crashed at start), so the lane is held until someone acts; `blocked`:
+ * a screen or report escalated, waiting for an answer.
+ */
+export const LEGEND = 'near: capacity low, hand-off soon · attention: no successor could start, needs you · blocked: waits for an answer';
+/** For terminals narrower than the whole legend. */
+export const LEGEND_SHORT = 'near: capacity low, hand-off soon · attention: needs you';
+
+/** The legend that fits `width`, cut when even the short one does not. */
+export function legendText(width: number): string {
+  return cut(charCount(LEGEND) <= width ? LEGEND : LEGEND_SHORT, width);
 }
 
 /** `3 lanes: 2 working · 1 done`, states in a fixed order. */
@@ -116,11 +152,11 @@ export function ageChangesIn(ms: number): number {
   return Math.max(1, (next - 0.5) * 1000 - ms);
 }
 
-/** Milliseconds until any time on screen (the uptime, a phase's age) changes: when the clock must draw again. */
+/** Milliseconds until any time on screen (the uptime, a live lane's phase age) changes: when the clock must draw again. */
 export function clockDue(view: Pick<SwarmView, 'startedAt' | 'lanes'>, now: number): number {
   let due = ageChangesIn(now - view.startedAt);
   for (const { lane } of view.lanes) {
-    if (lane.phase !== null && lane.phaseSince !== null) due = Math.min(due, ageChangesIn(now - lane.phaseSince));
+    if (lane.phase !== null && lane.phaseSince !== null && !ended(lane)) due = Math.min(due, ageChangesIn(now - lane.phaseSince));
   }
   return due;
 }

@@ -1,10 +1,11 @@
 /**
  * One lane as one line of cells, each with its tone, fitted to the columns: state mark, name,
- * generation, account/vendor, state, the capacity line verbatim, the context bar, the handoff phase
+ * generation, account/vendor, state, the capacity line (without its context part), the context bar, the handoff phase
  * with its age, the last report. Pure: the row's text is the cells joined.
  */
-import { CAPACITY_TONE, PHASE_TONE, STATE_MARK, STATE_TONE, accountText, charCount, contextBar, cut, fit, lastText, oneLine, phaseText, stateText, type Tone } from './format.js';
+import { CAPACITY_TONE, PHASE_TONE, STATE_MARK, STATE_TONE, accountText, capacityText, charCount, contextBar, cut, fit, lastText, phaseText, stateText, type Tone } from './format.js';
 import { TITLES, type Columns } from './layout.js';
+import { cutCells } from './cells.js';
 import type { LaneView } from './store.js';
 
 export interface Cell {
@@ -31,13 +32,13 @@ export function laneCells(view: LaneView, now: number, cols: Columns, selected: 
     plain(' '),
     { text: fit(stateText(lane), cols.state), tone: STATE_TONE[lane.state] },
     plain(' '),
-    { text: fit(oneLine(lane.capacity ?? '-'), cols.capacity), tone: lane.capacity ? CAPACITY_TONE[lane.capacityState] : 'gray' },
+    { text: fit(capacityText(lane.capacity), cols.capacity), tone: lane.capacity ? CAPACITY_TONE[lane.capacityState] : 'gray' },
     plain(' '),
     plain(fit(contextBar(lane.contextPct, Math.max(0, cols.context - 5)), cols.context)),
     plain(' '),
     { text: fit(phaseText(lane, now), cols.phase), tone: lane.phase ? PHASE_TONE[lane.phase] : null, clock: true },
   ];
-  if (cols.last > 0) cells.push(plain(' '), plain(cut(lastText(lane), cols.last)));
+  if (cols.last > 0) cells.push(plain(' '), plain(cutCells(lastText(lane), cols.last)));
   return cells;
 }
 

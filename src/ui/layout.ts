@@ -3,7 +3,7 @@
  * and which lanes are in view. Pure. A frame is never taller than `rows - 1` (Ink clears the whole
  * screen, scrollback included, once a frame reaches the terminal's height) nor wider than `columns`.
  */
-import { accountText, charCount, lastText, oneLine, phaseText, stateText } from './format.js';
+import { accountText, capacityText, charCount, lastText, phaseText, stateText } from './format.js';
 import type { LaneView } from './store.js';
 
 export interface Columns {
@@ -47,7 +47,7 @@ export function laneColumns(lanes: readonly LaneView[], now: number, width: numb
     gen: natural('gen', lanes.map((v) => `g${v.lane.generation}`)),
     account: natural('account', lanes.map(accountText)),
     state: natural('state', lanes.map((v) => stateText(v.lane))),
-    capacity: natural('capacity', lanes.map((v) => oneLine(v.lane.capacity ?? '-'))),
+    capacity: natural('capacity', lanes.map((v) => capacityText(v.lane.capacity))),
     context: MAX.context,
     phase: natural('phase', lanes.map((v) => phaseText(v.lane, now))),
     last: Math.min(WANT_LAST, Math.max(0, ...lanes.map((v) => len(lastText(v.lane))))),
@@ -63,20 +63,55 @@ export function laneColumns(lanes: readonly LaneView[], now: number, width: numb
   return cols;
 }
 
-export interface Budget { lanes: number; events: number }
+export interface Budget {
+  lanes: number;
+  /** Events shown under their title (0: no events section). */
+  events: number;
+  /** The legend's one line, or none. */
+  legend: 0 | 1;
+  /** Lines of the selected lane's pane shown under their title (0: no preview). */
+  preview: number;
+}
+
+/** The fewest lanes the table keeps whatever else wants room. */
+const MIN_LANES = 3;
+/** Most lines of a pane the preview shows; fewer on a shorter terminal. */
+export const MAX_PREVIEW_LINES = 6;
+
+/** How many of the selected pane's lines the preview shows on a terminal `rows` tall: a line per 8 rows, none under 2. */
+export function previewSize(rows: number): number {
+  const lines = Math.min(MAX_PREVIEW_LINES, Math.floor(rows / 8));
+  return lines >= 2 ? lines : 0;
+}
 
 /**
- * Lines for lanes and events within `rows - 1`: lanes first (keeping room for up to 3 events when
- * there are any, unless that leaves fewer than 3 lanes), then events up to 10 under their title.
+ * Lines for each section within `rows - 1`, given in this order while they fit: up to 3 lanes; the
+ * events' title and up to 3 events (when there are any); the legend; then the other lanes and the
+ * preview (its title and up to `previewSize(rows)` lines, at least 2 or none); more events, up to 10.
+ * The preview never hides a lane that would be in view without it: it takes what the lanes leave,
+ * unless they scroll anyway, when it takes its lines first. So on a short terminal the preview goes
+ * first, then the legend, then the events; the table keeps its lanes.
  */
 export function budget(rows: number, laneCount: number, eventCount: number): Budget {
   const avail = Math.max(0, rows - 1 - FIXED_LINES);
   const wanted = Math.min(MAX_EVENTS_SHOWN, eventCount);
-  const reserve = wanted === 0 ? 0 : Math.min(3, wanted) + 1;
-  const lanes = Math.min(laneCount, Math.max(Math.min(3, avail), avail - reserve));
-  const left = avail - lanes;
-  const events = left >= 2 ? Math.min(wanted, left - 1) : 0;
-  return { lanes: Math.min(lanes, avail), events };
+  const first = Math.min(laneCount, MIN_LANES, avail);
+  let room = avail - first;
+  const someEvents = wanted === 0 ? 0 : Math.min(room, Math.min(3, wanted) + 1);
+  const eventLines = someEvents >= 2 ? someEvents : 0;
+  room -= eventLines;
+  const legend = room >= 1 ? 1 : 0;
+  room -= legend;
+  const rest = laneCount - first;
+  const size = laneCount === 0 ? 0 : previewSize(rows);
+  const scrolls = rest > room;
+  const preview = size === 0 ? 0 : scrolls ? (room >= size + 1 ? size : 0) : Math.min(size, room - rest - 1);
+  const shown = preview >= 2 ? preview : 0;
+  if (shown > 0) room -= shown + 1;
+  const lanes = first + Math.min(rest, room);
+  room -= lanes - first;
+  const events = eventLines > 0 ? Math.min(wanted, eventLines - 1 + room) : room >= 2 ? Math.min(wanted, room - 1) : 0;
+  return { lanes, events, legend, preview: shown };
 }
 
 /** The first lane in view: the selected lane kept near the middle, the window never past the end. */

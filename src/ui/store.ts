@@ -12,6 +12,13 @@ export interface LaneView {
   task: string;
 }
 
+/** The last lines of a lane's agent pane as the engine last read its screen: plain text, newest last. */
+export interface PanePreview {
+  /** The pane read: the preview is the lane's while this is still its pane. */
+  paneId: string;
+  lines: string[];
+}
+
 export interface SwarmView {
   name: string;
   plan: string;
@@ -22,6 +29,8 @@ export interface SwarmView {
   lanes: LaneView[];
   /** The last journal events, newest last. */
   events: JournalEntry[];
+  /** By lane: its current agent pane's last lines, as last read (ui/preview.ts). */
+  previews: Record<string, PanePreview>;
   /** Set once the engine has finished (plan done or stopped short). */
   outcome: { code: 0 | 1 | 5; why: string } | null;
 }
@@ -30,8 +39,15 @@ export type SwarmStore = StoreApi<SwarmView>;
 
 export const MAX_EVENTS = 50;
 
-export function createSwarmStore(initial: Omit<SwarmView, 'events' | 'outcome'>): SwarmStore {
-  return createStore<SwarmView>(() => ({ ...initial, events: [], outcome: null }));
+export function createSwarmStore(initial: Omit<SwarmView, 'events' | 'outcome' | 'previews'>): SwarmStore {
+  return createStore<SwarmView>(() => ({ ...initial, events: [], previews: {}, outcome: null }));
+}
+
+/** A lane's pane was read: its last lines replace the lane's preview (no change when they are the same). */
+export function setPreview(store: SwarmStore, lane: string, preview: PanePreview): void {
+  const was = store.getState().previews[lane];
+  if (was && was.paneId === preview.paneId && was.lines.length === preview.lines.length && was.lines.every((line, i) => line === preview.lines[i])) return;
+  store.setState((s) => ({ previews: { ...s.previews, [lane]: preview } }));
 }
 
 export function pushEvent(store: SwarmStore, entry: JournalEntry): void {

@@ -123,6 +123,12 @@ describe('swarm up on a terminal', () => {
     expect(lines[ROWS - 1]).toContain('0:swarm*');
     expect(lines.filter((l) => l.startsWith('↑↓ select'))).toHaveLength(1);
     expect(s.events('packet_accepted')).toHaveLength(1);
+    // Under the table, the selected lane's pane (lane-a: its successor's, g2, now the lane's) as it printed; then the legend.
+    const shown = await waitScreen((l) => l.includes('PANE lane-a g2 · its last lines, read only') && l.some((x) => /^ {2}lane-a g2 \w/.test(x)), 'lane-a g2\'s lines in the preview');
+    const pane = shown.indexOf('PANE lane-a g2 · its last lines, read only');
+    expect(shown[pane - 1]).toMatch(/^ {2}● lane-b /);
+    expect(shown.slice(pane + 1).filter((l) => l.startsWith('  ')).every((l) => l.startsWith('  lane-a g2 '))).toBe(true);
+    expect(shown[shown.findIndex((l) => l.startsWith('↑↓ select')) - 1]).toMatch(/^near: capacity low, hand-off soon · attention: /);
   });
 
   it('works from inside another tmux session: the dashboard nested in its pane', async () => {

@@ -23,8 +23,9 @@ describe('a gate run is an intent record', () => {
   });
 
   it('the result of the run in flight ends it: passed → done, failed → working, and the record goes', () => {
-    expect(reduceLane(gating(), gateResult(true, 'ok'), gateCtx).lane).toMatchObject({ state: 'done', gate: null });
+    expect(reduceLane(gating(), gateResult(true, 'ok'), gateCtx).lane).toMatchObject({ state: 'done', gate: null, endedAt: AT });
     expect(reduceLane(gating(), gateResult(false, 'FAIL'), gateCtx).lane).toMatchObject({ state: 'working', gate: null });
+    expect(reduceLane(gating(), gateResult(false, 'FAIL'), gateCtx).lane.endedAt).toBeUndefined();
   });
 
   it('a lane whose agent left while its gate ran: passed → done, and that agent\'s lease released once', () => {

@@ -196,7 +196,7 @@ describe('successors that do not accept', () => {
 describe('max_generations', () => {
   it('stops a lane that hands off from its last generation, with the hint', () => {
     const step = drive(working(), [[report(`handoff ${PACKET}\ncapacity=critical 8% @work2`), T0 + MIN]], { maxGenerations: 1 });
-    expect(step.lane).toMatchObject({ state: 'stopped', phase: 'stopped' });
+    expect(step.lane).toMatchObject({ state: 'stopped', phase: 'stopped', endedAt: T0 + MIN });
     expect(journals(step.effects)).toEqual(['max_generations', 'escalation']);
     expect(only(step.effects, 'escalate')).toEqual([{
       type: 'escalate', id: `lane-a/g1/escalate/decision/${T0 + MIN}`, class: 'decision',

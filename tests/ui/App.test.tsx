@@ -34,6 +34,11 @@ const swarm = view([
   lane('lane-b', { account: 'a3', capacity: 'capacity=low 22% @a3 context=61%', capacityState: 'low', contextPct: 61, phase: 'near', phaseSince: NOW - 95_000, last: 'PR open https://example.com/pr/12', paneId: '%5' }, 'anthropic'),
   lane('lane-c', { account: 'a2', state: 'blocked', blocked: { class: 'permission', what: 'Bash command: Do you want to proceed?', source: 'screen' }, capacity: 'capacity=critical 6% @a2', capacityState: 'critical', contextPct: 88, paneId: '%6' }, 'anthropic'),
 ], {
+  // lane-a's pane as last read; lane-b's was its earlier pane (%2), not the one it has now.
+  previews: {
+    'lane-a': { paneId: '%4', lines: ['\u001b[32m● Reading\u001b[0m src/app.ts', 'older line', '  edited 3 files   ', '\u001b]0;title\u0007> run the tests\r'] },
+    'lane-b': { paneId: '%2', lines: ['from the spent agent'] },
+  },
   events: [
     entry('lane_started', 'lane-a', { account: 'a2', paneId: '%2' }, '2026-01-02T11:58:00.000Z'),
     entry('handoff_reported', 'lane-a', { packet: '/repo/plans/demo/analysis_results/handoff/lane-a-g1-20260102T115940Z.yaml', reason: 'capacity_critical' }, '2026-01-02T11:59:40.000Z'),
@@ -44,24 +49,29 @@ const swarm = view([
 });
 
 describe('whole frames', () => {
-  it('at 120 columns', () => {
+  it('at 120 columns: the capacity cell without its context part, the selected lane\'s pane as plain text, the legend', () => {
     expect(draw(swarm).lastFrame()).toBe([
       'swarm demo · plan plans/demo · lead lead@1 a1 working · tmux swarm-demo · up 2m',
       '3 lanes: 2 working · 1 blocked',
-      '    LANE   GEN ACCOUNT      STATE              CAPACITY                         CONTEXT     HANDOFF      LAST',
-      '› ● lane-a g2  o2/openai    working            capacity=ok 80% @o2              █░░░░░  12% accepted 12s plan ready',
-      '  ● lane-b g1  a3/anthropic working            capacity=low 22% @a3 context=61% ████░░  61% near 1m      PR open https:…',
-      '  ▲ lane-c g1  a2/anthropic blocked permission capacity=critical 6% @a2         █████░  88% -            Bash command: …',
+      '    LANE   GEN ACCOUNT      STATE              CAPACITY                 CONTEXT     HANDOFF      LAST',
+      '› ● lane-a g2  o2/openai    working            capacity=ok 80% @o2      █░░░░░  12% accepted 12s plan ready',
+      '  ● lane-b g1  a3/anthropic working            capacity=low 22% @a3     ████░░  61% near 1m      PR open https://exampl…',
+      '  ▲ lane-c g1  a2/anthropic blocked permission capacity=critical 6% @a2 █████░  88% -            Bash command: Do you w…',
+      'PANE lane-a g2 · its last lines, read only',
+      '  older line',
+      '    edited 3 files',
+      '  > run the tests',
       'EVENTS',
       '11:58:00 lane-a g1 lane_started account=a2 paneId=%2',
       '11:59:40 lane-a g1 handoff_reported packet=plans/demo/analysis_results/handoff/lane-a-g1-20260102T115940Z.yaml reason=c…',
       '11:59:45 lane-c g1 escalation class=permission what="Bash command"',
       '11:59:48 lane-a g2 packet_accepted packet=plans/demo/analysis_results/handoff/lane-a-g1-20260102T115940Z.yaml account=o2',
+      'near: capacity low, hand-off soon · attention: no successor could start, needs you · blocked: waits for an answer',
       '↑↓ select · enter go to its pane (back: prefix 0) · q detach — the swarm keeps running; `swarm down` stops it',
     ].join('\n'));
   });
 
-  it('at 80 columns: narrower columns, the vendor gives way, nothing wraps', () => {
+  it('at 80 columns: narrower columns, the vendor gives way, the short legend, nothing wraps', () => {
     const { lines } = draw(swarm, { columns: 80, rows: 16 });
     expect(lines()).toEqual([
       'swarm demo · plan plans/demo · lead lead@1 a1 working · tmux swarm-demo · up 2m',
@@ -70,11 +80,14 @@ describe('whole frames', () => {
       '› ● lane-a g2  o2      working    capacity=ok 80%… ░░░  12% accepted 12s plan r…',
       '  ● lane-b g1  a3      working    capacity=low 22… ██░  61% near 1m      PR ope…',
       '  ▲ lane-c g1  a2      blocked p… capacity=critic… ███  88% -            Bash c…',
+      'PANE lane-a g2 · its last lines, read only',
+      '    edited 3 files',
+      '  > run the tests',
       'EVENTS',
-      '11:58:00 lane-a g1 lane_started account=a2 paneId=%2',
       '11:59:40 lane-a g1 handoff_reported packet=plans/demo/analysis_results/handoff/…',
       '11:59:45 lane-c g1 escalation class=permission what="Bash command"',
       '11:59:48 lane-a g2 packet_accepted packet=plans/demo/analysis_results/handoff/l…',
+      'near: capacity low, hand-off soon · attention: needs you',
       '↑↓ select · enter its pane (back: prefix 0) · q detach; the swarm keeps running',
     ]);
     expect(lines().every((l) => [...l].length <= 80)).toBe(true);
@@ -97,6 +110,7 @@ describe('whole frames', () => {
       'swarm demo · plan plans/demo · lead lead@1 a1 working · tmux swarm-demo · up 2m',
       '0 lanes',
       '    LANE GEN ACCOUNT STATE CAPACITY CONTEXT     HANDOFF LAST',
+      'near: capacity low, hand-off soon · attention: needs you',
       '↑↓ select · enter its pane (back: prefix 0) · q detach; the swarm keeps running',
     ]);
   });
@@ -116,24 +130,24 @@ describe('one line per lane', () => {
     ['blocked', { state: 'blocked', blocked: { class: 'login', what: 'Please run /login', source: 'screen' } }, '› ▲ lane-a g1  o1/openai blocked login -        ░░░░░░    - -       Please run /login'],
     ['done', { state: 'done', last: 'done', capacity: 'capacity=ok 70% @o1', capacityState: 'ok' }, '› ✓ lane-a g1  o1/openai done  capacity=ok 70% @o1 ░░░░░░    - -       done'],
     ['lost', { state: 'lost' }, '› ✗ lane-a g1  o1/openai lost  -        ░░░░░░    - -'],
-    ['stopped', { state: 'stopped', phase: 'stopped', phaseSince: NOW - 5_000 }, '› ■ lane-a g1  o1/openai stopped -        ░░░░░░    - stopped 5s'],
+    ['stopped', { state: 'stopped', phase: 'stopped', phaseSince: NOW - 5_000, endedAt: NOW - 5_000 }, '› ■ lane-a g1  o1/openai stopped -        ░░░░░░    - stopped'],
   ])('%s', (_state, patch, expected) => {
     expect(line(patch)).toBe(expected);
   });
 
   const cap = { capacity: 'capacity=low 20% @o1 context=55%', capacityState: 'low' as const, contextPct: 55, last: 'plan ready', phaseSince: NOW - 42_000 };
   it.each<[Phase | null, string]>([
-    [null, '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% -       plan ready'],
-    ['near', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% near 42s plan ready'],
-    ['writing', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% writing 42s plan ready'],
-    ['reported', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% reported 42s plan ready'],
-    ['spawning', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% spawning 42s plan ready'],
-    ['accepted', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% accepted 42s plan ready'],
-    ['rejected', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% rejected 42s plan ready'],
-    ['waiting', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% waiting 42s plan ready'],
-    ['degraded', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% degraded 42s plan ready'],
-    ['attention', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% attention 42s plan ready'],
-    ['stopped', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 context=55% ███░░░  55% stopped 42s plan ready'],
+    [null, '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% -       plan ready'],
+    ['near', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% near 42s plan ready'],
+    ['writing', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% writing 42s plan ready'],
+    ['reported', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% reported 42s plan ready'],
+    ['spawning', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% spawning 42s plan ready'],
+    ['accepted', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% accepted 42s plan ready'],
+    ['rejected', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% rejected 42s plan ready'],
+    ['waiting', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% waiting 42s plan ready'],
+    ['degraded', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% degraded 42s plan ready'],
+    ['attention', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% attention 42s plan ready'],
+    ['stopped', '› ● lane-a g1  o1/openai working capacity=low 20% @o1 ███░░░  55% stopped 42s plan ready'],
   ])('phase %s', (phase, expected) => {
     expect(line({ ...cap, phase })).toBe(expected);
   });
@@ -149,30 +163,93 @@ describe('64 lanes in 40 rows', () => {
     capacity: `capacity=ok ${i}% @x${i}`, capacityState: 'ok', paneId: `%${i + 10}`,
   })), { events: Array.from({ length: 30 }, (_, i) => entry('lane_started', `lane-${i}`)) });
 
-  it('fit in 39 lines: the lanes scroll, 3 events stay', () => {
-    const { lines } = draw(many, { columns: 120, rows: 40 });
+  it('fit in 39 lines: the lanes scroll, the preview and 3 events stay', () => {
+    const { lines } = draw({ ...many, previews: { 'lane-00': { paneId: '%10', lines: Array.from({ length: 8 }, (_, i) => `out ${i}`) } } }, { columns: 120, rows: 40 });
     expect(lines()).toHaveLength(39);
-    expect(lines()[1]).toBe('64 lanes: 64 working · lanes 1–31 of 64');
+    expect(lines()[1]).toBe('64 lanes: 64 working · lanes 1–24 of 64');
     expect(lines()[3]).toMatch(/^› ● lane-00 /);
-    expect(lines()[33]).toMatch(/^ {2}● lane-30 /);
-    expect(lines()[34]).toBe('EVENTS');
+    expect(lines()[26]).toMatch(/^ {2}● lane-23 /);
+    expect(lines().slice(27, 33)).toEqual(['PANE lane-00 g1 · its last lines, read only', '  out 3', '  out 4', '  out 5', '  out 6', '  out 7']);
+    expect(lines()[33]).toBe('EVENTS');
+    expect(lines()[37]).toMatch(/^near: /);
   });
 
   it('the selection scrolls the list and stays in view', async () => {
     const { lines, stdin } = draw(many, { columns: 120, rows: 40 });
     stdin.write('G');
-    await vi.waitFor(() => expect(lines()[1]).toBe('64 lanes: 64 working · lanes 34–64 of 64'));
-    expect(lines()[33]).toMatch(/^› ● lane-63 /);
-    expect(lines()).toHaveLength(39);
+    await vi.waitFor(() => expect(lines()[1]).toBe('64 lanes: 64 working · lanes 41–64 of 64'));
+    expect(lines()[26]).toMatch(/^› ● lane-63 /);
+    expect(lines()[27]).toBe('PANE lane-63 g1 · its last lines, read only');
     for (let i = 0; i < 20; i += 1) stdin.write(UP);
     await vi.waitFor(() => expect(lines().find((l) => l.startsWith('›'))).toMatch(/^› ● lane-43 /));
-    expect(lines()[1]).toBe('64 lanes: 64 working · lanes 29–59 of 64');
+    expect(lines()[1]).toBe('64 lanes: 64 working · lanes 32–55 of 64');
   });
 
   it('fit in 80 rows without scrolling', () => {
     const { lines } = draw(many, { columns: 120, rows: 80 });
     expect(lines()[1]).toBe('64 lanes: 64 working');
-    expect(lines()).toHaveLength(4 + 64 + 11);
+    expect(lines()).toHaveLength(4 + 64 + 2 + 4 + 1); // the preview's title and its note, 3 events, the legend
+  });
+});
+
+describe('the selected lane\'s pane under the table', () => {
+  const preview = (v: SwarmView, rows = 24) => {
+    const d = draw(v, { columns: 100, rows });
+    const at = () => d.lines().findIndex((l) => l.startsWith('PANE '));
+    return { ...d, block: () => (at() < 0 ? [] : d.lines().slice(at(), d.lines().findIndex((l, i) => i > at() && !l.startsWith('  ')))) };
+  };
+
+  it('follows the selection; a lane whose pane was not read since it changed shows a note, not another pane\'s lines', async () => {
+    const { stdin, block } = preview(swarm);
+    expect(block()).toEqual(['PANE lane-a g2 · its last lines, read only', '  older line', '    edited 3 files', '  > run the tests']);
+    stdin.write(DOWN);
+    await vi.waitFor(() => expect(block()).toEqual(['PANE lane-b g1 · its last lines, read only', '  nothing read from its pane yet']));
+  });
+
+  it('after a handoff, the successor\'s lines once it is the lane\'s pane and has been read', async () => {
+    const before = view([lane('lane-a', { paneId: '%3' })], { previews: { 'lane-a': { paneId: '%3', lines: ['g1 writes its packet'] } } });
+    const { frames, block } = preview(before);
+    expect(block()).toEqual(['PANE lane-a g1 · its last lines, read only', '  g1 writes its packet']);
+    const accepted = view([lane('lane-a', { generation: 2, paneId: '%9', phase: 'accepted', phaseSince: NOW })], { previews: before.previews });
+    frames.setState({ view: accepted });
+    await vi.waitFor(() => expect(block()).toEqual(['PANE lane-a g2 · its last lines, read only', '  nothing read from its pane yet']));
+    frames.setState({ view: { ...accepted, previews: { 'lane-a': { paneId: '%9', lines: ['g2 read the packet'] } } } });
+    await vi.waitFor(() => expect(block()).toEqual(['PANE lane-a g2 · its last lines, read only', '  g2 read the packet']));
+  });
+
+  it('a lane with no pane yet says so', () => {
+    expect(preview(view([lane('lane-a', { state: 'starting', paneId: null })])).block()).toEqual(['PANE lane-a g1 · its last lines, read only', '  no pane yet']);
+  });
+
+  it.each<[string, string[], string[]]>([
+    ['empty lines', ['', '   '], ['  nothing read from its pane yet']],
+    ['escape codes', ['\u001b[31mred\u001b[0m \u001b]8;;http://x\u0007link\u001b]8;;\u0007 \u009b1mbold'], ['  red link bold']],
+    ['control characters', ['a\u0007b\u0000c\u007fd\re'], ['  abcd', '  e']],
+    ['CRLF and trailing spaces', ['one   \r\ntwo\r\n'], ['  one', '  two']],
+    ['a tab', ['\tx'], ['          x']],
+    ['a line longer than the terminal, wide characters too', [`${'漢'.repeat(60)}`], [`  ${'漢'.repeat(48)}…`]],
+  ])('draws only plain text: %s', (_name, lines, expected) => {
+    const { block, lastFrame } = preview(view([lane('lane-a')], { previews: { 'lane-a': { paneId: '%3', lines } } }));
+    expect(block().slice(1)).toEqual(expected);
+    // eslint-disable-next-line no-control-regex -- control characters are what this looks for
+    expect(lastFrame()).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
+
+  it('shows as many lines as the terminal\'s height allows: none on a short one, where every lane stays', () => {
+    const six = Array.from({ length: 8 }, (_, i) => `out ${i}`);
+    const v = view([lane('lane-a'), lane('lane-b'), lane('lane-c')], { previews: { 'lane-a': { paneId: '%3', lines: six } } });
+    expect(preview(v, 40).block()).toHaveLength(1 + 5);
+    expect(preview(v, 24).block()).toHaveLength(1 + 3);
+    const short = preview(v, 12);
+    expect(short.block()).toEqual([]);
+    expect(short.lines().filter((l) => / lane-[abc] /.test(l))).toHaveLength(3);
+  });
+
+  it('redraws when the engine reads the pane again', async () => {
+    const v = view([lane('lane-a')], { previews: { 'lane-a': { paneId: '%3', lines: ['first'] } } });
+    const { frames, block } = preview(v);
+    frames.setState({ view: { ...v, previews: { 'lane-a': { paneId: '%3', lines: ['first', 'second'] } } } });
+    await vi.waitFor(() => expect(block()).toEqual(['PANE lane-a g1 · its last lines, read only', '  first', '  second']));
   });
 });
 
@@ -216,9 +293,21 @@ describe('live', () => {
     await vi.waitFor(() => expect(lines()[3]).toBe('› ● lane-a g3  o1/openai working -        ░░░░░░    - spawning 2s'));
   });
 
+  it('as the clock moves, a done lane\'s age stays where it ended; a working lane\'s moves on', async () => {
+    const { frames, lines } = draw(view([
+      lane('lane-a', { state: 'done', phase: 'accepted', phaseSince: NOW - 40_000, endedAt: NOW - 30_000, last: 'done' }),
+      lane('lane-b', { phase: 'accepted', phaseSince: NOW - 40_000 }),
+    ]), { columns: 100, rows: 12 });
+    expect(lines()[3]).toMatch(/ accepted 10s +done$/);
+    expect(lines()[4]).toMatch(/ accepted 40s$/);
+    frames.setState({ now: NOW + 600_000 });
+    await vi.waitFor(() => expect(lines()[4]).toMatch(/ accepted 10m$/));
+    expect(lines()[3]).toMatch(/ accepted 10s +done$/);
+  });
+
   it('follows a resize of the terminal', async () => {
     const { stdout, lines } = draw(swarm, null);
-    expect(lines()).toHaveLength(12);
+    expect(lines()).toHaveLength(17);
     Object.defineProperty(stdout, 'rows', { value: 8, configurable: true });
     stdout.emit('resize');
     await vi.waitFor(() => expect(lines()).toHaveLength(7));

@@ -1,6 +1,6 @@
 /** A line's width in cells as Ink counts them, and the ASCII stand-in with the same cells. */
 import { describe, expect, it } from 'vitest';
-import { asciiStandIn, lineOf } from '../../src/ui/cells.js';
+import { asciiStandIn, cutCells, lineOf } from '../../src/ui/cells.js';
 
 describe('lineOf: a line and its width in cells, as Ink counts them', () => {
   it.each([
@@ -62,5 +62,24 @@ describe('asciiStandIn: the same cells in printable ASCII', () => {
     ['a C1 control', 'a\u0085b'],
   ])('none for %s', (_name, text) => {
     expect(asciiStandIn(text)).toBeNull();
+  });
+});
+
+describe('cutCells: a plain line in at most `width` cells', () => {
+  it.each<[string, string, number, string]>([
+    ['empty', '', 5, ''],
+    ['fits', 'plan ready', 10, 'plan ready'],
+    ['cut, ends with …', 'plan ready', 6, 'plan …'],
+    ['width 0', 'plan', 0, ''],
+    ['width 1', 'plan', 1, '…'],
+    ['wide characters take two cells', 'PR 漢字 ok', 6, 'PR 漢…'],
+    ['a wide character that would reach past the room is left out', 'ab漢字', 4, 'ab…'],
+    ['wide characters that fit exactly', '漢字', 4, '漢字'],
+    ['an emoji is two cells', 'ok 👍 done', 6, 'ok 👍…'],
+    ['trailing spaces count', 'ab   ', 4, 'ab …'],
+  ])('%s', (_name, text, width, expected) => {
+    const shown = cutCells(text, width);
+    expect(shown).toBe(expected);
+    expect(lineOf(shown)?.cells ?? 0).toBeLessThanOrEqual(Math.max(0, width));
   });
 });

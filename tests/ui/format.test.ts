@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CAPACITY_TONE, accountText, ageChangesIn, clockDue, contextBar, cut, fit, lastText, laneCounts, oneLine, phaseText, planName, stateText, uptime,
+  CAPACITY_TONE, LEGEND, LEGEND_SHORT, accountText, ageChangesIn, capacityText, legendText, clockDue, contextBar, cut, fit, lastText, laneCounts, oneLine, phaseText, planName, stateText, uptime,
 } from '../../src/ui/format.js';
 import type { Phase } from '../../src/machine/types.js';
 import { NOW, lane } from './views.js';
@@ -17,6 +17,45 @@ describe('oneLine', () => {
     ['upper case kept', 'DONE', 'DONE'],
   ])('%s', (_name, input, expected) => {
     expect(oneLine(input)).toBe(expected);
+  });
+});
+
+describe('capacityText: the capacity cell, its context part left to the CONTEXT column', () => {
+  it.each<[string, string | null, string]>([
+    ['no line yet', null, '-'],
+    ['empty', '', '-'],
+    ['no context part', 'capacity=ok 80% @o2', 'capacity=ok 80% @o2'],
+    ['context part dropped', 'capacity=low 22% @a3 context=61%', 'capacity=low 22% @a3'],
+    ['the short ctx= form dropped', 'capacity=low 20% @sim-a2 ctx=18%', 'capacity=low 20% @sim-a2'],
+    ['upper case CONTEXT=', 'capacity=ok 50% @a1 CONTEXT=7%', 'capacity=ok 50% @a1'],
+    ['trailing spaces', 'capacity=low 22% @a3 context=61%   ', 'capacity=low 22% @a3'],
+    ['CRLF', 'capacity=critical 5% @o1 context=90%\r\n', 'capacity=critical 5% @o1'],
+    ['multi-line', 'capacity=ok 70% @o1\ncontext=12%', 'capacity=ok 70% @o1'],
+    ['escape codes', '\u001b[31mcapacity=critical 5% @o1\u001b[0m context=\u001b[1m88%\u001b[0m', 'capacity=critical 5% @o1'],
+    ['an account named like it keeps its name', 'capacity=ok 9% @context=x', 'capacity=ok 9% @context=x'],
+    ['only a context part', 'context=40%', '-'],
+  ])('%s', (_name, input, expected) => {
+    expect(capacityText(input)).toBe(expected);
+  });
+});
+
+describe('legendText: what near, attention and blocked mean, in one line', () => {
+  it.each<[number, string]>([
+    [200, LEGEND],
+    [LEGEND.length, LEGEND],
+    [LEGEND.length - 1, LEGEND_SHORT],
+    [80, LEGEND_SHORT],
+    [LEGEND_SHORT.length, LEGEND_SHORT],
+    [30, 'near: capacity low, hand-off …'],
+    [0, ''],
+  ])('at %i columns', (width, expected) => {
+    expect(legendText(width)).toBe(expected);
+    expect([...legendText(width)].length).toBeLessThanOrEqual(width);
+  });
+
+  it('says what each word means, as the lane machine sets it', () => {
+    expect(LEGEND).toBe('near: capacity low, hand-off soon · attention: no successor could start, needs you · blocked: waits for an answer');
+    expect(LEGEND_SHORT).toBe('near: capacity low, hand-off soon · attention: needs you');
   });
 });
 
@@ -79,6 +118,19 @@ describe('lane cells', () => {
     expect(phaseText(lane('a', { phase, phaseSince: since }).lane, NOW)).toBe(expected);
   });
 
+  it.each<[string, Parameters<typeof lane>[1], string]>([
+    ['a live lane counts on', { phase: 'accepted', phaseSince: NOW - 300_000 }, 'accepted 5m'],
+    ['a lost lane counts on (it is not over)', { state: 'lost', phase: 'degraded', phaseSince: NOW - 300_000 }, 'degraded 5m'],
+    ['a done lane shows the age its phase had when it ended', { state: 'done', phase: 'accepted', phaseSince: NOW - 300_000, endedAt: NOW - 288_000 }, 'accepted 12s'],
+    ['a stopped lane: its phase began as it ended, no age', { state: 'stopped', phase: 'stopped', phaseSince: NOW - 300_000, endedAt: NOW - 300_000 }, 'stopped'],
+    ['a done lane from an older state file (no end recorded): no age', { state: 'done', phase: 'accepted', phaseSince: NOW - 300_000 }, 'accepted'],
+    ['a done lane that never handed off', { state: 'done', phase: null, phaseSince: null, endedAt: NOW - 5_000 }, '-'],
+  ])('phase age: %s', (_name, patch, expected) => {
+    const shown = lane('a', patch).lane;
+    expect(phaseText(shown, NOW)).toBe(expected);
+    if (shown.state === 'done' || shown.state === 'stopped') expect(phaseText(shown, NOW + 3_600_000)).toBe(expected); // an hour on: the same
+  });
+
   it('account and vendor', () => {
     expect(accountText(lane('a'))).toBe('o1/openai');
     expect(accountText(lane('a', {}, null))).toBe('o1');
@@ -110,6 +162,15 @@ describe('when the clock must draw again', () => {
     ['at 0.5 s: "1s" until 1.5 s', 500, 1_000],
   ])('%s', (_name, ms, expected) => {
     expect(ageChangesIn(ms)).toBe(expected);
+  });
+
+  it('a done or stopped lane\'s age never wakes the clock: it stopped counting', () => {
+    const ended = [
+      lane('d', { state: 'done', phase: 'accepted', phaseSince: NOW - 12_200, endedAt: NOW - 2_000 }),
+      lane('s', { state: 'stopped', phase: 'stopped', phaseSince: NOW - 1_200, endedAt: NOW - 1_200 }),
+    ];
+    expect(clockDue({ startedAt: NOW - 600_000, lanes: ended }, NOW)).toBe(59_500);
+    expect(clockDue({ startedAt: NOW - 600_000, lanes: [...ended, lane('w', { phase: 'near', phaseSince: NOW - 12_200 })] }, NOW)).toBe(300);
   });
 
   it('the soonest of the uptime and every phase age; a lane without a phase has no age', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PREFIX_WIDTH, budget, laneColumns, scrollTop, type Columns } from '../../src/ui/layout.js';
+import { MAX_PREVIEW_LINES, PREFIX_WIDTH, budget, laneColumns, previewSize, scrollTop, type Columns } from '../../src/ui/layout.js';
 import { NOW, lane } from './views.js';
 
 const lanes = [
@@ -29,9 +29,9 @@ describe('laneColumns', () => {
     expect(cols.capacity).toBe(44);
   });
 
-  it('reports shorter than 12 characters take no more room than they need', () => {
+  it('reports shorter than 12 characters take no more room than they need; the capacity column is as wide as the line without its context part', () => {
     const short = [lane('lane-a', { capacity: 'capacity=low 20% @o1 context=55%', last: 'plan ready' })];
-    expect(laneColumns(short, NOW, 100)).toEqual({ name: 6, gen: 3, account: 9, state: 7, capacity: 32, context: 11, phase: 7, last: 14 });
+    expect(laneColumns(short, NOW, 100)).toEqual({ name: 6, gen: 3, account: 9, state: 7, capacity: 20, context: 11, phase: 7, last: 26 });
   });
 
   it('with no lanes the titles set the widths', () => {
@@ -41,19 +41,29 @@ describe('laneColumns', () => {
 
 describe('budget: never more than rows - 1 lines', () => {
   it.each([
-    ['all fits', 40, 2, 12, { lanes: 2, events: 10 }],
-    ['few events', 40, 2, 3, { lanes: 2, events: 3 }],
-    ['no events: no events block', 40, 2, 0, { lanes: 2, events: 0 }],
-    ['64 lanes in 40 rows: lanes scroll, 3 events stay', 40, 64, 50, { lanes: 31, events: 3 }],
-    ['64 lanes in 80 rows', 80, 64, 50, { lanes: 64, events: 10 }],
-    ['24 rows', 24, 8, 20, { lanes: 8, events: 10 }],
-    ['tiny: 8 rows', 8, 5, 5, { lanes: 3, events: 0 }],
-    ['5 rows: only the fixed lines', 5, 5, 5, { lanes: 0, events: 0 }],
-    ['no lanes', 24, 0, 5, { lanes: 0, events: 5 }],
+    ['all fits', 40, 2, 12, { lanes: 2, events: 10, legend: 1, preview: 5 }],
+    ['few events', 40, 2, 3, { lanes: 2, events: 3, legend: 1, preview: 5 }],
+    ['no events: no events block', 40, 2, 0, { lanes: 2, events: 0, legend: 1, preview: 5 }],
+    ['64 lanes in 40 rows: lanes scroll, 3 events stay, the preview takes its lines', 40, 64, 50, { lanes: 24, events: 3, legend: 1, preview: 5 }],
+    ['64 lanes in 80 rows: every lane in view, the preview in what they leave', 80, 64, 50, { lanes: 64, events: 3, legend: 1, preview: 5 }],
+    ['70 lanes in 80 rows: the lanes fill it, no preview', 80, 70, 50, { lanes: 70, events: 3, legend: 1, preview: 0 }],
+    ['24 rows', 24, 8, 20, { lanes: 8, events: 5, legend: 1, preview: 3 }],
+    ['24 rows, 14 lanes: the preview in what they leave', 24, 14, 0, { lanes: 14, events: 0, legend: 1, preview: 3 }],
+    ['24 rows, 18 lanes: they fill it, the preview goes first', 24, 18, 0, { lanes: 18, events: 0, legend: 1, preview: 0 }],
+    ['24 rows, 19 lanes: they scroll anyway, the preview takes its lines', 24, 19, 0, { lanes: 14, events: 0, legend: 1, preview: 3 }],
+    ['16 rows, 8 lanes: the preview never hides a lane', 16, 8, 0, { lanes: 8, events: 0, legend: 1, preview: 0 }],
+    ['12 rows: no preview, the events before the legend', 12, 3, 5, { lanes: 3, events: 3, legend: 0, preview: 0 }],
+    ['tiny: 8 rows', 8, 5, 5, { lanes: 3, events: 0, legend: 0, preview: 0 }],
+    ['5 rows: only the fixed lines', 5, 5, 5, { lanes: 0, events: 0, legend: 0, preview: 0 }],
+    ['no lanes: no preview', 24, 0, 5, { lanes: 0, events: 5, legend: 1, preview: 0 }],
   ])('%s', (_name, rows, laneCount, eventCount, expected) => {
     const b = budget(rows, laneCount, eventCount);
     expect(b).toEqual(expected);
-    expect(4 + b.lanes + (b.events > 0 ? b.events + 1 : 0)).toBeLessThanOrEqual(Math.max(4, rows - 1));
+    expect(4 + b.lanes + (b.events > 0 ? b.events + 1 : 0) + b.legend + (b.preview > 0 ? b.preview + 1 : 0)).toBeLessThanOrEqual(Math.max(4, rows - 1));
+  });
+
+  it.each([[8, 0], [15, 0], [16, 2], [24, 3], [40, 5], [48, 6], [200, MAX_PREVIEW_LINES]])('previewSize(%i rows) = %i lines', (rows, lines) => {
+    expect(previewSize(rows)).toBe(lines);
   });
 });
 

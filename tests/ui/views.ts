@@ -28,6 +28,7 @@ export function view(lanes: LaneView[], patch: Partial<SwarmView> = {}): SwarmVi
     lead: { name: 'lead', epoch: 1, account: 'a1', state: 'working' },
     lanes,
     events: [],
+    previews: {},
     outcome: null,
     ...patch,
   };
