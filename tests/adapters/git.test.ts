@@ -3,7 +3,7 @@ import { symlinkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, unlinkSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gitState, parsePorcelainZ, type GitState } from '../../src/adapters/git.js';
+import { gitState, parsePorcelainZ, workSince, type GitState } from '../../src/adapters/git.js';
 
 describe('parsePorcelainZ', () => {
   it.each<[string, string, string[]]>([
@@ -179,5 +179,30 @@ describe('gitState', () => {
 
   it('a checkout that does not exist: every field null', () => {
     expect(gitState(join(base, 'missing'), null)).toEqual({ repo: null, branch: null, head: null, pushed: null, uncommitted: [] });
+  });
+});
+
+describe('workSince: a lane\'s work since the run began', () => {
+  it('its branch, the commits since the recorded head and the files they changed; null when the head is unknown or not a commit', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'swarm-work-since-'));
+    try {
+      git(dir, 'init', '-q', '-b', 'swarm/lane-a');
+      const commit = (file: string) => {
+        writeFileSync(join(dir, file), `${file}\n`);
+        git(dir, 'add', file);
+        git(dir, '-c', 'user.email=t@example.invalid', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', file);
+        return git(dir, 'rev-parse', 'HEAD').trim();
+      };
+      const since = commit('base.txt');
+      commit('a.txt');
+      commit('b c.txt');
+      expect(workSince(dir, since)).toEqual({ branch: 'swarm/lane-a', commits: 2, files: ['a.txt', 'b c.txt'] });
+      expect(workSince(dir, git(dir, 'rev-parse', 'HEAD').trim())).toEqual({ branch: 'swarm/lane-a', commits: 0, files: [] });
+      expect(workSince(dir, null)).toEqual({ branch: 'swarm/lane-a', commits: null, files: null });
+      expect(workSince(dir, 'f'.repeat(40))).toEqual({ branch: 'swarm/lane-a', commits: null, files: null });
+      expect(workSince(dir, '--output=/tmp/x')).toEqual({ branch: 'swarm/lane-a', commits: null, files: null });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -150,3 +150,32 @@ describe('buildFacts', () => {
     expect(facts.outcome).toEqual({ state: 'stopped_short', at: '2025-06-15T09:40:00.000Z', why: 'lane-x is stopped' });
   });
 });
+
+describe('each lane\'s result (SPEC 10.2)', () => {
+  it('the last PR it reported, its last gate, its checkout\'s work since the run began, its saved logs', () => {
+    const msg = (ts: string, from: string, text: string): InboxRecord => ({ kind: 'message', ts: `2025-06-15T${ts}Z`, from, to: 'lead', text } as InboxRecord);
+    const journal = [
+      e('10:00:00', 'lane_started', 'lane-a', 1, { account: 'a1' }, 'delegation'),
+      e('10:00:01', 'lane_started', 'lane-b', 1, { account: 'a2' }, 'delegation'),
+      e('10:05:00', 'gate_started', 'lane-a', 1, { command: 'npm test' }),
+      e('10:05:09', 'lane_result', 'lane-a', 1, { gate: 'npm test', passed: false, output: '1 failing' }, 'delegation'),
+      e('10:06:00', 'gate_started', 'lane-a', 1, { command: 'npm test' }),
+      e('10:06:09', 'lane_result', 'lane-a', 1, { gate: 'npm test', passed: true, output: 'ok' }, 'delegation'),
+    ];
+    const inbox = [
+      msg('10:01:00', 'lane-a', 'PR open https://example.invalid/pr/1\ncapacity=ok 80% @a1'),
+      msg('10:02:00', 'lane-a', 'PR open https://example.invalid/pr/2\ncapacity=ok 70% @a1'),
+      msg('10:03:00', 'lane-b', 'blocked decision which PR?\ncapacity=ok 70% @a2'),
+    ];
+    const facts = buildFacts({
+      ...input(journal, inbox),
+      checkouts: new Map([['lane-a', { branch: 'swarm/lane-a', commits: 2, files: ['src/a.ts', 'README.md'] }]]),
+      logs: new Map([['lane-a', [{ generation: 1, path: '.swarm/logs/run-1/lane-a-g1.log' }]]]),
+    });
+    expect(facts.results).toEqual([
+      { lane: 'lane-a', branch: 'swarm/lane-a', commits: 2, files_changed: ['src/a.ts', 'README.md'], pr: 'https://example.invalid/pr/2', gate: { command: 'npm test', passed: true, output: 'ok' }, logs: [{ generation: 1, path: '.swarm/logs/run-1/lane-a-g1.log' }] },
+      { lane: 'lane-b', branch: null, commits: null, files_changed: null, pr: null, gate: null, logs: [] },
+    ]);
+    expect(facts.needs_you.lanes).toEqual([{ name: 'lane-b', state: 'unfinished', why: 'still working at the run\'s end (g1)' }]);
+  });
+});
