@@ -113,7 +113,8 @@ describe('the published CLIs, offline, on empty profiles (tmux)', () => {
       ],
       timeouts: '{ accept: 60s, packet: 5s, stall: 10m, ask: 30s, release: 1s }',
     }));
-    const up = s.up(['--timeout', '90s']);
+    // --force: the profiles are empty on purpose (doctor's preflight would refuse the run); what they block on is the test.
+    const up = s.up(['--timeout', '90s', '--force']);
     let done = false;
     void up.finally(() => (done = true));
     // While it runs: every process under the panes, and each lane's last screen.
@@ -187,7 +188,7 @@ describe('the published CLIs, offline, on empty profiles (tmux)', () => {
       timeouts: '{ accept: 60s, packet: 5s, stall: 10m, ask: 30s, release: 1s }',
     }));
     writeFileSync(join(c2, '.claude.json'), JSON.stringify({ projects: { [s.root]: { hasTrustDialogAccepted: true } } }));
-    const run = await s.up(['--timeout', '90s']);
+    const run = await s.up(['--timeout', '90s', '--force']); // c1 is signed out on purpose: --force past the preflight
     expect(run.exitCode).toBe(1);
     expect(run.all).toContain('lane-claude blocked dependency');
     expect(s.events('lane_started').filter((e) => e.lane === 'lane-claude')).toHaveLength(1);
