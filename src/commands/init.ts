@@ -7,7 +7,7 @@
  * would write exists, it writes nothing and exits 2 naming it.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
@@ -104,9 +104,10 @@ function findProfiles(home: string): FoundProfile[] {
   return [...found.filter((p) => p.kind === 'claude'), ...found.filter((p) => p.kind === 'codex')];
 }
 
+/** A folder, or a symlink to one (profiles kept in a dotfiles repository are often linked). */
 function isDir(path: string): boolean {
   try {
-    return lstatSync(path).isDirectory();
+    return statSync(path).isDirectory();
   } catch {
     return false;
   }

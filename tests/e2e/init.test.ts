@@ -8,7 +8,7 @@
  */
 import { execa } from 'execa';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, git, tempDir } from '../helpers/swarm.js';
@@ -50,10 +50,14 @@ describe('swarm init: a first night', () => {
 
   it('finds the profiles, writes the swarm and the worktrees; up refuses until trust is given, then the plan is done', async () => {
     const s = scratch('real');
-    for (const [dir, file] of [['.claude', '.credentials.json'], ['.claude-work1', '.credentials.json'], ['.codex-night', 'auth.json'], ['.codex-empty', '']] as const) {
+    for (const [dir, file] of [['.claude', '.credentials.json'], ['.claude-work1', '.credentials.json'], ['.codex-empty', '']] as const) {
       mkdirSync(join(s.home, dir));
       if (file) writeFileSync(join(s.home, dir, file), 'SECRET-NEVER-READ');
     }
+    // A profile kept elsewhere and linked into HOME (a dotfiles repository) is found too.
+    mkdirSync(join(t.dir, 'real', 'dotfiles', 'codex-night'), { recursive: true });
+    writeFileSync(join(t.dir, 'real', 'dotfiles', 'codex-night', 'auth.json'), 'SECRET-NEVER-READ');
+    symlinkSync(join(t.dir, 'real', 'dotfiles', 'codex-night'), join(s.home, '.codex-night'));
 
     const init = await run(s, ['init', '--yes']);
     expect(init.exitCode, init.all).toBe(0);
