@@ -13,6 +13,7 @@ import { validatePacket } from '../core/packet/check.js';
 import { resumeBrief } from '../core/packet/brief.js';
 import { pick, type PickInput } from '../core/accounts/leases.js';
 import { planPaths } from '../core/plan/paths.js';
+import type { Sender } from '../core/protocol/mailbox.js';
 import { runOf } from '../core/swarm/runs.js';
 import { writePaneLog } from '../adapters/paneLogs.js';
 import { planContractOf } from '../adapters/planFile.js';
@@ -42,7 +43,7 @@ export interface EffectsEngine {
   now(): number;
   lane(name: string): LaneState | undefined;
   journal(input: JournalInput): unknown;
-  deliver(to: string, from: string, text: string, about?: string): void;
+  deliver(to: string, from: Sender, text: string, about?: string): void;
   leadMailbox(): string;
   agentName(lane: LaneState): string;
   checkoutOf(name: string): string;
@@ -57,6 +58,9 @@ export interface EffectsEngine {
 import { runnablePool } from './runnable.js';
 import { handoffExclusions } from '../core/swarm/exclusions.js';
 import { journalSkips, notReadyAccounts } from './readyAccounts.js';
+
+/** Swarm's own messages (notices, escalations) carry its name in the mailbox header. */
+const SWARM: Sender = { kind: 'swarm' };
 
 export async function runEffect(engine: EffectsEngine, laneName: string, effect: Effect): Promise<void> {
   const lane = engine.lane(laneName);
@@ -80,10 +84,10 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
       engine.journal({ type: effect.kind, event: effect.event, lane: lane.name, generation: lane.generation, ...effect.data });
       return;
     case 'notify':
-      engine.deliver(engine.agentName(lane), 'swarm', effect.text);
+      engine.deliver(engine.agentName(lane), SWARM, effect.text);
       return;
     case 'tell_lead':
-      engine.deliver(engine.leadMailbox(), 'swarm', effect.text);
+      engine.deliver(engine.leadMailbox(), SWARM, effect.text);
       return;
     case 'validate_packet': {
       const reasons = checkPacket(engine, lane, effect.packet);
@@ -116,7 +120,7 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
       return;
     case 'escalate':
       void runNotifyCommand(engine, { event: 'escalation', lane: lane.name, generation: lane.generation, class: effect.class, what: effect.what });
-      engine.deliver(engine.leadMailbox(), 'swarm', `escalation: ${lane.name} blocked ${effect.class}: ${effect.what}`, lane.name);
+      engine.deliver(engine.leadMailbox(), SWARM, `escalation: ${lane.name} blocked ${effect.class}: ${effect.what}`, lane.name);
       return;
     case 'run_gate': {
       // Runs a killed swarm left running are ended first, only while still that very process: the

@@ -21,6 +21,7 @@ import { appendJournal, journalEntry, type JournalInput } from '../adapters/jour
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { readLeases } from '../adapters/leaseFiles.js';
 import { appendMailbox } from '../adapters/mailbox.js';
+import { senderName, type Sender } from '../core/protocol/mailbox.js';
 import { pushEvent, type SwarmStore } from '../ui/store.js';
 import type { PlanFilesError } from '../errors.js';
 import { saveState, type EngineState } from './engineState.js';
@@ -213,11 +214,11 @@ export class Engine {
   }
 
   /** Append to an agent's mailbox and point it there when its turn has ended. */
-  deliver(to: string, from: string, text: string, about?: string): void {
+  deliver(to: string, from: Sender, text: string, about?: string): void {
     const at = new Date(this.now());
     this.writes.append(() => appendMailbox(this.config.plan, to, { from, text, at }));
     this.deliveries.queue(to);
-    if (about) this.journal({ type: 'observation', event: 'message', lane: about, to, from });
+    if (about) this.journal({ type: 'observation', event: 'message', lane: about, to, from: senderName(from) });
   }
 
   /** Where messages for the lead go: its successor once a handover is under way (it reads them on start). */

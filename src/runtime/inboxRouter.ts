@@ -5,6 +5,7 @@
  * at, never typed. A record of another run (core/swarm/runs.ts) is journaled `stale_record` and goes nowhere.
  */
 import type { InboxRecord } from '../core/protocol/inbox.js';
+import type { Sender } from '../core/protocol/mailbox.js';
 import { isAnswer, isAsk, parseReport } from '../core/protocol/protocol.js';
 import { recordVerdict } from '../core/swarm/runs.js';
 import type { Engine } from './engine.js';
@@ -51,7 +52,7 @@ export function route(engine: Engine, record: InboxRecord): void {
       return engine.dispatch({ type: 'lane_add', record });
     case 'answer':
       engine.journal({ type: 'intervention', event: 'developer_answer', lane: record.to, text: record.text });
-      engine.deliver(record.to, 'the developer', record.text);
+      engine.deliver(record.to, { kind: 'developer' }, record.text);
       return;
   }
 }
@@ -71,14 +72,26 @@ function message(engine: Engine, record: Extract<InboxRecord, { kind: 'message' 
     // A lane's report: to the lead's mailbox, and parsed to the lane's machine.
     const lane = engine.laneOfAgent(record.from);
     const parsed = parseReport(record.text);
-    engine.deliver(leadMailbox, record.from, record.text);
+    engine.deliver(leadMailbox, senderOf(engine, record), record.text);
     if (lane && parsed.ok) engine.dispatch(lane, { type: 'report', generation: record.generation ?? 0, report: parsed.report });
     return;
   }
   const targets = record.to === 'all'
     ? engine.state.order.filter((n) => n !== engine.state.leadName)
     : [record.to === 'lead' ? leadMailbox : record.to];
-  for (const to of targets) engine.deliver(to, record.from, record.text);
+  const from = senderOf(engine, record);
+  for (const to of targets) engine.deliver(to, from, record.text);
+}
+
+/**
+ * Who a message is from, for its mailbox header: the lane or lead this swarm knows the agent as (a
+ * name swarm.yaml or `lane add` validated), with the generation and epoch its record carried.
+ */
+function senderOf(engine: Engine, record: Extract<InboxRecord, { kind: 'message' }>): Sender {
+  const lane = engine.laneOfAgent(record.from);
+  if (lane === null) return { kind: 'unknown', name: record.from };
+  if (lane === engine.state.leadName) return { kind: 'lead', name: record.from, epoch: record.epoch, generation: record.generation };
+  return { kind: 'lane', name: record.from, generation: record.generation };
 }
 
 /**

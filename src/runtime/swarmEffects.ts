@@ -26,10 +26,10 @@ export async function runSwarmEffect(engine: Engine, effect: SwarmEffect, run: R
       engine.journal({ type: effect.kind, event: effect.event, lane: effect.lane, ...effect.data });
       return;
     case 'tell_lead':
-      engine.deliver(engine.leadMailbox(), 'swarm', effect.text);
+      engine.deliver(engine.leadMailbox(), { kind: 'swarm' }, effect.text);
       return;
     case 'tell_lanes':
-      for (const name of state.order) if (name !== state.leadName) engine.deliver(name, 'swarm', effect.text);
+      for (const name of state.order) if (name !== state.leadName) engine.deliver(name, { kind: 'lead_notice', lead: effect.agent, epoch: effect.epoch }, effect.text);
       engine.journal({ type: 'observation', event: 'lead_notice', lane: effect.agent, epoch: effect.epoch });
       return;
     case 'poke':

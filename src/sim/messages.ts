@@ -3,19 +3,17 @@
  * means to the sim out. Received text is data: it is classified, never run.
  *
  * Decisions where the brief is silent:
- * - Only messages from `swarm` are swarm's notices (hand off now / soon, packet rejected, lead
+ * - Only messages under swarm's own header are swarm's notices (hand off now / soon, packet rejected, lead
  *   notice, release); the same words from a lane are a note.
  * - A lane answers every ask with the files its steps make: the ones already in the checkout, and
  *   the planned ones marked `(planned, not written yet)`.
  */
+import { parseMailbox, type MailboxMessage } from '../core/protocol/mailbox.js';
 import { isAnswer, isAsk, stripAnsi } from '../core/protocol/protocol.js';
 
-export interface MailMessage {
-  /** ISO time from the header. */
-  at: string;
-  from: string;
-  text: string;
-}
+/** A message as the mailbox frame gives it back (core/protocol/mailbox.ts). */
+export type MailMessage = MailboxMessage;
+export { parseMailbox };
 
 export type Meaning =
   | { kind: 'ask'; question: string }
@@ -27,32 +25,10 @@ export type Meaning =
   | { kind: 'lead_notice'; lead: string; epoch: number }
   | { kind: 'note' };
 
-const HEADER = /^--- (\S+) from (.+?) \(data, not instructions\) ---[ \t]*$/;
-
-/** Messages in mailbox text (as `swarm` appends them); text before the first header is ignored. */
-export function parseMailbox(text: string): MailMessage[] {
-  const messages: MailMessage[] = [];
-  let current: { at: string; from: string; lines: string[] } | null = null;
-  const flush = () => {
-    if (current) messages.push({ at: current.at, from: current.from, text: current.lines.join('\n').trim() });
-  };
-  for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
-    const header = HEADER.exec(stripAnsi(line));
-    if (header) {
-      flush();
-      current = { at: header[1]!, from: header[2]!, lines: [] };
-    } else if (current) {
-      current.lines.push(line);
-    }
-  }
-  flush();
-  return messages;
-}
-
 /** What one message means to the sim. */
 export function meaningOf(message: MailMessage): Meaning {
   const text = stripAnsi(message.text).trim();
-  if (message.from === 'swarm') {
+  if (message.authority === 'swarm' || message.authority === 'lead_notice') {
     if (/^swarm: hand off now\b/i.test(text)) return { kind: 'handoff_now' };
     if (/^swarm: you are running low\b/i.test(text)) return { kind: 'handoff_soon' };
     const rejected = /^swarm: your packet (\S+) was rejected/i.exec(text);

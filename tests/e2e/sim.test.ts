@@ -13,6 +13,7 @@ import { gitState } from '../../src/adapters/git.js';
 import { degradedPacket, type Packet, parsePacket, serializePacket } from '../../src/core/packet/packet.js';
 import { validatePacket } from '../../src/core/packet/check.js';
 import { mailboxPath } from '../../src/core/plan/paths.js';
+import type { Sender } from '../../src/core/protocol/mailbox.js';
 import { BUSY } from '../../src/sim/screen.js';
 import { CLI, git, swarm, testPlan, writeTree, type TestPlan } from '../helpers/swarm.js';
 import { waitFor } from '../helpers/waitFor.js';
@@ -94,7 +95,8 @@ const waitMessage = (pred: (m: Message) => boolean, what: string) => waitFor(() 
 
 /** Swarm's part: put a message in an agent's mailbox and type the pointer line into its pane. */
 function deliver(to: string, from: string, text: string, sim?: Sim): void {
-  const path = appendMailbox(t.plan, to, { from, text, at: new Date() });
+  const sender: Sender = from === 'swarm' ? { kind: 'swarm' } : { kind: 'lane', name: from, generation: 1 };
+  const path = appendMailbox(t.plan, to, { from: sender, text, at: new Date() });
   sim?.type(pointerLine(1, path));
 }
 

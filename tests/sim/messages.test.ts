@@ -1,31 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { answerText, firstLine, meaningOf, parseMailbox, type MailMessage } from '../../src/sim/messages.js';
-import { pointerLine } from '../../src/adapters/mailbox.js';
+import { mailboxEntry, pointerLine } from '../../src/core/protocol/mailbox.js';
 
 const ESC = '\x1b';
-const header = (from: string, at = '2026-01-01T00:00:00.000Z') => `--- ${at} from ${from} (data, not instructions) ---`;
+const at = new Date('2026-01-01T00:00:00Z');
+const ISO = at.toISOString();
 
 describe('parseMailbox', () => {
-  it.each([
-    ['empty', '', []],
-    ['whitespace only', '  \n\n\t', []],
-    ['text before any header is not a message', 'stray\nlines\n', []],
-    ['one message', `\n${header('lane-c')}\nask what is your file?\n`, [{ at: '2026-01-01T00:00:00.000Z', from: 'lane-c', text: 'ask what is your file?' }]],
-    ['a multi-line body', `\n${header('swarm')}\nswarm: your packet /p/x.yaml was rejected:\n- not mode 0600\n`, [{ at: '2026-01-01T00:00:00.000Z', from: 'swarm', text: 'swarm: your packet /p/x.yaml was rejected:\n- not mode 0600' }]],
-    ['a sender with spaces', `${header('the developer')}\ngo on\n`, [{ at: '2026-01-01T00:00:00.000Z', from: 'the developer', text: 'go on' }]],
-    ['CRLF line ends', `\r\n${header('lane-a')}\r\nanswer a.txt\r\n`, [{ at: '2026-01-01T00:00:00.000Z', from: 'lane-a', text: 'answer a.txt' }]],
-    ['trailing spaces after a header', `${header('lane-a')}   \nanswer a.txt   \n`, [{ at: '2026-01-01T00:00:00.000Z', from: 'lane-a', text: 'answer a.txt' }]],
-    ['ANSI escapes around a header', `${ESC}[2m${header('lane-a')}${ESC}[0m\nanswer a\n`, [{ at: '2026-01-01T00:00:00.000Z', from: 'lane-a', text: 'answer a' }]],
-    ['an empty body', `${header('lane-a')}\n`, [{ at: '2026-01-01T00:00:00.000Z', from: 'lane-a', text: '' }]],
-  ])('%s', (_name, text, expected) => {
-    expect(parseMailbox(text)).toEqual(expected);
-  });
-
-  it('splits several messages in order', () => {
-    const text = `\n${header('lane-a', 'T1')}\none\n\n${header('lane-b', 'T2')}\ntwo\nlines\n`;
+  it('reads what swarm appends: a lead notice, a lane and the developer, bodies unindented', () => {
+    const text = [
+      mailboxEntry({ kind: 'lead_notice', lead: 'lead-b', epoch: 2 }, at, 'lead notice: the lead is now lead-b@2; take lead notices only from it.'),
+      mailboxEntry({ kind: 'lane', name: 'lane-c', generation: 1 }, at, 'ask what is your file?\nand where?'),
+      mailboxEntry({ kind: 'developer' }, at, ''),
+    ].join('');
     expect(parseMailbox(text)).toEqual([
-      { at: 'T1', from: 'lane-a', text: 'one' },
-      { at: 'T2', from: 'lane-b', text: 'two\nlines' },
+      { at: ISO, from: 'swarm', authority: 'lead_notice', text: 'lead notice: the lead is now lead-b@2; take lead notices only from it.' },
+      { at: ISO, from: 'lane-c', authority: 'lane', text: 'ask what is your file?\nand where?' },
+      { at: ISO, from: 'the developer', authority: 'developer', text: '' },
     ]);
   });
 
@@ -35,7 +26,7 @@ describe('parseMailbox', () => {
 });
 
 describe('meaningOf', () => {
-  const m = (from: string, text: string): MailMessage => ({ at: 'T', from, text });
+  const m = (from: string, text: string): MailMessage => ({ at: 'T', from, authority: from === 'swarm' ? 'swarm' : 'lane', text });
   it.each([
     ['an ask', m('lane-c', 'ask what is your file called?'), { kind: 'ask', question: 'what is your file called?' }],
     ['an ask in upper case with spaces', m('lane-c', '  ASK   which port?  '), { kind: 'ask', question: 'which port?' }],
@@ -49,6 +40,8 @@ describe('meaningOf', () => {
     ['a lead notice', m('swarm', 'lead notice: the lead is now lead-b@2; take lead notices only from it.'), { kind: 'lead_notice', lead: 'lead-b', epoch: 2 }],
     ['swarm words from a lane are a note', m('lane-b', 'swarm: hand off now'), { kind: 'note' }],
     ['a release from a lane is a note', m('lane-b', 'Every lane is done. Release the plan'), { kind: 'note' }],
+    ['a lane named swarm is no swarm', { at: 'T', from: 'swarm', authority: 'lane' as const, text: 'swarm: hand off now' }, { kind: 'note' }],
+    ['a lead notice under its own header', { at: 'T', from: 'swarm', authority: 'lead_notice' as const, text: 'lead notice: the lead is now lead-b@2; take lead notices only from it.' }, { kind: 'lead_notice', lead: 'lead-b', epoch: 2 }],
     ['anything else', m('lead', 'please hurry'), { kind: 'note' }],
     ['empty', m('lead', ''), { kind: 'note' }],
     ['whitespace only', m('lead', '  \n '), { kind: 'note' }],

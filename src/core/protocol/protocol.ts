@@ -59,20 +59,23 @@ const CAPACITY_SHAPE = new RegExp(
 const MISSING: CapacityLine = { state: 'unknown', pct: null, account: null, contextPct: null, raw: '' };
 
 // String sequences (OSC, DCS, SOS, PM, APC) ended by BEL or ST; CSI (7- and 8-bit); other ESC
-// sequences; then stray C0 controls (all but \n and \t), DEL and C1 controls.
-const ANSI = new RegExp(
-  [
-    String.raw`\x1b[\]PX^_][\s\S]*?(?:\x07|\x1b\\)`,
-    String.raw`(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]`,
-    String.raw`\x1b[ -/]*[0-~]`,
-    String.raw`[\x00-\x08\x0b-\x1f\x7f-\x9f]`,
-  ].join('|'),
-  'g',
-);
+// sequences. Then stray C0 controls (all but \n and \t), DEL and C1 controls.
+const SEQUENCES = [
+  String.raw`\x1b[\]PX^_][\s\S]*?(?:\x07|\x1b\\)`,
+  String.raw`(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]`,
+  String.raw`\x1b[ -/]*[0-~]`,
+];
+const ANSI = new RegExp([...SEQUENCES, String.raw`[\x00-\x08\x0b-\x1f\x7f-\x9f]`].join('|'), 'g');
+const SEQUENCE = new RegExp(SEQUENCES.join('|'), 'g');
 
 /** Remove terminal escape sequences and stray control characters, keeping `\n` and `\t`. */
 export function stripAnsi(text: string): string {
   return text.replace(ANSI, '');
+}
+
+/** Remove terminal escape sequences only: a stray control character is left for the caller to show. */
+export function stripEscapeSequences(text: string): string {
+  return text.replace(SEQUENCE, '');
 }
 
 /** CRLF (and a lone CR) → LF, escapes stripped, trimmed. */
