@@ -5,7 +5,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { agentContext, wholeNumber } from '../core/protocol/agentContext.js';
-import { parseReport } from '../core/protocol/protocol.js';
+import { countsForSender, parseReport } from '../core/protocol/protocol.js';
 import { fence } from '../core/lead/epochs.js';
 import { excerpt, MismatchError, planFilesFault, PlanFilesError, UsageError } from '../errors.js';
 import { appendInbox } from '../adapters/inbox.js';
@@ -34,7 +34,8 @@ export async function notify(io: CommandIO): Promise<number> {
     if (!parsed.ok) throw new UsageError(`swarm notify: ${parsed.error}`);
     const { event, capacity } = parsed.report;
     if (event.kind === 'handoff' && !isAbsolute(event.path)) body = absolutePacket(text, event.path, io.cwd);
-    if (capacity.raw !== '') cacheCapacity(() => saveReportedCapacity(ctx.plan, capacity.account ?? ctx.account, capacity, now));
+    // Only a line of the sender's own account is kept as that account's reading (SPEC 10.3); the engine journals any other.
+    if (capacity.raw !== '' && countsForSender(capacity.account, ctx.account)) cacheCapacity(() => saveReportedCapacity(ctx.plan, ctx.account, capacity, now));
   }
 
   const record = {

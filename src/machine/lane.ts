@@ -6,7 +6,7 @@
  * transitions are in handoff.ts (their shared steps in successor.ts and degrade.ts), the restart in
  * resume.ts, the gate in gate.ts.
  */
-import { DECIDE_AND_RECORD } from '../core/protocol/protocol.js';
+import { countsForSender, DECIDE_AND_RECORD } from '../core/protocol/protocol.js';
 import type { CapacityLine } from '../core/protocol/protocol.js';
 import type { Decision } from '../core/capacity/thresholds.js';
 import { spokenDuration } from '../core/config/duration.js';
@@ -120,7 +120,9 @@ function onReport(lane: LaneState, event: Ev<'report'>, ctx: MachineContext): St
       : e.kind === 'done' && handoffInFlight(lane) ? `done during a handoff (phase ${lane.phase}): the successor reports`
         : null;
   if (refusal !== null) return ignored(lane, event, refusal, ctx.now);
-  const seen = activity(withCapacity(lane, report.capacity, report.text), ctx);
+  // A line naming another account than the lane's is no reading of its own (SPEC 10.3): the report counts without it.
+  const line = report.capacity.raw !== '' && countsForSender(report.capacity.account, lane.account) ? report.capacity : null;
+  const seen = activity(withCapacity(lane, line, report.text), ctx);
   if (e.kind === 'handoff') return andThen(seen, (l) => onHandoff(l, e.path, ctx));
   if (e.kind === 'done') return andThen(seen, (l) => onDone(l, ctx));
   const answered = andThen(seen, (l) => {
@@ -128,7 +130,7 @@ function onReport(lane: LaneState, event: Ev<'report'>, ctx: MachineContext): St
     if (e.class === null) return { lane: l, effects: [{ type: 'notify', id: effectId(l, l.generation, 'decide', ctx.now), text: DECIDE_AND_RECORD }] };
     return block(l, { class: e.class, what: e.what, source: 'report' }, ctx);
   });
-  return andThen(answered, (l) => capacityStep(l, decisionOf(report.capacity), ctx));
+  return line === null ? answered : andThen(answered, (l) => capacityStep(l, decisionOf(line), ctx));
 }
 
 /** Any other report from a lane blocked by its own report (or its agent's signal): it moved on. */
@@ -138,10 +140,10 @@ function unblockReport(lane: LaneState, ctx: MachineContext): Step {
   return { lane: next, effects: [journal(next, 'unblocked', 'observation', { class: lane.blocked.class, source: 'report' }, ctx.now)] };
 }
 
-/** Record a report's capacity line (a missing line keeps the last reading) and its first line. */
-function withCapacity(lane: LaneState, line: CapacityLine, text: string): LaneState {
+/** Record a report's capacity line (none: the last reading stays) and its first line. */
+function withCapacity(lane: LaneState, line: CapacityLine | null, text: string): LaneState {
   const last = text.split('\n')[0] ?? '';
-  if (line.raw === '') return { ...lane, last };
+  if (line === null) return { ...lane, last };
   return { ...lane, last, capacity: line.raw, capacityState: line.state, remainingPct: line.pct, contextPct: line.contextPct };
 }
 

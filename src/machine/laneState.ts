@@ -43,6 +43,17 @@ export function rejectedDue(lane: LaneState, ctx: Pick<MachineContext, 'now' | '
 /** The lane still has an agent to watch: neither done nor stopped. */
 export const isLive = (lane: LaneState): boolean => lane.state !== 'done' && lane.state !== 'stopped';
 
+/**
+ * The account the lane's agent of `generation` holds, as the engine knows it: the current agent's,
+ * or the awaited successor's; null for any other generation (retired, unknown) or none leased.
+ */
+export function accountOf(lane: LaneState, generation: number | null): string | null {
+  if (generation === null) return null;
+  if (generation === lane.generation) return lane.account;
+  const successor = lane.handoff?.successor ?? null;
+  return successor !== null && successor.generation === generation ? successor.account : null;
+}
+
 /** The current agent's exit was already handled (lost, or held after a crash loop). */
 export const exitRecorded = (lane: LaneState): boolean =>
   lane.state === 'lost' || (lane.blocked?.source === 'engine' && lane.blocked.class === 'dependency');

@@ -1,12 +1,13 @@
 /**
  * Inbox records → lane events and mailbox deliveries. Lane reports go to the lead's mailbox and, parsed,
- * to the lane's machine; other messages go where they are addressed; acceptances, capacity readings,
+ * to the lane's machine (a report's capacity line, as a `swarm capacity` record, is a reading of the
+ * sender's account); other messages go where they are addressed; acceptances, capacity readings,
  * agents' hook signals and lead-record changes become events. Text is data: it is stored and pointed
  * at, never typed. A record of another run (core/swarm/runs.ts) is journaled `stale_record` and goes nowhere.
  */
 import type { InboxRecord } from '../core/protocol/inbox.js';
 import type { Sender } from '../core/protocol/mailbox.js';
-import { isAnswer, isAsk, parseReport } from '../core/protocol/protocol.js';
+import { isAnswer, isAsk, parseReport, type CapacityState } from '../core/protocol/protocol.js';
 import { recordVerdict } from '../core/swarm/runs.js';
 import type { Engine } from './engine.js';
 import { leadRecordEvent } from './leadSuccession.js';
@@ -27,21 +28,19 @@ export function route(engine: Engine, record: InboxRecord): void {
       return;
     }
     case 'capacity': {
+      // The reading and its verdict count only for the account the engine knows the sender holds (core/swarm/readings.ts).
       const lane = engine.laneOfAgent(record.from);
-      if (record.account) {
-        const reading = { state: record.state as 'ok' | 'low' | 'critical' | 'unknown', remainingPct: record.remaining_pct, resetsAt: record.resets_at };
-        engine.dispatch({ type: 'account', event: { type: 'reading', account: record.account, reading } });
-      }
-      if (lane) {
-        engine.dispatch(lane, {
-          type: 'verdict',
-          generation: record.generation ?? 0,
-          decision: record.decision as 'continue' | 'handoff_soon' | 'handoff_now',
-          state: record.state as 'ok' | 'low' | 'critical' | 'unknown',
-          remainingPct: record.remaining_pct,
-          contextPct: record.context_pct,
-        });
-      }
+      const state = record.state as CapacityState;
+      const verdict = lane === null ? null : {
+        type: 'verdict' as const,
+        generation: record.generation ?? 0,
+        decision: record.decision as 'continue' | 'handoff_soon' | 'handoff_now',
+        state,
+        remainingPct: record.remaining_pct,
+        contextPct: record.context_pct,
+      };
+      const reading = { state, remainingPct: record.remaining_pct, resetsAt: record.resets_at };
+      engine.dispatch({ type: 'reading', lane, from: record.from, generation: record.generation, named: record.account, reading, source: 'capacity', verdict });
       return;
     }
     case 'hook':
@@ -73,6 +72,12 @@ function message(engine: Engine, record: Extract<InboxRecord, { kind: 'message' 
     const lane = engine.laneOfAgent(record.from);
     const parsed = parseReport(record.text);
     engine.deliver(leadMailbox, senderOf(engine, record), record.text);
+    // Its capacity line is a reading of the sender's account, as a `swarm capacity` record is: taken before the report is (a handoff picks an account).
+    const line = parsed.ok ? parsed.report.capacity : null;
+    if (line !== null && line.raw !== '') {
+      const reading = { state: line.state, remainingPct: line.pct, resetsAt: null };
+      engine.dispatch({ type: 'reading', lane, from: record.from, generation: record.generation, named: line.account, reading, source: 'report', verdict: null });
+    }
     if (lane && parsed.ok) engine.dispatch(lane, { type: 'report', generation: record.generation ?? 0, report: parsed.report });
     return;
   }

@@ -34,6 +34,21 @@ describe('swarm notify', () => {
     expect(cached).toMatchObject({ state: 'low', remaining_pct: 20, context_pct: 33, source: 'report' });
   });
 
+  it("keeps a line naming another account as no account's reading (it is still queued, as sent)", async () => {
+    const text = 'PR open x\r\ncapacity=critical 3% @acct-lane-b  ';
+    const run = await swarm(['notify', 'lead', text], { env: t.agentEnv('lane-a') });
+    expect(run.code).toBe(0);
+    expect(inbox()[0]!.text).toBe(text);
+    const cached = join(t.plan, '.swarm', 'capacity');
+    expect(existsSync(cached) ? readdirSync(cached) : []).toEqual([]);
+  });
+
+  it("keeps a line naming no account as the sender's own account's reading", async () => {
+    await swarm(['notify', 'lead', 'done\ncapacity=critical 4%'], { env: t.agentEnv('lane-a') });
+    const cached = JSON.parse(readFileSync(join(t.plan, '.swarm', 'capacity', 'acct-lane-a.json'), 'utf8'));
+    expect(cached).toMatchObject({ account: 'acct-lane-a', state: 'critical', remaining_pct: 4, source: 'report' });
+  });
+
   it.each([
     [['notify'], 'swarm notify needs an address and a message'],
     [['notify', 'lead'], 'swarm notify needs an address and a message'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { initialLane, withLane } from '../../src/machine/laneState.js';
-import type { LaneState } from '../../src/machine/types.js';
+import { accountOf, initialLane, withLane } from '../../src/machine/laneState.js';
+import type { Handoff, LaneState } from '../../src/machine/types.js';
 
 const lead = initialLane({ name: 'lead', role: 'lead', account: 'a1', now: 0 });
 const working: LaneState = { ...initialLane({ name: 'lane-a', role: 'lane', account: 'a2', now: 0 }), state: 'working', generation: 3 };
@@ -18,5 +18,20 @@ describe('withLane', () => {
     expect(next.lane).toEqual(wantLane);
     expect(next.lanes[input.name]).toEqual(wantLane);
     expect(JSON.stringify({ lanes, order })).toBe(before); // pure: the inputs are not changed
+  });
+});
+
+describe('accountOf: the account an agent of the lane holds, as the engine knows it', () => {
+  const lane: LaneState = { ...initialLane({ name: 'lane-a', role: 'lane', account: 'a1', now: 0 }), generation: 2 };
+  const handing: LaneState = { ...lane, handoff: { successor: { generation: 3, account: 'a4', paneId: null, deadline: 0, spawnedAt: null } } as Handoff };
+  it.each<[string, LaneState, number | null, string | null]>([
+    ['the current generation: the lane\'s', lane, 2, 'a1'],
+    ['the awaited successor: its own', handing, 3, 'a4'],
+    ['a retired generation: none', handing, 1, null],
+    ['a generation not yet awaited: none', lane, 3, null],
+    ['no generation: none', lane, null, null],
+    ['no account leased: none', { ...lane, account: null }, 2, null],
+  ])('%s', (_name, l, generation, expected) => {
+    expect(accountOf(l, generation)).toBe(expected);
   });
 });

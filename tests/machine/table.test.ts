@@ -24,6 +24,9 @@ const rows: Row[] = [
   ['writing, handoff_soon: no step back', () => writing(), verdict('handoff_soon'), { state: 'working', phase: 'writing', effects: [] }],
   ['accepted (g2), near again for the new generation', () => accepted(), verdict('handoff_soon', 2), { state: 'working', phase: 'near', effects: ['notify', 'journal'] }],
   ['working, verdict continue: nothing', () => working(), verdict('continue'), { state: 'working', phase: null, effects: [] }],
+  ['working, capacity=critical line naming another account: no reading of its own, nothing', () => working(), report('PR open x\ncapacity=critical 3% @work9'), { state: 'working', phase: null, effects: ['set_timer'] }],
+  ['near, capacity=critical line naming another account: stays near', () => near(), report('plan ready\ncapacity=critical 3% @work9'), { state: 'working', phase: 'near', effects: ['set_timer'] }],
+  ['working, capacity=critical line naming no account → writing', () => working(), report('plan ready\ncapacity=critical 8%'), { state: 'working', phase: 'writing', effects: ['set_timer', 'notify', 'set_timer', 'journal'] }],
   // handoff reports
   ['writing, handoff → reported', () => writing(), handoff(), { state: 'working', phase: 'reported', effects: ['set_timer', 'clear_timer', 'journal', 'validate_packet'] }],
   ['near, handoff → reported', () => near(), handoff(), { state: 'working', phase: 'reported', effects: ['set_timer', 'clear_timer', 'journal', 'validate_packet'] }],

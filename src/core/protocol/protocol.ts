@@ -121,6 +121,14 @@ export function formatCapacityLine(c: Pick<CapacityLine, 'state' | 'pct' | 'acco
   return parts.join(' ');
 }
 
+/**
+ * Readings belong to their account (SPEC 10.3): a capacity line or reading naming `named` counts for
+ * its sender, who holds `own`, only when it names no account or that one; any other counts for none.
+ */
+export function countsForSender(named: string | null, own: string | null): boolean {
+  return named === null || named === own;
+}
+
 /** Split a trailing capacity segment off the first line, when it has the capacity line's shape. */
 function splitFirstLine(line: string): { message: string; capacity: CapacityLine | { error: string } | null } {
   let start = -1;

@@ -2,9 +2,10 @@
  * What the swarm knows of its accounts beyond leases (SPEC 3): the last capacity reading of each,
  * those that hit a usage limit (until their reset, when known), and those a successor found not
  * ready (a login, consent or payment screen). `pick` reads them; these are the only ways they
- * change. Pure.
+ * change (a reading is merged into the last: core/swarm/readings.ts). Pure.
  */
 import type { Reading } from '../accounts/leases.js';
+import { mergeReading } from './readings.js';
 
 export interface AccountFacts {
   /** account → when it resets (ISO; null: unknown), once it hit a usage limit. */
@@ -26,6 +27,6 @@ export function reduceAccounts(facts: AccountFacts, event: AccountEvent): Accoun
     case 'not_ready':
       return { ...facts, notReady: { ...facts.notReady, [event.account]: event.why } };
     case 'reading':
-      return { ...facts, readings: { ...facts.readings, [event.account]: event.reading } };
+      return { ...facts, readings: { ...facts.readings, [event.account]: mergeReading(facts.readings[event.account], event.reading) } };
   }
 }

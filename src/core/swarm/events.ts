@@ -5,6 +5,7 @@
  * by runtime/swarmEffects.ts. Types only.
  */
 import type { LaneEvent, TimerName } from '../../machine/types.js';
+import type { Reading } from '../accounts/leases.js';
 import type { InboxRecord } from '../protocol/inbox.js';
 import type { AccountEvent } from './accounts.js';
 import type { AskEvent } from './asks.js';
@@ -27,6 +28,16 @@ export type SwarmEvent =
   | { type: 'plan'; event: 'lead_released' | 'release_due' | 'record_released' | 'resume' }
   | { type: 'lane_add'; record: Extract<InboxRecord, { kind: 'lane' }> }
   | { type: 'account'; event: AccountEvent }
+  /**
+   * An agent's capacity reading (core/swarm/readings.ts): a `swarm capacity` record, or a report's
+   * capacity line. `lane`: the sender's lane (null: none of this swarm), `from` its agent's name;
+   * `named`: the account the reading names (null: none). `verdict`: the check's lane event, carried
+   * out only when the reading is the sender's own.
+   */
+  | {
+      type: 'reading'; lane: string | null; from: string; generation: number | null; named: string | null;
+      reading: Reading; source: 'report' | 'capacity'; verdict: Extract<LaneEvent, { type: 'verdict' }> | null;
+    }
   /** A lease was released: every lane hears of it (one waiting for an account picks again). */
   | { type: 'account_freed'; account: string }
   | { type: 'session'; lane: string; generation: number; sessionId: string | null; transcriptPath: string | null }

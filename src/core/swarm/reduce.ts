@@ -1,7 +1,7 @@
 /**
  * The one reducer of the whole swarm: `(state, event, ctx) → { state, effects }`.
  * It composes the lane machine (machine/lane.ts) and the swarm's own reducers beside it (asks,
- * leadSuccession, planEnd, laneAdd, accounts, sessions, hostLost), applies every deadline to the
+ * leadSuccession, planEnd, laneAdd, accounts and readings, sessions, hostLost), applies every deadline to the
  * state in the same step (core/swarm/deadlines.ts), and returns the intents left to carry out: a
  * lane's effects tagged with the lane, the swarm's own with lane null. A sub-reducer's effect that is
  * really another event (succession's `lead_lane`, asks' `take_over`, a lane's `mark_limited`, a lease
@@ -24,6 +24,7 @@ import { reduceHostLost } from './hostLost.js';
 import { reduceLaneAdd } from './laneAdd.js';
 import { reduceSuccession, type Succession, type SuccessionEvent } from './leadSuccession.js';
 import { reducePlanEnd, type PlanEnd, type PlanEndEvent } from './planEnd.js';
+import { attribute } from './readings.js';
 import { reduceSession } from './sessions.js';
 import type { PendingEffect, SwarmState } from './state.js';
 
@@ -101,6 +102,8 @@ function apply(b: Build, event: SwarmEvent, ctx: SwarmContext): void {
       return laneAdd(b, event.record, ctx);
     case 'account':
       return account(b, event.event);
+    case 'reading':
+      return reading(b, event, ctx);
     case 'account_freed':
       for (const name of s.order) lane(b, name, { type: 'account_freed', account: event.account }, ctx);
       return;
@@ -189,6 +192,18 @@ function account(b: Build, event: AccountEvent): void {
   const s = b.state;
   const facts = reduceAccounts({ limited: s.limited, notReady: s.notReady ?? {}, readings: s.readings }, event);
   b.state = { ...s, ...facts };
+}
+
+/** An agent's reading counts for its own account alone (another named: journaled, and its verdict dropped). */
+function reading(b: Build, event: Extract<SwarmEvent, { type: 'reading' }>, ctx: SwarmContext): void {
+  const sender = event.lane === null ? undefined : b.state.lanes[event.lane];
+  const whose = attribute(sender, event.generation, event.named);
+  if (!whose.counts) {
+    const data = { generation: event.generation, named_account: whose.named, sender_account: whose.own, source: event.source };
+    return swarm(b, { type: 'journal', kind: 'observation', event: 'capacity_ignored', lane: event.lane ?? event.from, data });
+  }
+  if (whose.account !== null) account(b, { type: 'reading', account: whose.account, reading: event.reading });
+  if (event.lane !== null && event.verdict !== null) lane(b, event.lane, event.verdict, ctx);
 }
 
 function asks(b: Build, event: AskEvent, ctx: SwarmContext): void {

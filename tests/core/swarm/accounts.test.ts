@@ -16,6 +16,7 @@ describe('reduceAccounts', () => {
     ['not ready again: the newest screen', { ...empty, notReady: { a2: 'login' } }, { type: 'not_ready', account: 'a2', why: 'payment' }, { ...empty, notReady: { a2: 'payment' } }],
     ['a first reading', empty, { type: 'reading', account: 'a1', reading: ok }, { ...empty, readings: { a1: ok } }],
     ['a newer reading replaces the last', { ...empty, readings: { a1: ok } }, { type: 'reading', account: 'a1', reading: low }, { ...empty, readings: { a1: low } }],
+    ['an unknown reading leaves the last (core/swarm/readings.ts)', { ...empty, readings: { a1: low } }, { type: 'reading', account: 'a1', reading: { state: 'unknown', remainingPct: null, resetsAt: null } }, { ...empty, readings: { a1: low } }],
   ])('%s', (_name, facts, event, next) => {
     expect(reduceAccounts(facts, event)).toEqual(next);
     expect(facts).not.toBe(next);
