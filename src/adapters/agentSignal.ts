@@ -10,7 +10,7 @@ import type { HookSignal } from '../core/protocol/inbox.js';
 import { planPaths } from '../core/plan/paths.js';
 import { parseCaps, resolveWindow } from '../core/capacity/thresholds.js';
 import { readTextIfExists, writeFileAtomic } from './files.js';
-import { appendInbox } from './inbox.js';
+import { appendSpool } from './spool.js';
 import { readSettings } from './settings.js';
 
 /** The sender fields of an inbox record from this agent. */
@@ -35,7 +35,7 @@ function verdictFile(ctx: AgentContext): string {
 export function reportVerdict(ctx: AgentContext, verdict: Verdict, now: Date, extra = ''): boolean {
   const key = `${verdict.state}/${verdict.decision}${extra === '' ? '' : `/${extra}`}\n`;
   if (readTextIfExists(verdictFile(ctx)) === key) return false;
-  appendInbox(ctx.plan, { kind: 'capacity', ...sender(ctx, now), ...verdict, source: 'probe' });
+  appendSpool(ctx.plan, ctx.spool, { kind: 'capacity', ...sender(ctx, now), ...verdict, source: 'probe' });
   writeFileAtomic(verdictFile(ctx), key, 0o644, { durable: false });
   return true;
 }
@@ -45,7 +45,7 @@ export function reportHook(
   ctx: AgentContext, event: string, meaning: HookSignal, detail: string,
   extra: Partial<{ session_id: string | null; transcript_path: string | null; resets_at: string | null }> = {},
 ): void {
-  appendInbox(ctx.plan, {
+  appendSpool(ctx.plan, ctx.spool, {
     kind: 'hook', ...sender(ctx, new Date()), event, meaning, detail,
     session_id: extra.session_id ?? null, transcript_path: extra.transcript_path ?? null, resets_at: extra.resets_at ?? null,
   });

@@ -22,21 +22,23 @@ function procStat(pid: number | 'self'): ProcStat | null {
   }
 }
 
-/** This process and its ancestors, up to pid 1 (at most 200, against a loop). */
-export function callerFacts(): CallerFacts {
+/** A process (default: this one) and its ancestors, up to pid 1 (at most 200, against a loop), and its terminals. */
+export function callerFacts(pid: number = process.pid): CallerFacts {
   const ancestors: number[] = [];
-  for (let pid = process.pid; pid > 1 && ancestors.length < 200; ) {
-    ancestors.push(pid);
-    const stat = procStat(pid);
+  for (let at = pid; at > 1 && ancestors.length < 200; ) {
+    ancestors.push(at);
+    const stat = procStat(at);
     if (!stat || !Number.isInteger(stat.ppid)) break;
-    pid = stat.ppid;
+    at = stat.ppid;
   }
   const ttys = new Set<number>();
-  const own = procStat('self')?.ttyNr ?? 0;
+  const own = procStat(pid)?.ttyNr ?? 0;
   if (own > 0) ttys.add(own);
   for (const fd of [0, 1, 2]) {
     try {
-      if (isatty(fd)) ttys.add(Number(fstatSync(fd).rdev));
+      if (pid === process.pid ? isatty(fd) : statSync(`/proc/${pid}/fd/${fd}`).isCharacterDevice()) {
+        ttys.add(Number(pid === process.pid ? fstatSync(fd).rdev : statSync(`/proc/${pid}/fd/${fd}`).rdev));
+      }
     } catch {
       // a closed descriptor
     }

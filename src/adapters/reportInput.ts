@@ -1,11 +1,12 @@
 /**
- * What `swarm report` reads (SPEC 7), with no engine running: the journal, the inbox (capacity checks
- * and reports), lead.json and the packets the journal names. Reads only; a file that is missing or
+ * What `swarm report` reads (SPEC 7), with no engine running: the journal, the agents' spools (capacity
+ * checks and reports, each as its spool attributes it), lead.json and the packets the journal names. Reads only; a file that is missing or
  * unreadable as data is left out (the report shows what the record holds), never repaired.
  */
 import { lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { parseInboxChunk } from '../core/protocol/inbox.js';
+import { attributed } from '../core/authority/agents.js';
+import { readAllSpools } from './spool.js';
 import { packetField } from '../core/packet/field.js';
 import { MAX_PACKET_BYTES } from '../core/packet/packet.js';
 import { planPaths, runFolder } from '../core/plan/paths.js';
@@ -17,8 +18,7 @@ import { readTextIfExists } from './files.js';
 export function readReportInput(plan: string, shown: string, pool: Pick<ReportInput, 'vendors' | 'thresholds'>): ReportInput {
   const paths = planPaths(plan);
   const journal = readJournal(plan);
-  const inboxText = readTextIfExists(paths.inbox) ?? '';
-  const inbox = parseInboxChunk(new TextEncoder().encode(inboxText.endsWith('\n') ? inboxText : `${inboxText}\n`)).records;
+  const inbox = readAllSpools(plan, attributed);
   const packets = new Map<string, { doing: string | null }>();
   for (const e of journal) {
     if (typeof e.packet !== 'string' || packets.has(e.packet)) continue;

@@ -5,9 +5,9 @@
  * lead packet: the lead lead.json names); on a mismatch prints every one, writes nothing, exits 3; else writes
  * `<packet>.accepted.json` (once per packet), tells swarm through the inbox, prints the resume brief.
  */
+import { callerContext } from '../adapters/caller.js';
 import { closeSync, linkSync, openSync, rmSync, writeSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { agentContext } from '../core/protocol/agentContext.js';
 import { MAX_PACKET_BYTES, parsePacket } from '../core/packet/packet.js';
 import { successorMismatches, validatePacket } from '../core/packet/check.js';
 import { resumeBrief } from '../core/packet/brief.js';
@@ -17,15 +17,13 @@ import { MismatchError, UsageError } from '../errors.js';
 import { readTextIfExists } from '../adapters/files.js';
 import { readPlanText } from '../adapters/planFile.js';
 import { gitState } from '../adapters/git.js';
-import { appendInbox } from '../adapters/inbox.js';
+import { appendSpool } from '../adapters/spool.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { readPacketFile } from '../adapters/packetFile.js';
-import { requirePlanFolder } from '../adapters/planFolder.js';
 import type { CommandIO } from './io.js';
 
 export async function accept(io: CommandIO): Promise<number> {
-  const ctx = agentContext(io.env, 'accept');
-  requirePlanFolder(ctx.plan, 'accept');
+  const ctx = await callerContext(io.env, 'accept');
   const given = io.args[0] ?? ctx.packet;
   if (!given || io.args.length > 1) throw new UsageError('usage: swarm accept <packet> (default: $SWARM_PACKET)');
   const plan = resolve(ctx.plan);
@@ -60,7 +58,7 @@ export async function accept(io: CommandIO): Promise<number> {
       });
     }
   }
-  appendInbox(plan, {
+  appendSpool(ctx.plan, ctx.spool, {
     kind: 'accept',
     ts: record.accepted_at,
     from: ctx.lane,

@@ -2,13 +2,15 @@
  * `swarm answer <lane> <text> [--file swarm.yaml]` (SPEC 8): the developer answers an escalation.
  * Recorded verbatim as the developer's, for a lane of this swarm only; refused inside a swarm pane
  * (SWARM_LANE set, or, whatever the environment, the process tree or terminal of one: paneGuard.ts),
- * exit 2, so no agent speaks as the developer.
+ * exit 2, so no agent speaks as the developer. The running engine takes it while this process waits
+ * (adapters/answers.ts, runtime/answers.ts): with no engine, exit 4 and nothing recorded.
  */
 import { parseArgs } from 'node:util';
 import { checkLaneName, swarmLanes } from '../core/swarm/lanes.js';
 import { planPaths } from '../core/plan/paths.js';
-import { UsageError } from '../errors.js';
-import { appendInbox } from '../adapters/inbox.js';
+import { DependencyError, MismatchError, UsageError } from '../errors.js';
+import { offerAnswer } from '../adapters/answers.js';
+import { liveHolder } from '../adapters/lock.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { loadState } from '../runtime/engineState.js';
 import { openRun } from '../runtime/runEnd.js';
@@ -16,6 +18,9 @@ import { swarmPaneVerdict } from './paneGuard.js';
 import { loadSwarmConfig } from './planDir.js';
 import type { CommandIO } from './io.js';
 import { argsProblem } from './argsProblem.js';
+
+/** How long `swarm answer` waits for the engine to take its answer (it looks at once, and every 2 s at most). */
+const ANSWER_WAIT_MS = 20_000;
 
 const USAGE = 'usage: swarm answer <lane> <text> [--file swarm.yaml]';
 
@@ -55,7 +60,20 @@ export async function answer(io: CommandIO): Promise<number> {
   if (!verdict.ok) throw new UsageError(`swarm answer: ${verdict.message}`, { hint: USAGE });
   // From a plain shell: the record carries the plan's open run (core/swarm/runs.ts), read from its state.
   const run = openRun(state);
-  appendInbox(plan, { kind: 'answer', ts: new Date().toISOString(), from: 'developer', role: 'developer', account: null, generation: null, epoch: null, ...(run === null ? {} : { run }), to: lane, text });
-  io.stdout(`swarm: answer queued for ${lane} (recorded verbatim as yours)\n`);
-  return 0;
+  // The engine takes it while this process waits and holds it open (SPEC 10.3: no file an agent
+  // writes can pass for the developer's); with no engine running, nobody could check it later.
+  if (liveHolder(planPaths(plan).lock) === null) {
+    throw new DependencyError(`swarm answer: no swarm engine runs for ${config.name}, so nothing was recorded`, {
+      hint: 'start it with `swarm up` (it re-adopts the live panes), then answer again',
+    });
+  }
+  const offered = await offerAnswer(plan, { ts: new Date().toISOString(), to: lane, text, run }, ANSWER_WAIT_MS);
+  if (offered.taken === true) {
+    io.stdout(`swarm: answer delivered to ${lane} (recorded verbatim as yours)\n`);
+    return 0;
+  }
+  if (offered.taken === false) throw new MismatchError(`fenced: swarm answer was refused: ${offered.why}`, [offered.why], { hint: 'run it from your own terminal, outside the swarm\'s tmux session' });
+  throw new DependencyError(`swarm answer: the engine of ${config.name} did not take the answer within ${ANSWER_WAIT_MS / 1000} s; nothing was recorded`, {
+    hint: 'see `swarm status` (is the engine stuck or stopping?) and answer again',
+  });
 }

@@ -3,19 +3,18 @@
  * ak, the kind's probe, or the lane's last capacity line — never `ok` without a reading.
  * Run at every work boundary: it reads a few small files and loads no UI.
  */
+import { callerContext } from '../adapters/caller.js';
 import { didYouMean } from '../core/config/suggest.js';
-import { agentContext } from '../core/protocol/agentContext.js';
 import { assess, type RawReading } from '../core/capacity/capacity.js';
 import { formatCapacityLine } from '../core/protocol/protocol.js';
 import { parseCaps, resolveWindow } from '../core/capacity/thresholds.js';
 import { UsageError } from '../errors.js';
 import { akReading } from '../adapters/ak.js';
 import { readCachedReading, saveReading, type CachedReading, type CapacitySource } from '../adapters/capacityCache.js';
-import { appendInbox } from '../adapters/inbox.js';
+import { appendSpool } from '../adapters/spool.js';
 import type { ProbeResult } from '../core/capacity/probe.js';
 import { kindFor } from '../kinds/index.js';
 import { readSettings } from '../adapters/settings.js';
-import { requirePlanFolder } from '../adapters/planFolder.js';
 import type { CommandIO } from './io.js';
 
 export const CACHE_MS = 300_000;
@@ -25,8 +24,7 @@ export async function capacity(io: CommandIO): Promise<number> {
   for (const flag of flags) {
     if (flag !== '--self' && flag !== '--json') throw new UsageError(`swarm capacity: unknown option ${flag}${didYouMean(flag, ['--self', '--json'])}`, { hint: 'usage: swarm capacity --self [--json]' });
   }
-  const ctx = agentContext(io.env, 'capacity');
-  requirePlanFolder(ctx.plan, 'capacity');
+  const ctx = await callerContext(io.env, 'capacity');
   const settings = await readSettings(ctx.plan, ctx.config, io.env);
   const caps = parseCaps(io.env.AGENTKIT_CAPACITY_CAP);
   const now = new Date();
@@ -42,7 +40,7 @@ export async function capacity(io: CommandIO): Promise<number> {
     headroom: settings.headroom,
   });
 
-  appendInbox(ctx.plan, {
+  appendSpool(ctx.plan, ctx.spool, {
     kind: 'capacity',
     ts: now.toISOString(),
     from: ctx.lane,

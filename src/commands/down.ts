@@ -15,7 +15,6 @@ import { planPaths } from '../core/plan/paths.js';
 import { UsageError } from '../errors.js';
 import { appendJournal } from '../adapters/journal.js';
 import { readLeadRecord, updateLeadRecord } from '../adapters/leadStore.js';
-import { readInbox } from '../adapters/inbox.js';
 import { readLeases, releaseLease } from '../adapters/leaseFiles.js';
 import { holderAlive, liveHolder, type LockHolder } from '../adapters/lock.js';
 import { loadConfig } from '../adapters/configFile.js';
@@ -75,7 +74,7 @@ export async function down(io: CommandIO): Promise<number> {
     updateLeadRecord(config.plan, (current) => release(current, { caller: record.lead!, epoch: record.epoch, now: new Date().toISOString() }));
   }
   // The run is over, the inbox read to its end.
-  if (state && state.ended === undefined && !state.planDone) saveState(paths.state, endRun(state, new Date().toISOString(), readInbox(config.plan, state.inboxOffset).offset));
+  if (state && state.ended === undefined && !state.planDone) saveState(paths.state, endRun(state, new Date().toISOString()));
   appendJournal(config.plan, { type: 'intervention', event: 'swarm_down', lane: null, panes: panes.length, leases: leases.length });
   io.stdout(`swarm down: ${leases.length} lease${leases.length === 1 ? '' : 's'} released; lead record of ${basename(config.plan)} released\n`);
   if (state) io.stdout('swarm down: the run is ended; `swarm up` starts the plan afresh (the journal, packets and reports stay)\n');

@@ -2,22 +2,21 @@
  * `swarm lane add <name> --task T [--checkout D] [--kind K]` (SPEC 8): the current lead adds a lane at
  * run time, epoch-checked and at most `max_lanes`; lanes cannot. The engine starts it from the inbox.
  */
+import { callerContext } from '../adapters/caller.js';
 import { didYouMean } from '../core/config/suggest.js';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { statSync } from 'node:fs';
-import { agentContext } from '../core/protocol/agentContext.js';
 import { fence } from '../core/lead/epochs.js';
 import { planPaths } from '../core/plan/paths.js';
 import { nameRefusal } from '../core/config/names.js';
 import { taskTooLong } from '../core/config/task.js';
 import { MismatchError, UsageError } from '../errors.js';
-import { appendInbox } from '../adapters/inbox.js';
+import { appendSpool } from '../adapters/spool.js';
 import { appendJournal } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { loadConfig, realPath } from '../adapters/configFile.js';
 import { loadKind } from '../adapters/kinds.js';
-import { requirePlanFolder } from '../adapters/planFolder.js';
 import { loadState } from '../runtime/engineState.js';
 import type { CommandIO } from './io.js';
 import { argsProblem } from './argsProblem.js';
@@ -46,8 +45,7 @@ export async function laneAdd(io: CommandIO): Promise<number> {
   if (!values.task?.trim()) throw new UsageError('swarm lane add needs --task', { hint: USAGE });
   const tooLong = taskTooLong(values.task.trim());
   if (tooLong !== null) throw new UsageError(`swarm lane add --task: the task ${tooLong}`);
-  const ctx = agentContext(io.env, 'lane add', { does: 'adds lanes', ask: 'add the lane' });
-  requirePlanFolder(ctx.plan, 'lane add');
+  const ctx = await callerContext(io.env, 'lane add', { does: 'adds lanes', ask: 'add the lane' });
   const epoch = values.epoch !== undefined ? Number(values.epoch) : (ctx.epoch ?? 0);
   const verdict = fence(readLeadRecord(ctx.plan), { caller: ctx.lane, epoch });
   if (!verdict.ok) {
@@ -79,7 +77,7 @@ export async function laneAdd(io: CommandIO): Promise<number> {
   const real = realPath(checkout);
   const sharer = [...config.lanes, ...(state?.added ?? [])].find((l) => realPath(l.checkout) === real);
   if (sharer !== undefined) throw new UsageError(`swarm lane add: ${checkout} is lane ${sharer.name}'s checkout${real === checkout ? '' : ` (it leads to ${real})`}`, { hint: 'give each lane its own git worktree' });
-  appendInbox(ctx.plan, {
+  appendSpool(ctx.plan, ctx.spool, {
     kind: 'lane', action: 'add', ts: new Date().toISOString(), from: ctx.lane, role: ctx.role, account: ctx.account,
     generation: ctx.generation, epoch, run: ctx.run, name, task: values.task.trim(), checkout: real, lane_kind: values.kind ?? null, command: values.command ?? null,
   });

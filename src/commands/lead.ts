@@ -3,24 +3,23 @@
  * epoch-checked, journal it, and tell the engine through the inbox. Works with no engine running,
  * except a takeover: it needs the engine's record (.swarm/state.json) of a lead dead, limited or unreachable.
  */
+import { callerContext } from '../adapters/caller.js';
 import { didYouMean } from '../core/config/suggest.js';
 import { parseArgs } from 'node:util';
-import { basename, resolve } from 'node:path';
-import { agentContext, wholeNumber, type AgentContext, type LeadsOnly } from '../core/protocol/agentContext.js';
-import { claim, handover, mayTakeOver, release, takeover, type LeadHealth, type LeadOutcome, type LeadRecord } from '../core/lead/epochs.js';
+import { resolve } from 'node:path';
+import { wholeNumber, type AgentContext, type LeadsOnly } from '../core/protocol/agentContext.js';
+import { handover, mayTakeOver, release, takeover, type LeadHealth, type LeadOutcome, type LeadRecord } from '../core/lead/epochs.js';
 import { planPaths } from '../core/plan/paths.js';
 import { MismatchError, UsageError } from '../errors.js';
-import { appendInbox } from '../adapters/inbox.js';
+import { appendSpool } from '../adapters/spool.js';
 import { appendJournal } from '../adapters/journal.js';
 import { readLeadRecord, updateLeadRecord } from '../adapters/leadStore.js';
-import { requirePlanFolder } from '../adapters/planFolder.js';
 import { loadState } from '../runtime/engineState.js';
 import type { CommandIO } from './io.js';
 import { argsProblem } from './argsProblem.js';
 
 const USAGE = [
-  'usage: swarm lead claim [--succession a,b]',
-  '       swarm lead handover <successor> --packet <path>',
+  'usage: swarm lead handover <successor> --packet <path>',
   '       swarm lead takeover [--epoch N]',
   '       swarm lead release',
   '       swarm lead show',
@@ -41,8 +40,8 @@ export async function lead(io: CommandIO): Promise<number> {
     throw new UsageError(`swarm lead: unknown action "${action ?? ''}"${didYouMean(action ?? '', ['claim', 'handover', 'takeover', 'release', 'show'])}`, { hint: USAGE });
   }
   const { values, positionals } = parse(rest);
-  const ctx = agentContext(io.env, `lead ${action}`, LEADS_ONLY[action]);
-  requirePlanFolder(ctx.plan, `lead ${action}`);
+  if (action === 'claim') return refuseClaim(io);
+  const ctx = await callerContext(io.env, `lead ${action}`, LEADS_ONLY[action]);
   const plan = resolve(ctx.plan);
   const epoch = values.epoch !== undefined ? wholeNumber(values.epoch, '--epoch', 1) : (ctx.epoch ?? 0);
   const now = new Date().toISOString();
@@ -51,10 +50,6 @@ export async function lead(io: CommandIO): Promise<number> {
 
   const outcome = updateLeadRecord(plan, (current): LeadOutcome => {
     switch (action) {
-      case 'claim': {
-        const succession = (values.succession ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-        return claim(current, { plan: basename(plan), lead: ctx.lane, account: ctx.account, succession, now });
-      }
       case 'handover': {
         to = positionals[0] ?? null;
         if (!to || positionals.length > 1) throw new UsageError('swarm lead handover needs one successor', { hint: USAGE });
@@ -77,14 +72,14 @@ export async function lead(io: CommandIO): Promise<number> {
   const record = outcome.record;
   appendJournal(plan, {
     type: 'observation',
-    event: action === 'claim' ? 'lead_claimed' : action === 'release' ? 'lead_released' : `lead_${action}`,
+    event: action === 'release' ? 'lead_released' : `lead_${action}`,
     lane: record.lead ?? ctx.lane,
     epoch: record.epoch,
     by: ctx.lane,
     ...(to ? { to } : {}),
     ...(packet ? { packet } : {}),
   });
-  appendInbox(plan, {
+  appendSpool(ctx.plan, ctx.spool, {
     kind: 'lead',
     ts: now,
     from: ctx.lane,
@@ -148,4 +143,21 @@ function parse(args: string[]) {
   } catch (error) {
     throw new UsageError(`swarm lead: ${argsProblem(error, USAGE)}`, { hint: USAGE });
   }
+}
+
+/**
+ * `swarm lead claim` is `swarm up`'s alone (SPEC 10.3): it claims the record, in its own process,
+ * before it starts any lane. From any shell or pane the command is refused: `fenced`, exit 3.
+ */
+function refuseClaim(io: CommandIO): never {
+  const reason = 'the lead is claimed by swarm up alone, before it starts any lane; no command claims it';
+  const plan = io.env.SWARM_PLAN?.trim();
+  if (plan) {
+    try {
+      appendJournal(resolve(plan), { type: 'intervention', event: 'fenced', lane: null, command: 'lead claim', reason });
+    } catch {
+      // no plan folder there: the refusal stands
+    }
+  }
+  throw new MismatchError(`fenced: ${reason}`, [reason], { hint: 'start the swarm with `swarm up`; a lead that lost the record stands down, a successor takes it over (`swarm lead takeover`)' });
 }

@@ -1,18 +1,19 @@
 /**
  * `swarm notify <lane|lead|all> <text>` — the one transport (SPEC 4.2). Appends one line to the
- * plan's inbox in a single write; lead commands are fenced against lead.json first.
+ * agent's own spool in a single write (SPEC 10.3: the agent is known by its pane, adapters/caller.ts);
+ * lead commands are fenced against lead.json first.
  * Kept light: no config parsing, no React, no child processes.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { agentContext, wholeNumber } from '../core/protocol/agentContext.js';
+import { wholeNumber } from '../core/protocol/agentContext.js';
 import { countsForSender, parseReport } from '../core/protocol/protocol.js';
 import { fence } from '../core/lead/epochs.js';
 import { excerpt, MismatchError, planFilesFault, PlanFilesError, UsageError } from '../errors.js';
-import { appendInbox } from '../adapters/inbox.js';
+import { callerContext } from '../adapters/caller.js';
+import { appendSpool } from '../adapters/spool.js';
 import { appendJournal } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { saveReportedCapacity } from '../adapters/capacityCache.js';
-import { requirePlanFolder } from '../adapters/planFolder.js';
 import { retryWrite } from '../adapters/files.js';
 import type { CommandIO } from './io.js';
 
@@ -21,8 +22,7 @@ const USAGE = 'usage: swarm notify <lane|lead|all> <text> [--epoch N]';
 
 export async function notify(io: CommandIO): Promise<number> {
   const { to, text, epochFlag } = parseNotifyArgs(io.args);
-  const ctx = agentContext(io.env, 'notify');
-  requirePlanFolder(ctx.plan, 'notify');
+  const ctx = await callerContext(io.env, 'notify');
   const epoch = epochFlag ?? ctx.epoch;
   const now = new Date();
 
@@ -53,7 +53,7 @@ export async function notify(io: CommandIO): Promise<number> {
   } as const;
   // A report must not be lost silently: a refused write is tried again for a while, then exit 5.
   try {
-    await retryWrite(() => appendInbox(ctx.plan, record), writeBudget(io.env));
+    await retryWrite(() => appendSpool(ctx.plan, ctx.spool, record), writeBudget(io.env));
   } catch (error) {
     const fault = planFilesFault(error);
     if (!fault) throw error;

@@ -3,10 +3,10 @@
  * the calling lane's environment and its checkout's git state, write it 0600 into the plan's
  * handoff folder, print its absolute path.
  */
+import { callerContext } from '../adapters/caller.js';
 import { didYouMean } from '../core/config/suggest.js';
 import { parseArgs } from 'node:util';
 import { basename, resolve } from 'node:path';
-import { agentContext } from '../core/protocol/agentContext.js';
 import { MAX_PACKET_BYTES, PACKET_REASONS, PACKET_SCHEMA, serializePacket, type Packet, type PacketReason } from '../core/packet/packet.js';
 import { findSecrets } from '../core/packet/secrets.js';
 import { planContract } from '../core/plan/plan.js';
@@ -15,7 +15,6 @@ import { readPlanText } from '../adapters/planFile.js';
 import { gitState } from '../adapters/git.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { packetFileName, writePacketFile } from '../adapters/packetFile.js';
-import { requirePlanFolder } from '../adapters/planFolder.js';
 import type { CommandIO } from './io.js';
 import { argsProblem } from './argsProblem.js';
 
@@ -26,8 +25,7 @@ export async function packetWrite(io: CommandIO): Promise<number> {
   const [sub, ...rest] = io.args;
   if (sub !== 'write') throw new UsageError(`swarm packet: unknown subcommand "${sub ?? ''}"${didYouMean(sub ?? '', ['write'])}`, { hint: USAGE });
   const flags = parseFlags(rest);
-  const ctx = agentContext(io.env, 'packet write');
-  requirePlanFolder(ctx.plan, 'packet write');
+  const ctx = await callerContext(io.env, 'packet write');
   const plan = resolve(ctx.plan);
   const git = gitState(io.cwd, plan);
   const lead = readLeadRecord(plan);

@@ -3,7 +3,7 @@
  * lane or the lead by SWARM_ROLE, follows the protocol with no network and no account, and never
  * exits on its own (only a planned crash, SIM_CRASH_AT, ends it). Loads no UI.
  */
-import { agentContext } from '../core/protocol/agentContext.js';
+import { callerContext } from '../adapters/caller.js';
 import { UsageError } from '../errors.js';
 import { faultsFor } from '../sim/faults.js';
 import { simModel } from '../sim/model.js';
@@ -12,7 +12,7 @@ import type { CommandIO } from './io.js';
 
 export async function sim(io: CommandIO): Promise<number> {
   if (io.args.length > 0) throw new UsageError(`swarm sim takes no arguments, got "${io.args.join(' ')}"`, { hint: 'run inside a swarm pane: SWARM_ROLE chooses lane or lead' });
-  const ctx = agentContext(io.env, 'sim');
+  const ctx = await callerContext(io.env, 'sim');
   const model = simModel(io.env);
   const faults = faultsFor(io.env, ctx.generation);
   const world = new World(ctx, io.cwd, io.env, model, io.stdout, process.stdin);

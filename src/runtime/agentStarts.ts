@@ -14,6 +14,7 @@ import type { PaneHost } from '../adapters/host.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
 import { acquireLease, adoptLease, readLeases, releaseLease } from '../adapters/leaseFiles.js';
 import { pidAlive } from '../adapters/lock.js';
+import { processNow, recordAgent } from '../adapters/agentRegistry.js';
 import { agentPane } from './agents.js';
 import { briefFor } from './effects.js';
 import { isoNow } from './clock.js';
@@ -68,6 +69,7 @@ export async function startMissing(engine: Engine, panes: Awaited<ReturnType<Pan
     const event = adopted
       ? ({ type: 'spawned', generation: 1, account, paneId: adopted.paneId } as const)
       : await spawn(engine, lane, 1, account, '');
+    if (adopted) recordPane(engine, { lane: want.name, role: want.role, generation: 1, account }, adopted.pid);
     if (event.type === 'spawned') {
       engine.dispatch(want.name, { type: 'started', generation: 1, account, paneId: event.paneId });
       if (want.role === 'lane') updateLeadRecord(config.plan, (current) => (current ? { ok: true, record: recordLane(current, want.name, isoNow(engine.clock)) } : { ok: false, code: 'no_record', message: 'no lead record' }));
@@ -109,7 +111,10 @@ export async function spawn(engine: Engine, lane: LaneState, generation: number,
   try {
     const existing = (await engine.host.list()).find((p) => p.lane === name && p.generation === generation && !p.dead);
     // The pane's own account, not the one asked for: the machine refuses a pane on an account not leased to it.
-    if (existing) return { type: 'spawned', generation, account: existing.account || accountId, paneId: existing.paneId };
+    if (existing) {
+      recordPane(engine, { lane: name, role: lane.role, generation, account: existing.account || accountId }, existing.pid);
+      return { type: 'spawned', generation, account: existing.account || accountId, paneId: existing.paneId };
+    }
     if (lane.role === 'lead' && generation > 1 && lane.handoff?.degraded) bumpEpoch(engine, name);
     const spec = agentPane({
       config,
@@ -127,6 +132,7 @@ export async function spawn(engine: Engine, lane: LaneState, generation: number,
       brief: packet ? briefFor(engine, packet) : null,
     }, engine.env);
     const info = await engine.host.spawn(spec);
+    recordPane(engine, { lane: name, role: lane.role, generation, account: accountId }, info.pid);
     return { type: 'spawned', generation, account: accountId, paneId: info.paneId };
   } catch (error) {
     if (planFilesFault(error)) throw error; // the plan's files refuse (the prompt file): tried again, no account burnt
@@ -147,4 +153,15 @@ async function hostLossTold(engine: Engine): Promise<void> {
   while (engine.state.hostLost === undefined && Date.now() < until && !(await engine.host.list().then(() => true, () => false))) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * Record an agent's pane process (SPEC 10.3): its commands are its own by ancestry to this process,
+ * and its spool is made. A pane whose process is already gone (or a host that gives no pid) records
+ * nothing: no command can come from it.
+ */
+export function recordPane(engine: Engine, agent: { lane: string; role: 'lead' | 'lane'; generation: number; account: string }, pid: number | null): void {
+  const pane = pid === null ? null : processNow(pid);
+  if (pane === null) return;
+  recordAgent(engine.config.plan, { ...agent, run: runOf(engine.state), pane });
 }

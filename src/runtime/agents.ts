@@ -4,6 +4,7 @@
  * launch env), the SWARM_* variables and a PATH on which `swarm` is this installation), the prompt
  * files, and the kind's launch.
  */
+import { spoolName } from '../core/authority/agents.js';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Account, CommandSpec, SwarmConfig } from '../core/config/config.js';
@@ -106,6 +107,7 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
     SWARM_GENERATION: String(start.generation),
     SWARM_EPOCH: String(start.epoch),
     SWARM_RUN: String(start.run),
+    SWARM_SPOOL: join(planPaths(plan).spoolDir, spoolName(start.run, start.name, start.generation)),
     SWARM_PROMPT_FILE: files.prompt,
     SWARM_SESSION_ID: sessionId,
     SWARM_TASK: start.task,

@@ -1,48 +1,106 @@
 /**
- * The inbox as the engine reads it: from where this run has read to. The offset is saved only once
- * the events the records became were handled (their steps queued before this save), so a kill in
- * between reads them again. A last line without its newline is read again later, and torn once its
- * deadline (state) has passed. `drain(hold)`: records from the first that `hold` names on are held
- * back, the offset unsaved, until `release()` routes them, in order, before anything read later.
+ * The inbox as the engine reads it (SPEC 10.3): every agent's spool of this run, each from where this
+ * run has read it to. A record is its spool's agent's, whatever it says of its sender: the reader
+ * stamps who wrote it (name, generation, run, account, role) from the spool's name and the engine's
+ * record of that agent; a spool swarm gave no agent counts for nobody (`fenced`). Offsets are saved
+ * only once the events the records became were handled (their steps queued before this save), so a
+ * kill in between reads them again. A last line without its newline is read again later, and torn
+ * once its deadline (state) has passed. `drain(hold)`: records from the first that `hold` names on
+ * are held back, the offsets unsaved, until `release()` routes them, in order, before anything read later.
  */
+import { attributed, parseSpoolName, type AgentRecord } from '../core/authority/agents.js';
 import type { InboxRecord } from '../core/protocol/inbox.js';
-import { readInbox } from '../adapters/inbox.js';
+import { runOf } from '../core/swarm/runs.js';
+import { recordedAgents } from '../adapters/agentRegistry.js';
+import { readSpool, runSpools } from '../adapters/spool.js';
 import { faultPoint } from './effects.js';
 import type { Engine } from './engine.js';
 import { route } from './inboxRouter.js';
+import { takeAnswers } from './answers.js';
 
 export interface InboxReader {
   drain: (hold?: (record: InboxRecord) => boolean) => void;
   release: () => void;
 }
 
-type Chunk = ReturnType<typeof readInbox>;
+type Read = { spool: string; offset: number; tail: number | null; torn: { offset: number; bytes: number }[] };
+interface Batch { records: InboxRecord[]; reads: Read[] }
 
 export function inboxReader(engine: Engine): InboxReader {
-  let readTo = engine.state.inboxOffset;
-  let held: Chunk | null = null;
-  const take = (chunk: Chunk) => {
-    for (const record of chunk.records) route(engine, record);
+  const readTo = new Map(Object.entries(engine.state.spools ?? {}).map(([spool, read]) => [spool, read.offset]));
+  const agents = new Map<string, AgentRecord>();
+  const refused = new Set<string>();
+  let held: Batch | null = null;
+
+  /** The agent swarm recorded for a spool (the registry is the engine's own writing); read again when one is new. */
+  const agentOf = (spool: string): AgentRecord | null => {
+    if (!agents.has(spool)) for (const agent of recordedAgents(engine.config.plan)) agents.set(agent.spool, agent);
+    return agents.get(spool) ?? null;
+  };
+
+  const take = (batch: Batch) => {
+    for (const record of batch.records) route(engine, record);
     void engine.enqueue(async () => {
-      const changed = engine.apply({ type: 'inbox_read', offset: chunk.offset, tail: chunk.tail, torn: chunk.torn });
-      inboxFaults(engine, chunk.records);
+      const changed = engine.apply({ type: 'inbox_read', reads: batch.reads });
+      inboxFaults(engine, batch.records);
       if (!changed) return;
       await engine.writes.settled();
       engine.deadlines.arm();
       await engine.drainPending(); // the torn writes' journal lines
     });
   };
-  const drain = (hold?: (record: InboxRecord) => boolean) =>
+
+  const read = (): Batch => {
+    const batch: Batch = { records: [], reads: [] };
+    const now = engine.now();
+    for (const spool of runSpools(engine.config.plan, runOf(engine.state))) {
+      const seen = engine.state.spools?.[spool]?.tail ?? null;
+      const chunk = readSpool(engine.config.plan, spool, readTo.get(spool) ?? 0, { seen, now });
+      if (chunk.consumed === 0 && chunk.tail === (seen?.offset ?? null)) continue;
+      readTo.set(spool, chunk.offset);
+      batch.reads.push({ spool, offset: chunk.offset, tail: chunk.tail, torn: chunk.torn });
+      const agent = agentOf(spool);
+      if (agent === null) {
+        if (chunk.records.length > 0 && !refused.has(spool)) {
+          refused.add(spool);
+          engine.journal({ type: 'intervention', event: 'fenced', lane: parseSpoolName(spool)?.lane ?? null, command: 'spool', spool, reason: `records in spool ${spool}, which swarm gave no agent: they count for nobody` });
+        }
+        continue;
+      }
+      batch.records.push(...chunk.records.map((record) => attributed(record, agent)));
+    }
+    // In the order they were written, as far as their writers' clocks tell (a spool's own order kept).
+    batch.records.sort((a, b) => (Date.parse(a.ts) || 0) - (Date.parse(b.ts) || 0));
+    return batch;
+  };
+
+  // The developer's answers: checked (their writer still waits) and routed as soon as seen, one look at a time.
+  let looking = false;
+  const answers = () => {
+    if (looking) return;
+    looking = true;
+    void engine.enqueue(async () => {
+      try {
+        await takeAnswers(engine, (answer) => route(engine, { kind: 'answer', ts: answer.ts, from: 'developer', role: 'developer', account: null, generation: null, epoch: null, run: answer.run, to: answer.to, text: answer.text }));
+      } finally {
+        looking = false;
+      }
+    });
+  };
+
+  const drain = (hold?: (record: InboxRecord) => boolean) => {
+    answers();
+    spools(hold);
+  };
+  const spools = (hold?: (record: InboxRecord) => boolean) =>
     void engine.enqueue(() => {
       if (held) return; // read again once the held records are released
-      const seen = engine.state.inboxTail ?? null;
-      const chunk = readInbox(engine.config.plan, readTo, { seen, now: engine.now() });
-      if (chunk.consumed === 0 && chunk.tail === (seen?.offset ?? null)) return;
-      readTo = chunk.offset;
-      const first = hold ? chunk.records.findIndex(hold) : -1;
-      if (first === -1) return take(chunk);
-      for (const record of chunk.records.slice(0, first)) route(engine, record);
-      held = { ...chunk, records: chunk.records.slice(first) };
+      const batch = read();
+      if (batch.reads.length === 0) return;
+      const first = hold ? batch.records.findIndex(hold) : -1;
+      if (first === -1) return take(batch);
+      for (const record of batch.records.slice(0, first)) route(engine, record);
+      held = { ...batch, records: batch.records.slice(first) };
     });
   const release = () =>
     void engine.enqueue(() => {

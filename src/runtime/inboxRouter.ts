@@ -11,12 +11,18 @@ import { isAnswer, isAsk, parseReport, type CapacityState } from '../core/protoc
 import { recordVerdict } from '../core/swarm/runs.js';
 import type { Engine } from './engine.js';
 import { leadRecordEvent } from './leadSuccession.js';
+import { readLeadRecord } from '../adapters/leadStore.js';
 
 export function route(engine: Engine, record: InboxRecord): void {
   const agentLane = engine.laneOfAgent(record.from);
   const verdict = recordVerdict(engine.state, agentLane === null ? undefined : engine.lane(agentLane), record);
   if (!verdict.counts) {
     engine.journal({ type: 'observation', event: 'stale_record', lane: record.from, generation: record.generation, kind: record.kind, run: record.run ?? null, why: verdict.why });
+    return;
+  }
+  const refused = leadPowerRefused(engine, record);
+  if (refused !== null) {
+    engine.journal({ type: 'intervention', event: 'fenced', lane: record.from, generation: record.generation, command: record.kind === 'lead' ? `lead ${record.action}` : record.kind === 'lane' ? 'lane add' : 'notify all', reason: refused });
     return;
   }
   switch (record.kind) {
@@ -115,4 +121,23 @@ function hookSignal(engine: Engine, record: Extract<InboxRecord, { kind: 'hook' 
   const resetsAt = record.resets_at ?? (record.account ? engine.state.readings[record.account]?.resetsAt ?? null : null);
   engine.dispatch(lane, { type: 'signal', generation, signal: record.meaning, what: `${record.event}: ${record.detail}`, resetsAt });
   if (record.meaning === 'turn_end') engine.deliveries.turnEnd(record.from);
+}
+
+/**
+ * The lead's powers, checked again where the record lies (SPEC 10.3): `notify all`, `lane add`, a
+ * handover or release count only from the agent the engine knows as the current lead; a takeover only
+ * from the agent lead.json now names, at the epoch it names. The commands refuse the others before
+ * they write; this refuses a record written by hand into a spool. Null: the record may act.
+ */
+function leadPowerRefused(engine: Engine, record: InboxRecord): string | null {
+  const isLead = record.from === engine.state.leadAgent && engine.laneOfAgent(record.from) === engine.state.leadName;
+  if (record.kind === 'message' && record.to === 'all' && !isLead) return `${record.from} is not the current lead: only the lead notifies all`;
+  if (record.kind === 'lane' && !isLead) return `${record.from} is not the current lead: only the lead adds lanes`;
+  if (record.kind !== 'lead') return null;
+  if (record.action === 'claim') return 'the lead is claimed by swarm up, never by a record';
+  if (record.action === 'takeover') {
+    const now = readLeadRecord(engine.config.plan);
+    return now?.lead === record.from && now.epoch === record.new_epoch ? null : `lead.json does not name ${record.from} at epoch ${record.new_epoch}: no takeover happened`;
+  }
+  return isLead ? null : `${record.from} is not the current lead (${engine.state.leadAgent}): no ${record.action}`;
 }

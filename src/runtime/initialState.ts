@@ -5,7 +5,6 @@
 import type { SwarmConfig } from '../core/config/config.js';
 import { planPaths } from '../core/plan/paths.js';
 import type { PaneHost } from '../adapters/host.js';
-import { inboxSize } from '../adapters/inbox.js';
 import { readJournal } from '../adapters/journal.js';
 import { nextRun, runOf } from '../core/swarm/runs.js';
 import type { Clock } from './clock.js';
@@ -22,8 +21,8 @@ export interface Corrupt {
 
 /**
  * The saved state of a run to resume (runEnd.ts: not done, not ended by `swarm down`), else a fresh
- * one. A corrupt file is kept aside (never silently replaced); the fresh run then reads the inbox from
- * its end, not records of the run whose state was lost.
+ * one. A corrupt file is kept aside (never silently replaced); the fresh run is numbered past it and
+ * reads only its own spools, not records of the run whose state was lost.
  */
 /** Whether `swarm up` would begin a run now (no saved state to resume): only then is the preflight run (SPEC 10.2). */
 export function beginsRun(config: SwarmConfig): boolean {
@@ -40,7 +39,7 @@ export function freshOrSaved(config: SwarmConfig, host: PaneHost, clock: Clock):
   const corrupt = read.kind === 'corrupt' ? { kept: keepCorrupt(path, new Date(clock.now())), why: read.why } : null;
   // A new run: numbered past the last one (the saved state's, else the journal's, when the state is lost).
   const run = nextRun(saved ? runOf(saved) : lastJournaledRun(config.plan));
-  const state = fresh(config, host, corrupt ? inboxSize(config.plan) : (saved?.inboxOffset ?? 0), run);
+  const state = fresh(config, host, run);
   return { state: { ...state, pending: [runStarted(config, run)] }, corrupt };
 }
 
@@ -57,14 +56,14 @@ function lastJournaledRun(plan: string): number {
   return last;
 }
 
-function fresh(config: SwarmConfig, host: PaneHost, inboxOffset: number, run: number): EngineState {
+function fresh(config: SwarmConfig, host: PaneHost, run: number): EngineState {
   return {
     version: 1,
     name: config.name,
     session: sessionName(config),
     backend: host.kind,
     run,
-    inboxOffset,
+    spools: {},
     lanes: {},
     order: [],
     leadName: config.lead.name,

@@ -31,10 +31,10 @@ export function openRun(saved: EngineState | null): number | null {
   return saved === null || saved.planDone || saved.ended !== undefined ? null : runOf(saved);
 }
 
-/** The state `swarm down` leaves: ended, every live lane stopped, the inbox read up to `inboxOffset`. */
-export function endRun(state: EngineState, at: string, inboxOffset: number): EngineState {
+/** The state `swarm down` leaves: ended, every live lane stopped (the run's spools are never read again: the next run has its own). */
+export function endRun(state: EngineState, at: string): EngineState {
   const lanes = Object.fromEntries(Object.entries(state.lanes).map(([name, lane]) => [name, isLive(lane) ? { ...lane, state: 'stopped' as const } : lane]));
-  return { ...state, lanes, ended: at, inboxOffset: Math.max(state.inboxOffset, inboxOffset), timers: [], pending: [] };
+  return { ...state, lanes, ended: at, timers: [], pending: [] };
 }
 
 /** The lanes as `swarm status` shows them: after the host was lost, every live lane's agent is lost. */

@@ -3,7 +3,6 @@
  * and the lanes, feed the inbox and the panes to the engine, and settle when the plan is done or
  * can no longer move.
  */
-import { watch, type FSWatcher } from 'node:fs';
 import { basename } from 'node:path';
 import type { SwarmConfig } from '../core/config/config.js';
 import { claim } from '../core/lead/epochs.js';
@@ -21,7 +20,9 @@ import { writeSettings } from '../adapters/settings.js';
 import { createSwarmStore, pushEvent, setPreview, type SwarmStore } from '../ui/store.js';
 import { previewLines } from '../ui/preview.js';
 import { startFailed } from '../machine/firstStart.js';
-import { reconcileLeases, spawn, startMissing } from './agentStarts.js';
+import { reconcileLeases, recordPane, spawn, startMissing } from './agentStarts.js';
+import { watchSpools } from '../adapters/spoolWatch.js';
+import { runOf } from '../core/swarm/runs.js';
 import { loadKinds } from '../kinds/index.js';
 import { Engine } from './engine.js';
 import { saveState } from './engineState.js';
@@ -113,7 +114,6 @@ function probePlanFiles(engine: Engine): void {
 
 async function run(engine: Engine, options: SwarmOptions, unlock: () => void, corrupt: Corrupt | null): Promise<RunningSwarm> {
   const { config } = engine;
-  const paths = planPaths(config.plan);
   writeSettings(config.plan, {
     capacity: { low: config.thresholds.capacityLow, critical: config.thresholds.capacityCritical },
     contextPressure: config.thresholds.contextPressure,
@@ -128,7 +128,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   // The dashboard's preview: a lane's current pane's last lines, each time the watch reads its screen.
   const watchPanes = new PaneWatch(engine, (lane, paneId, screen) => setPreview(engine.store, lane, { paneId, lines: previewLines(screen) }));
   engine.onPaneAssigned = (paneId) => watchPanes.poke(paneId);
-  let inboxWatcher: FSWatcher | null = null;
+  let inboxWatcher: { close: () => void } | null = null;
   const inbox = inboxReader(engine);
   let timeout: ClockTimer | null = null;
   let done = false;
@@ -163,9 +163,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   const unsubscribe = engine.host.onEvent((event) => (event.type === 'lost' ? stopOnHostLost(engine, event.reason) : watchPanes.handle(event)));
   try {
     await begin(engine, inbox);
-    inboxWatcher = watch(paths.swarmDir, (_event, name) => {
-      if (name === null || name === 'inbox.jsonl') inbox.drain();
-    });
+    inboxWatcher = watchSpools(config.plan, runOf(engine.state), () => inbox.drain());
     inbox.drain();
     engine.publish();
     engine.dispatch({ type: 'plan', event: 'resume' });
@@ -235,6 +233,8 @@ async function begin(engine: Engine, inbox: ReturnType<typeof inboxReader>): Pro
   const retried = engine.state.order.filter((name) => startFailed(engine.state.lanes[name]!));
   for (const name of [...retried, ...engine.state.order.filter((n) => !retried.includes(n))]) {
     const mine = panes.filter((p) => engine.laneOfAgent(p.lane) === name);
+    // Panes an earlier engine started are recorded again (an older swarm wrote no record of them).
+    for (const p of mine) if (!p.dead) recordPane(engine, { lane: p.lane, role: engine.state.lanes[name]!.role, generation: p.generation, account: p.account }, p.pid);
     engine.dispatch(name, { type: 'resume', panes: await Promise.all(mine.map((p) => resumedPane(engine.host, p))) });
   }
   if (engine.state.order.length > 0) engine.journal({ type: 'observation', event: 'readopted', lane: null, panes: panes.length });

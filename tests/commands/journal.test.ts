@@ -2,7 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { CLI, swarm, testPlan, type TestPlan } from '../helpers/swarm.js';
+import { CLI, swarm, testPlan, type TestPlan, claimAsUp } from '../helpers/swarm.js';
 
 let t: TestPlan;
 beforeEach(() => {
@@ -12,20 +12,20 @@ afterEach(() => t.cleanup());
 
 describe('swarm journal', () => {
   it('prints one grep-able line an event, with no escape codes', async () => {
-    await swarm(['lead', 'claim'], { env: t.agentEnv('lead') });
+    claimAsUp(t.plan);
     const run = await swarm(['journal'], { env: { SWARM_PLAN: t.plan } });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^\d\d:\d\d:\d\d lead lead_claimed by=lead$/);
   });
 
   it('--json prints the entries as they are stored', async () => {
-    await swarm(['lead', 'claim'], { env: t.agentEnv('lead') });
+    claimAsUp(t.plan);
     const run = await swarm(['journal', '--json'], { env: { SWARM_PLAN: t.plan } });
     expect(JSON.parse(run.stdout)).toMatchObject({ type: 'observation', event: 'lead_claimed', lane: 'lead', epoch: 1 });
   });
 
   it('--follow prints events as they arrive, and skips a torn line until it is whole', async () => {
-    await swarm(['lead', 'claim'], { env: t.agentEnv('lead') });
+    claimAsUp(t.plan);
     const child = execa('node', [CLI, 'journal', '--follow'], { env: { SWARM_PLAN: t.plan, PATH: process.env.PATH }, extendEnv: false, reject: false });
     const lines: string[] = [];
     const seen = (pattern: RegExp) =>

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { swarm, testPlan, type TestPlan } from '../helpers/swarm.js';
+import { swarm, testPlan, type TestPlan, claimAsUp } from '../helpers/swarm.js';
 
 let t: TestPlan;
 beforeEach(() => {
@@ -20,7 +20,7 @@ const journal = () => readFileSync(join(t.plan, 'journal.jsonl'), 'utf8').trim()
 
 describe('swarm lead', () => {
   it('claims epoch 1, then hands over to epoch 2 and fences the old lead', async () => {
-    const claim = await swarm(['lead', 'claim', '--succession', 'lead-b,lane-a'], { env: t.agentEnv('lead') });
+    const claim = claimAsUp(t.plan, { succession: ['lead-b', 'lane-a'] });
     expect(claim.code).toBe(0);
     expect(record()).toMatchObject({ plan: 'p1', lead: 'lead', epoch: 1, succession: ['lead-b', 'lane-a'], revision: 1 });
 
@@ -41,7 +41,7 @@ describe('swarm lead', () => {
   });
 
   it('a succession entry takes over a lost lead with epoch + 1; one acting on a stale epoch is fenced', async () => {
-    await swarm(['lead', 'claim', '--succession', 'lane-a'], { env: t.agentEnv('lead') });
+    claimAsUp(t.plan, { succession: ['lane-a'] });
     engineState({ state: 'lost' });
     const take = await swarm(['lead', 'takeover'], { env: t.agentEnv('lane-a') });
     expect(take.code).toBe(0);
@@ -51,7 +51,7 @@ describe('swarm lead', () => {
   });
 
   it('a lane promoted in place passes the epoch it learned with --epoch', async () => {
-    await swarm(['lead', 'claim', '--succession', 'lane-a'], { env: t.agentEnv('lead') });
+    claimAsUp(t.plan, { succession: ['lane-a'] });
     engineState({ state: 'lost' });
     await swarm(['lead', 'takeover'], { env: t.agentEnv('lane-a') });
     const run = await swarm(['notify', 'all', 'I lead now', '--epoch', '2'], { env: t.agentEnv('lane-a') });
@@ -62,7 +62,7 @@ describe('swarm lead', () => {
     ['a healthy lead', () => engineState({ state: 'working' }), 'lead lead is working as the engine last recorded it'],
     ['no engine ever ran (no .swarm/state.json)', () => undefined, 'no engine has recorded how the lead is'],
   ])('a succession entry cannot take the lead from %s: fenced with the reason, exit 3 (issue 10, item 8)', async (_name, arrange, reason) => {
-    await swarm(['lead', 'claim', '--succession', 'lane-a'], { env: t.agentEnv('lead') });
+    claimAsUp(t.plan, { succession: ['lane-a'] });
     arrange();
     const take = await swarm(['lead', 'takeover'], { env: t.agentEnv('lane-a') });
     expect(take.code).toBe(3);
@@ -76,14 +76,14 @@ describe('swarm lead', () => {
     ['its account is limited', () => engineState({ state: 'working', account: 'acct-lead' }, { limited: { 'acct-lead': null } })],
     ['two asks to it timed out', () => engineState({ state: 'working' }, { askTimeouts: 2 })],
   ])('a succession entry takes over a lead when %s', async (_name, arrange) => {
-    await swarm(['lead', 'claim', '--succession', 'lane-a'], { env: t.agentEnv('lead') });
+    claimAsUp(t.plan, { succession: ['lane-a'] });
     arrange();
     expect((await swarm(['lead', 'takeover'], { env: t.agentEnv('lane-a') })).code).toBe(0);
     expect(record()).toMatchObject({ lead: 'lane-a', epoch: 2 });
   });
 
   it('a second claim by another lead is refused while the first holds the record', async () => {
-    await swarm(['lead', 'claim'], { env: t.agentEnv('lead') });
+    claimAsUp(t.plan);
     const run = await swarm(['lead', 'claim'], { env: t.agentEnv('lead-x') });
     expect(run.code).toBe(3);
     expect(run.stderr).toContain('lead');
@@ -103,7 +103,7 @@ describe('swarm lead', () => {
     [['lead', 'handover', 'lead-b'], 'needs --packet'],
     [['lead', 'claim', '--bogus'], 'unknown option "--bogus"'],
   ])('refuses %j with exit 2', async (args, message) => {
-    await swarm(['lead', 'claim'], { env: t.agentEnv('lead') });
+    claimAsUp(t.plan);
     const run = await swarm(args, { env: t.agentEnv('lead') });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(message);

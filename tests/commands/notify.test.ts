@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { swarm, tempDir, testPlan, type TestPlan } from '../helpers/swarm.js';
+import { swarm, tempDir, testPlan, type TestPlan, claimAsUp } from '../helpers/swarm.js';
 
 let t: TestPlan;
 beforeEach(() => {
@@ -87,7 +87,7 @@ describe('swarm notify', () => {
   });
 
   it('fences `notify all` from a caller that is not the current lead: nothing queued, journal fenced, exit 3', async () => {
-    expect((await swarm(['lead', 'claim'], { env: t.agentEnv('lead') })).code).toBe(0);
+    expect((claimAsUp(t.plan)).code).toBe(0);
     const run = await swarm(['notify', 'all', 'stop everything'], { env: t.agentEnv('lane-a') });
     expect(run.code).toBe(3);
     expect(run.stderr).toContain('fenced');
@@ -97,7 +97,7 @@ describe('swarm notify', () => {
   });
 
   it('fences a lead notice carrying an older epoch, and lets the current epoch through', async () => {
-    await swarm(['lead', 'claim'], { env: t.agentEnv('lead') });
+    claimAsUp(t.plan);
     const stale = await swarm(['notify', 'lane-a', 'carry on'], { env: t.agentEnv('lead', { SWARM_EPOCH: '0' }) });
     expect(stale.code).toBe(3);
     const fresh = await swarm(['notify', 'all', 'carry on'], { env: t.agentEnv('lead') });

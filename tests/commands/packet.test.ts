@@ -1,7 +1,7 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { git, swarm, testPlan, type TestPlan } from '../helpers/swarm.js';
+import { git, swarm, testPlan, type TestPlan, claimAsUp } from '../helpers/swarm.js';
 
 let t: TestPlan;
 beforeEach(() => {
@@ -171,7 +171,7 @@ describe('swarm accept checks where the packet is and who accepts it (issue 10, 
   });
 
   it('a lead packet is accepted by the successor lead the record names, and by no one else', async () => {
-    await swarm(['lead', 'claim', '--succession', 'lead-b'], { env: t.agentEnv('lead') });
+    claimAsUp(t.plan, { succession: ['lead-b'] });
     const leadEnv = t.agentEnv('lead');
     const written = await swarm(['packet', 'write', '--reason', 'lead_handover', '--doing', 'leading', '--next', 'keep leading'], { cwd: t.root, env: leadEnv });
     const path = written.stdout.trim();
@@ -186,7 +186,7 @@ describe('swarm accept checks where the packet is and who accepts it (issue 10, 
   });
 
   it("a lane's packet is not the lead's to accept, even for a lead at the author's next generation", async () => {
-    await swarm(['lead', 'claim'], { env: t.agentEnv('lead') });
+    claimAsUp(t.plan);
     const path = (await write()).stdout.trim();
     expect(await refused(path, t.agentEnv('lead', { SWARM_GENERATION: '2' }))).toContain('only lane-a g2 (its successor) may accept it');
   });

@@ -10,13 +10,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readInbox } from '../../src/adapters/inbox.js';
+import { readSpool, spoolFile } from '../../src/adapters/spool.js';
+import { recordedAgents } from '../../src/adapters/agentRegistry.js';
 import { appendJournal, readJournal } from '../../src/adapters/journal.js';
 import { appendMailbox } from '../../src/adapters/mailbox.js';
 import { acquireLease, leasePath, readLeases } from '../../src/adapters/leaseFiles.js';
 import { inboxLine } from '../../src/core/protocol/inbox.js';
 import { mailboxPath } from '../../src/core/plan/paths.js';
 import { swarm, type Run } from '../helpers/swarm.js';
+import { waitFor } from '../helpers/waitFor.js';
 
 const mountPoint = mkdtempSync(join(tmpdir(), 'swarm-full-'));
 const mounted = tryMount(mountPoint);
@@ -37,7 +39,7 @@ afterAll(() => {
 });
 
 const plan = join(mountPoint, 'plan');
-const inbox = join(plan, '.swarm', 'inbox.jsonl');
+const inbox = spoolFile(plan, 'r1/lane-z-g1');
 const filler = join(mountPoint, 'filler');
 
 /** Fill the file system to its last byte (the inbox's last page keeps its slack). */
@@ -67,7 +69,8 @@ const laneEnv = (lane: string) => ({
   SWARM_PLAN: plan, SWARM_LANE: lane, SWARM_ROLE: 'lane', SWARM_ACCOUNT: `acct-${lane}`, SWARM_GENERATION: '1', SWARM_EPOCH: '1',
   SWARM_WRITE_RETRY_MS: '1500',
 });
-const notify = (lane: string, text: string): Promise<Run> => swarm(['notify', 'lead', text], { env: laneEnv(lane), cwd: plan });
+const notify = (lane: string, text: string, before?: string): Promise<Run> => swarm(['notify', 'lead', text], { env: laneEnv(lane), cwd: plan, ...(before === undefined ? {} : { before }) });
+const gate = join(mountPoint, 'hold');
 
 /** Every line of a file, with whether it parses as JSON. */
 const lines = (path: string) => readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '');
@@ -80,13 +83,19 @@ describe.skipIf(!mounted)(title, () => {
     mkdirSync(join(plan, '.swarm'), { recursive: true });
     writeFileSync(join(plan, 'PLAN.md'), '# full disk\n');
     // One record already there: the inbox's page has slack, so a long record is cut short, not refused.
+    mkdirSync(join(inbox, '..'), { recursive: true });
     writeFileSync(inbox, inboxLine({ kind: 'message', ts: '2026-01-01T00:00:00.000Z', from: 'lane-z', role: 'lane', account: 'z', generation: 1, epoch: 1, to: 'lead', text: 'plan ready', cwd: plan }));
   });
 
   it('two notifies at once on a full disk exit 5, leave no half line, and the next reports are read whole', async () => {
-    fill();
+    // Each lane's pane is recorded (and its spool made) while there is room; the disk is filled, then both notify at once.
+    writeFileSync(gate, '');
     const long = (who: string) => `blocked ${who} ${'x'.repeat(6000)}`;
-    const refused = await Promise.all([notify('lane-a', long('a')), notify('lane-b', long('b'))]);
+    const held = [notify('lane-a', long('a'), `while [ -e ${gate} ]; do sleep 0.05; done`), notify('lane-b', long('b'), `while [ -e ${gate} ]; do sleep 0.05; done`)];
+    await waitFor(() => recordedAgents(plan).filter((a) => a.lane === 'lane-a' || a.lane === 'lane-b').length === 2 || null, { what: 'both panes recorded' });
+    fill();
+    rmSync(gate);
+    const refused = await Promise.all(held);
     for (const run of refused) {
       expect(run.code, run.stderr).toBe(5);
       expect(run.stderr).toContain('was NOT queued');
@@ -99,10 +108,12 @@ describe.skipIf(!mounted)(title, () => {
     free();
     const queued = await Promise.all([notify('lane-a', 'done'), notify('lane-b', 'done')]);
     for (const run of queued) expect(run, run.stderr).toMatchObject({ code: 0, stdout: 'swarm: queued for lead' });
-    const read = readInbox(plan, 0);
-    expect(read.records.map((r) => r.kind === 'message' && `${r.from}:${r.text}`).sort()).toEqual(['lane-a:done', 'lane-b:done', 'lane-z:plan ready']);
-    expect(read.offset).toBe(statSync(inbox).size);
-    for (const line of lines(inbox)) expect(() => JSON.parse(line) as unknown, line.slice(0, 80)).not.toThrow();
+    const read = ['r1/lane-z-g1', 'r1/lane-a-g1', 'r1/lane-b-g1'].map((spool) => ({ spool, ...readSpool(plan, spool, 0) }));
+    expect(read.flatMap((r) => r.records.map((m) => m.kind === 'message' && `${m.from}:${m.text}`)).sort()).toEqual(['lane-a:done', 'lane-b:done', 'lane-z:plan ready']);
+    for (const r of read) {
+      expect(r.offset).toBe(statSync(spoolFile(plan, r.spool)).size);
+      for (const line of lines(spoolFile(plan, r.spool))) expect(() => JSON.parse(line) as unknown, line.slice(0, 80)).not.toThrow();
+    }
   });
 
   it('a journal or mailbox append cut short by a full disk is cut back and refused; the next lands whole', () => {

@@ -15,7 +15,7 @@ import { validatePacket } from '../../src/core/packet/check.js';
 import { mailboxPath } from '../../src/core/plan/paths.js';
 import type { Sender } from '../../src/core/protocol/mailbox.js';
 import { BUSY } from '../../src/sim/screen.js';
-import { CLI, git, swarm, testPlan, writeTree, type TestPlan } from '../helpers/swarm.js';
+import { CLI, git, swarm, testPlan, writeTree, type TestPlan, claimAsUp } from '../helpers/swarm.js';
 import { waitFor } from '../helpers/waitFor.js';
 
 const PLAN = `---
@@ -313,7 +313,7 @@ describe('the simulated lead', () => {
   const leadRecord = () => JSON.parse(readFileSync(join(t.plan, 'lead.json'), 'utf8')) as { lead: string; epoch: number; released?: boolean };
 
   beforeEach(async () => {
-    const claimed = await swarm(['lead', 'claim', '--succession', 'lead-b,lane-a'], { env: t.agentEnv('lead') });
+    const claimed = claimAsUp(t.plan, { succession: ['lead-b', 'lane-a'] });
     expect(claimed.code).toBe(0);
   });
 

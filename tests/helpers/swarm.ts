@@ -3,7 +3,9 @@ import { execa } from 'execa';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { claim } from '../../src/core/lead/epochs.js';
+import { updateLeadRecord } from '../../src/adapters/leadStore.js';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -16,17 +18,56 @@ export interface Run {
   stderr: string;
 }
 
-/** `swarm <args>` with a clean environment (no SWARM_* of the caller's, no CI colour surprises). */
-export async function swarm(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string } = {}): Promise<Run> {
+/** An agent's identity as swarm records it for a pane it starts (tests/fixtures/pane.mjs records it for a stand-in pane). */
+export interface PaneAgent {
+  plan: string;
+  lane: string;
+  role?: 'lead' | 'lane';
+  generation?: number;
+  account?: string;
+  run?: number;
+}
+
+export const PANE = join(ROOT, 'tests', 'fixtures', 'pane.mjs');
+
+/**
+ * `swarm <args>` with a clean environment (no SWARM_* of the caller's, no CI colour surprises).
+ * An agent's command (SPEC 10.3: an agent is known by the pane swarm started it in, never by its
+ * environment) runs under a stand-in pane recorded for `pane`; by default, for an environment that
+ * names a plan and a lane (t.agentEnv), the agent it names. `pane: false`: outside every pane.
+ */
+export async function swarm(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string; pane?: PaneAgent | false; before?: string } = {}): Promise<Run> {
   const base: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' };
-  const result = await execa('node', [CLI, ...args], {
+  const env = options.env ?? {};
+  const agent = options.pane === false ? null : options.pane ?? paneOf(env);
+  // `before`: a shell line the stand-in pane runs first (e.g. wait for a file), then the command.
+  const command = options.before === undefined ? [process.execPath, CLI, ...args] : ['sh', '-c', `${options.before}\nexec "$0" "$@"`, process.execPath, CLI, ...args];
+  const argv = agent === null ? [CLI, ...args] : [PANE, JSON.stringify(paneRecord(agent)), ...command];
+  const result = await execa('node', argv, {
     cwd: options.cwd ?? ROOT,
-    env: { ...base, ...options.env },
+    env: { ...base, ...env },
     extendEnv: false,
     reject: false,
     input: options.input ?? '',
   });
   return { code: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The agent an agent environment names (SWARM_PLAN and SWARM_LANE set), else null. */
+function paneOf(env: Record<string, string | undefined>): PaneAgent | null {
+  if (!env.SWARM_PLAN || !env.SWARM_LANE) return null;
+  return {
+    plan: env.SWARM_PLAN,
+    lane: env.SWARM_LANE,
+    role: env.SWARM_ROLE === 'lead' ? 'lead' : 'lane',
+    generation: Number(env.SWARM_GENERATION ?? '1') || 1,
+    account: env.SWARM_ACCOUNT ?? 'a1',
+    run: Number(env.SWARM_RUN ?? '1') || 1,
+  };
+}
+
+function paneRecord(agent: PaneAgent): Required<PaneAgent> {
+  return { role: agent.lane.startsWith('lead') ? 'lead' : 'lane', generation: 1, account: 'a1', run: 1, ...agent };
 }
 
 export function tempDir(prefix = 'swarm-test-'): { dir: string; cleanup: () => void } {
@@ -86,4 +127,15 @@ export function testPlan(options: { contract?: string } = {}): TestPlan {
     ...extra,
   });
   return { root: dir, plan, cleanup, agentEnv };
+}
+
+/**
+ * The lead record as `swarm up` claims it before it starts any lane (SPEC 10.3: no command claims
+ * it), for tests of the commands that need one; returns a Run so call sites read as the CLI did.
+ */
+export function claimAsUp(plan: string, options: { lead?: string; account?: string; succession?: string[] } = {}): Run {
+  const lead = options.lead ?? 'lead';
+  const outcome = updateLeadRecord(plan, (current) => claim(current, { plan: basename(plan), lead, account: options.account ?? `acct-${lead}`, succession: options.succession ?? [], now: new Date().toISOString() }));
+  if (!outcome.ok) return { code: 3, stdout: '', stderr: outcome.message };
+  return { code: 0, stdout: `${basename(plan)}: lead ${lead}@${outcome.record.epoch}\n`, stderr: '' };
 }

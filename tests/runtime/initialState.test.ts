@@ -21,7 +21,6 @@ function plan(): { config: SwarmConfig; paths: ReturnType<typeof planPaths> } {
   const config = { name: 'demo', plan: join(made.dir, 'plan'), lead: { name: 'lead' }, lanes: [] } as unknown as SwarmConfig;
   const paths = planPaths(config.plan);
   mkdirSync(paths.swarmDir, { recursive: true });
-  writeFileSync(paths.inbox, '{"kind":"message"}\n');
   return { config, paths };
 }
 const host = { kind: 'tmux' } as PaneHost;
@@ -68,14 +67,14 @@ describe('freshOrSaved: the state a swarm up starts from', () => {
     expect(freshOrSaved(config, host, clock)).toEqual({ state: saved, corrupt: null });
   });
 
-  it('the plan done: a fresh state that reads the inbox on from where the done run left it', () => {
+  it('the plan done: a fresh state, the next run, that reads only its own spools', () => {
     const { config, paths } = plan();
-    const saved: EngineState = { ...freshOrSaved(config, host, clock).state, planDone: true, inboxOffset: 5, epoch: 2 };
+    const saved: EngineState = { ...freshOrSaved(config, host, clock).state, planDone: true, spools: { 'r1/lane-a-g1': { offset: 5 } }, epoch: 2 };
     writeFileSync(paths.state, JSON.stringify(saved));
-    expect(freshOrSaved(config, host, clock).state).toMatchObject({ planDone: false, inboxOffset: 5, epoch: 0 });
+    expect(freshOrSaved(config, host, clock).state).toMatchObject({ planDone: false, run: 2, spools: {}, epoch: 0 });
   });
 
-  it('a corrupt file: kept aside, and the fresh run reads the inbox from its end', () => {
+  it('a corrupt file: kept aside, and the fresh run is a new one, with spools of its own', () => {
     const { config, paths } = plan();
     writeFileSync(paths.state, '{ not json');
     const { state, corrupt } = freshOrSaved(config, host, clock);
@@ -83,6 +82,6 @@ describe('freshOrSaved: the state a swarm up starts from', () => {
     expect(existsSync(corrupt!.kept)).toBe(true);
     expect(existsSync(paths.state)).toBe(false);
     expect(readdirSync(paths.swarmDir).filter((n) => n.startsWith('state.corrupt-'))).toHaveLength(1);
-    expect(state.inboxOffset).toBe('{"kind":"message"}\n'.length);
+    expect(state.spools).toEqual({});
   });
 });

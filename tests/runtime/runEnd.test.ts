@@ -9,7 +9,7 @@ const lane = (name: string, state: LaneStatus): LaneState => ({ ...initialLane({
 function saved(over: Partial<EngineState> = {}): EngineState {
   const lanes = { lead: lane('lead', 'working'), 'lane-a': lane('lane-a', 'working'), 'lane-b': lane('lane-b', 'done'), 'lane-c': lane('lane-c', 'stopped') };
   return {
-    version: 1, name: 'demo', session: 'swarm-demo', backend: 'tmux', inboxOffset: 100, lanes, order: ['lead', 'lane-a', 'lane-b', 'lane-c'],
+    version: 1, name: 'demo', session: 'swarm-demo', backend: 'tmux', spools: { 'r1/lane-a-g1': { offset: 100 } }, lanes, order: ['lead', 'lane-a', 'lane-b', 'lane-c'],
     leadName: 'lead', leadAgent: 'lead', epoch: 2, limited: {}, readings: {}, timers: [{ lane: 'lane-a', timer: 'stall', at: 5 }],
     pending: [{ lane: 'lane-a', effect: { type: 'close_pane', id: 'x', paneId: '%3/1.2' } }], allDoneTold: false, planDone: false,
     added: [], leadNext: null, asks: [], askTimeouts: 0, ...over,
@@ -39,12 +39,11 @@ describe('toResume', () => {
 });
 
 describe('endRun', () => {
-  it('marks the run ended, every live lane stopped, and the inbox read to its end', () => {
-    const ended = endRun(saved(), '2026-01-01T00:00:00.000Z', 250);
+  it('marks the run ended and every live lane stopped (its spools are never read again: the next run has its own)', () => {
+    const ended = endRun(saved(), '2026-01-01T00:00:00.000Z');
     expect(ended.ended).toBe('2026-01-01T00:00:00.000Z');
     expect(states(lanesAsSeen(ended))).toEqual(['lead:stopped', 'lane-a:stopped', 'lane-b:done', 'lane-c:stopped']);
-    expect(ended).toMatchObject({ inboxOffset: 250, timers: [], pending: [] });
-    expect(endRun(saved(), 'x', 10).inboxOffset).toBe(100);
+    expect(ended).toMatchObject({ timers: [], pending: [] });
   });
 });
 

@@ -91,7 +91,7 @@ describe('runs, in-process', () => {
     await engine.detach();
     // `swarm down`: the run ended, its leases released (its panes closed; the old job lives on).
     const paths = planPaths(s.plan);
-    saveState(paths.state, endRun(loadState(paths.state)!, new Date(clock.now()).toISOString(), 0));
+    saveState(paths.state, endRun(loadState(paths.state)!, new Date(clock.now()).toISOString()));
     for (const lease of readLeases(s.plan)) releaseLease(s.plan, lease.account);
 
     const staleSeen = async () => {

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { swarm, testPlan, type TestPlan } from '../helpers/swarm.js';
+import { swarm, testPlan, type TestPlan, claimAsUp } from '../helpers/swarm.js';
 
 let t: TestPlan;
 beforeEach(async () => {
@@ -21,7 +21,7 @@ beforeEach(async () => {
     'lead: { name: lead, account: a1, command: "true" }',
     'lanes:', '  - { name: lane-a, checkout: ".", task: t, account: a2, command: "true" }', '',
   ].join('\n'));
-  expect((await swarm(['lead', 'claim'], { cwd: t.root, env: t.agentEnv('lead') })).code).toBe(0);
+  expect((claimAsUp(t.plan)).code).toBe(0);
 });
 afterEach(() => t.cleanup());
 

@@ -22,7 +22,7 @@ afterEach(() => {
 describe.skipIf(!immutableFiles())('World.saveAccount on a plan that refuses writes', () => {
   it('keeps the state in memory, says so once, and writes it once the disk takes writes again', () => {
     dir = mkdtempSync(join(tmpdir(), 'swarm-sim-world-'));
-    const ctx = { plan: dir, lane: 'lane-a', role: 'lane' as const, account: 'a1', generation: 1, epoch: 1, run: 1, config: null, kind: 'sim', mailbox: null, packet: null };
+    const ctx = { plan: dir, lane: 'lane-a', role: 'lane' as const, account: 'a1', generation: 1, epoch: 1, run: 1, spool: 'r1/lane-a-g1', config: null, kind: 'sim', mailbox: null, packet: null };
     const lines: string[] = [];
     const world = new World(ctx, dir, {}, simModel({}), (text) => lines.push(text), null);
     const file = simAccountFile(dir, 'a1', 1);

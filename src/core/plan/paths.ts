@@ -8,8 +8,6 @@ export interface PlanPaths {
   leadRecord: string;
   handoffDir: string;
   swarmDir: string;
-  inbox: string;
-  inboxOffset: string;
   state: string;
   lock: string;
   leasesDir: string;
@@ -17,6 +15,12 @@ export interface PlanPaths {
   logsDir: string;
   mailboxDir: string;
   capacityDir: string;
+  /** Each agent's own records (SPEC 10.3): `spool/r<run>/<name>-g<generation>/records.jsonl`. */
+  spoolDir: string;
+  /** The developer's answers waiting for the engine to check who wrote them (commands/answer.ts). */
+  answersDir: string;
+  /** The agents swarm started: one file per pane process (core/authority/agents.ts). */
+  agentsDir: string;
 }
 
 export function planPaths(planDir: string): PlanPaths {
@@ -28,8 +32,6 @@ export function planPaths(planDir: string): PlanPaths {
     leadRecord: join(planDir, 'lead.json'),
     handoffDir: join(planDir, 'analysis_results', 'handoff'),
     swarmDir,
-    inbox: join(swarmDir, 'inbox.jsonl'),
-    inboxOffset: join(swarmDir, 'inbox.offset'),
     state: join(swarmDir, 'state.json'),
     lock: join(swarmDir, 'lock'),
     leasesDir: join(swarmDir, 'leases'),
@@ -37,6 +39,9 @@ export function planPaths(planDir: string): PlanPaths {
     logsDir: join(swarmDir, 'logs'),
     mailboxDir: join(swarmDir, 'mailbox'),
     capacityDir: join(swarmDir, 'capacity'),
+    spoolDir: join(swarmDir, 'spool'),
+    answersDir: join(swarmDir, 'answers'),
+    agentsDir: join(swarmDir, 'agents'),
   };
 }
 

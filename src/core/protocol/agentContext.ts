@@ -1,8 +1,12 @@
 /**
- * The context an agent's `swarm` commands run in, read from the SWARM_* environment of its pane
- * (SPEC 4.1). Pure: the environment is passed in.
+ * The context an agent's `swarm` commands run in (SPEC 4.1, 10.3): who the agent is comes from the
+ * record swarm made of its pane (core/authority/agents.ts), found by the command's process ancestry;
+ * the SWARM_* environment only says which plan to look in and carries what is knowledge, not
+ * authority (the epoch it last heard of, its mailbox, its packet). Pure: the record and the
+ * environment are passed in.
  */
 import { UsageError } from '../../errors.js';
+import type { AgentRecord } from '../authority/agents.js';
 
 export type Role = 'lead' | 'lane';
 
@@ -13,8 +17,10 @@ export interface AgentContext {
   account: string;
   generation: number;
   epoch: number | null;
-  /** The run the pane was started in (SWARM_RUN); null outside one (an older pane, a hand-made environment). */
+  /** The run the agent was started in. */
   run: number | null;
+  /** Its spool (`r<run>/<name>-g<N>`, under the plan's `.swarm/spool/`): where its records go. */
+  spool: string;
   config: string | null;
   kind: string | null;
   mailbox: string | null;
@@ -22,8 +28,6 @@ export interface AgentContext {
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-const REQUIRED = ['SWARM_PLAN', 'SWARM_LANE', 'SWARM_ROLE', 'SWARM_ACCOUNT', 'SWARM_GENERATION'] as const;
 
 /**
  * A command only the lead runs (`lane add`, `lead handover`): outside every pane it is told as the
@@ -35,36 +39,35 @@ export interface LeadsOnly {
   ask: string;
 }
 
-/** Read the agent context; every missing or malformed variable is named in one error. */
-export function agentContext(env: Env, command: string, leadsOnly?: LeadsOnly): AgentContext {
-  const missing = REQUIRED.filter((name) => !env[name]?.trim());
-  if (missing.length > 0 && leadsOnly) {
-    throw new UsageError(`swarm ${command} is the lead's: only the swarm's lead ${leadsOnly.does}, from its own pane (no ${missing.join(', ')} here)`, {
+/** The plan an agent's command looks in (SWARM_PLAN): a usage error without it. */
+export function agentPlan(env: Env, command: string, leadsOnly?: LeadsOnly): string {
+  const plan = env.SWARM_PLAN?.trim();
+  if (plan) return plan;
+  if (leadsOnly) {
+    throw new UsageError(`swarm ${command} is the lead's: only the swarm's lead ${leadsOnly.does}, from its own pane (no SWARM_PLAN here)`, {
       hint: `ask the lead in its pane (\`swarm attach\`) to ${leadsOnly.ask}; variables set by hand make no shell the lead`,
     });
   }
-  if (missing.length > 0) {
-    throw new UsageError(`swarm ${command} runs inside a swarm pane: ${missing.join(', ')} not set`, {
-      hint: 'agents get these from `swarm up`; to try it by hand, export SWARM_PLAN=<plan dir> SWARM_LANE=<name> SWARM_ROLE=lane SWARM_ACCOUNT=<id> SWARM_GENERATION=1',
-    });
-  }
+  throw new UsageError(`swarm ${command} runs inside a swarm pane: SWARM_PLAN not set`, {
+    hint: 'agents get it from `swarm up`, and swarm knows them by the pane it started them in; it is not a command to run by hand',
+  });
+}
+
+/** The context of the agent `agent` (found by ancestry) with what its environment knows; every malformed variable named in one error. */
+export function agentContext(env: Env, plan: string, agent: AgentRecord): AgentContext {
   const problems: string[] = [];
-  const role = env.SWARM_ROLE!.trim();
-  if (role !== 'lead' && role !== 'lane') problems.push(`SWARM_ROLE must be "lead" or "lane", got "${role}"`);
-  const generation = checkedNumber(env.SWARM_GENERATION!, 'SWARM_GENERATION', 1, problems);
   const epochText = env.SWARM_EPOCH?.trim();
   const epoch = epochText ? checkedNumber(epochText, 'SWARM_EPOCH', 0, problems) : null;
-  const runText = env.SWARM_RUN?.trim();
-  const run = runText ? checkedNumber(runText, 'SWARM_RUN', 1, problems) : null;
   if (problems.length > 0) throw new UsageError(problems.join('; '), { hint: 'these come from `swarm up`; a pane whose environment was changed by hand cannot report' });
   return {
-    plan: env.SWARM_PLAN!.trim(),
-    lane: env.SWARM_LANE!.trim(),
-    role: role as Role,
-    account: env.SWARM_ACCOUNT!.trim(),
-    generation,
+    plan,
+    lane: agent.lane,
+    role: agent.role,
+    account: agent.account,
+    generation: agent.generation,
     epoch,
-    run,
+    run: agent.run,
+    spool: agent.spool,
     config: env.SWARM_CONFIG?.trim() || null,
     kind: env.SWARM_KIND?.trim() || null,
     mailbox: env.SWARM_MAILBOX?.trim() || null,

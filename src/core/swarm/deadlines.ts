@@ -37,11 +37,12 @@ export interface Deadline {
   event: SwarmEvent;
 }
 
-export function deadlines(state: Pick<SwarmState, 'timers' | 'releaseAt' | 'planDone' | 'asks' | 'askTimeouts' | 'inboxTail'>, askMs: number): Deadline[] {
+export function deadlines(state: Pick<SwarmState, 'timers' | 'releaseAt' | 'planDone' | 'asks' | 'askTimeouts' | 'spools'>, askMs: number): Deadline[] {
   const out: Deadline[] = state.timers.map((t) => ({ key: 'lanes', at: t.at, event: { type: 'timer', lane: t.lane, timer: t.timer, at: t.at } }));
   if (typeof state.releaseAt === 'number' && !state.planDone) out.push({ key: 'release', at: state.releaseAt, event: { type: 'plan', event: 'release_due' } });
   const ask = askDeadline(state, askMs);
   if (ask !== null) out.push({ key: 'ask', at: ask, event: { type: 'ask', event: { type: 'ask_due' } } });
-  if (state.inboxTail) out.push({ key: 'inbox', at: state.inboxTail.due, event: { type: 'inbox_due' } });
+  const tails = Object.values(state.spools ?? {}).flatMap((read) => (read.tail ? [read.tail.due] : []));
+  if (tails.length > 0) out.push({ key: 'inbox', at: Math.min(...tails), event: { type: 'inbox_due' } });
   return out;
 }

@@ -46,7 +46,7 @@ export type SwarmEvent =
    * The inbox was read (and its records handled) up to `offset`; `tail`: where a last line without its
    * newline starts (null: none); `torn`: bytes of writes cut short that were skipped.
    */
-  | { type: 'inbox_read'; offset: number; tail?: number | null; torn?: { offset: number; bytes: number }[] }
+  | { type: 'inbox_read'; reads: readonly { spool: string; offset: number; tail: number | null; torn: readonly { offset: number; bytes: number }[] }[] }
   /** The deadline of a last inbox line without its newline passed: read the inbox again. */
   | { type: 'inbox_due' }
   /** Look at the plan's end now (the run's start). */

@@ -133,16 +133,18 @@ function apply(b: Build, event: SwarmEvent, ctx: SwarmContext): void {
 }
 
 /**
- * The inbox read so far; a last line without its newline gets its deadline when first seen (the same
- * line keeps it), and every torn write skipped is journaled with its byte offset.
+ * The spools read so far; a last line without its newline gets its deadline when first seen (the same
+ * line keeps it), and every torn write skipped is journaled with its spool and byte offset.
  */
 function inboxRead(b: Build, event: Extract<SwarmEvent, { type: 'inbox_read' }>, ctx: SwarmContext): void {
-  const s = b.state;
-  const tail = event.tail ?? null;
-  const inboxTail = tail === null ? null : s.inboxTail?.offset === tail ? s.inboxTail : { offset: tail, due: ctx.now + TORN_AFTER_MS };
-  if (event.offset !== s.inboxOffset || inboxTail !== (s.inboxTail ?? null)) b.state = { ...s, inboxOffset: event.offset, inboxTail };
-  for (const torn of event.torn ?? []) {
-    swarm(b, { type: 'journal', kind: 'observation', event: 'inbox_torn', lane: null, data: { offset: torn.offset, bytes: torn.bytes } });
+  for (const read of event.reads) {
+    const s = b.state;
+    const was = s.spools?.[read.spool];
+    const tail = read.tail === null ? null : was?.tail?.offset === read.tail ? was.tail : { offset: read.tail, due: ctx.now + TORN_AFTER_MS };
+    if (read.offset !== was?.offset || tail !== (was?.tail ?? null)) b.state = { ...s, spools: { ...s.spools, [read.spool]: { offset: read.offset, tail } } };
+    for (const torn of read.torn) {
+      swarm(b, { type: 'journal', kind: 'observation', event: 'inbox_torn', lane: null, data: { spool: read.spool, offset: torn.offset, bytes: torn.bytes } });
+    }
   }
 }
 

@@ -21,6 +21,12 @@ export interface TimerEntry {
   at: number;
 }
 
+/** One spool as read so far. */
+export interface SpoolRead {
+  offset: number;
+  tail?: InboxTail | null;
+}
+
 export interface SwarmState {
   version: 1;
   name: string;
@@ -30,9 +36,11 @@ export interface SwarmState {
   run?: number;
   /** The epoch the lead was first claimed at in this run: a record with no run and an older epoch is another run's. */
   runEpoch?: number;
-  inboxOffset: number;
-  /** A last inbox line without its newline, read again until its deadline tears it (absent in older files). */
-  inboxTail?: InboxTail | null;
+  /**
+   * How far each agent's spool of this run has been read (SPEC 10.3; `r<run>/<name>-g<N>`), and a last
+   * line without its newline, read again until its deadline tears it. Absent in older files: read from the start.
+   */
+  spools?: Record<string, SpoolRead>;
   /** The lead first, then lanes in start order. */
   lanes: Record<string, LaneState>;
   order: string[];

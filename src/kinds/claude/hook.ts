@@ -5,7 +5,8 @@
  * agent was not pointed at yet (core/protocol/pointed.ts counts, shared with the engine), and never
  * when `stop_hook_active`.
  */
-import { agentContext, type AgentContext } from '../../core/protocol/agentContext.js';
+import { callerContext } from '../../adapters/caller.js';
+import { type AgentContext } from '../../core/protocol/agentContext.js';
 import { mailboxPath } from '../../core/plan/paths.js';
 import { reportHook } from '../../adapters/agentSignal.js';
 import { readCachedReading } from '../../adapters/capacityCache.js';
@@ -18,7 +19,7 @@ import { classifyHook, stopDecision, type Hook } from './hooks.js';
 const resetOf = (ctx: AgentContext): string | null => readCachedReading(ctx.plan, ctx.account)?.resets_at ?? null;
 
 export async function claudeHook(event: string, input: string, io: SignalIO): Promise<void> {
-  const ctx = agentContext(io.env, `hook ${event}`);
+  const ctx = await callerContext(io.env, `hook ${event}`);
   const parsed = classifyHook(event, input);
   if (!parsed.ok) throw new Error(parsed.error);
   const h: Hook = parsed.value;

@@ -4,7 +4,7 @@
  * dashboard then use; the engine hears of it through an inbox `capacity` record when the verdict
  * changes); returns swarm's one short line.
  */
-import { agentContext } from '../../core/protocol/agentContext.js';
+import { callerContext } from '../../adapters/caller.js';
 import { reportVerdict, verdictOn } from '../../adapters/agentSignal.js';
 import { saveReading } from '../../adapters/capacityCache.js';
 import { readLaneSession, writeLaneSession } from '../../adapters/laneSession.js';
@@ -12,7 +12,7 @@ import type { SignalIO } from '../kind.js';
 import { formatStatusLine, parseStatusLine } from './statusline.js';
 
 export async function recordStatusLine(input: string, io: SignalIO): Promise<string> {
-  const ctx = agentContext(io.env, 'statusline');
+  const ctx = await callerContext(io.env, 'statusline');
   const now = new Date();
   const parsed = parseStatusLine(input);
   if (!parsed.ok) throw new Error(parsed.error);

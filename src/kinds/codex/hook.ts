@@ -4,14 +4,14 @@
  * verdict reported when it changed, a usage-limit turn reported as a hard limit, and the lane's turn
  * end reported.
  */
-import { agentContext } from '../../core/protocol/agentContext.js';
+import { callerContext } from '../../adapters/caller.js';
 import { reportHook, reportVerdict, verdictOn } from '../../adapters/agentSignal.js';
 import type { SignalIO } from '../kind.js';
 import { parseCodexNotify } from './notify.js';
 import { laneRollout } from './rolloutProbe.js';
 
 export async function codexNotifyHook(_event: string, json: string, io: SignalIO): Promise<void> {
-  const ctx = agentContext(io.env, 'hook codex-notify');
+  const ctx = await callerContext(io.env, 'hook codex-notify');
   const now = new Date();
   const rollout = laneRollout(ctx.plan, ctx.lane, ctx.generation, io.env.CODEX_HOME, now.getTime());
   if (rollout !== null) {

@@ -1,23 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { agentContext, wholeNumber, type AgentContext } from '../../../src/core/protocol/agentContext.js';
+import { agentContext, agentPlan, wholeNumber, type AgentContext } from '../../../src/core/protocol/agentContext.js';
+import type { AgentRecord } from '../../../src/core/authority/agents.js';
 import { UsageError } from '../../../src/errors.js';
 
 type Env = Record<string, string | undefined>;
 
-const full: Env = {
-  SWARM_PLAN: '/repo/plans/demo',
-  SWARM_LANE: 'lane-a',
-  SWARM_ROLE: 'lane',
-  SWARM_ACCOUNT: 'work2',
-  SWARM_GENERATION: '1',
+const agent: AgentRecord = {
+  lane: 'lane-a', generation: 2, role: 'lane', account: 'work2', run: 3, spool: 'r3/lane-a-g2', pane: { pid: 4242, startTicks: 99 }, host: 'h',
 };
 
 const base: AgentContext = {
-  plan: '/repo/plans/demo', lane: 'lane-a', role: 'lane', account: 'work2', generation: 1,
-  epoch: null, run: null, config: null, kind: null, mailbox: null, packet: null,
+  plan: '/repo/plans/demo', lane: 'lane-a', role: 'lane', account: 'work2', generation: 2,
+  epoch: null, run: 3, spool: 'r3/lane-a-g2', config: null, kind: null, mailbox: null, packet: null,
 };
-
-const HINT = 'agents get these from `swarm up`; to try it by hand, export SWARM_PLAN=<plan dir> SWARM_LANE=<name> SWARM_ROLE=lane SWARM_ACCOUNT=<id> SWARM_GENERATION=1';
 
 /** The thrown error, for exact assertions on class, message, hint and exit code. */
 function thrown(fn: () => unknown): UsageError {
@@ -30,116 +25,50 @@ function thrown(fn: () => unknown): UsageError {
   throw new Error('expected a throw');
 }
 
-describe('agentContext', () => {
+describe('agentContext: who from the record of the pane, what it knows from the environment', () => {
   it.each<[string, Env, Partial<AgentContext>]>([
-    ['the required five', full, {}],
-    ['a lead', { ...full, SWARM_ROLE: 'lead', SWARM_LANE: 'lead' }, { role: 'lead', lane: 'lead' }],
+    ['nothing but the record', {}, {}],
     ['every optional variable', {
-      ...full, SWARM_EPOCH: '3', SWARM_CONFIG: '/repo/swarm.yaml', SWARM_KIND: 'claude',
+      SWARM_EPOCH: '3', SWARM_CONFIG: '/repo/swarm.yaml', SWARM_KIND: 'claude',
       SWARM_MAILBOX: '/repo/plans/demo/.swarm/mailbox/lane-a.md', SWARM_PACKET: '/repo/p.yaml',
     }, { epoch: 3, config: '/repo/swarm.yaml', kind: 'claude', mailbox: '/repo/plans/demo/.swarm/mailbox/lane-a.md', packet: '/repo/p.yaml' }],
-    ['epoch 0', { ...full, SWARM_EPOCH: '0' }, { epoch: 0 }],
-    ['epoch empty counts as unset', { ...full, SWARM_EPOCH: '' }, { epoch: null }],
-    ['epoch whitespace counts as unset', { ...full, SWARM_EPOCH: '  \t' }, { epoch: null }],
-    ['the run', { ...full, SWARM_RUN: '4' }, { run: 4 }],
-    ['the run with spaces and CRLF', { ...full, SWARM_RUN: ' 2\r\n' }, { run: 2 }],
-    ['a run empty counts as unset', { ...full, SWARM_RUN: '' }, { run: null }],
-    ['empty optional strings are null', { ...full, SWARM_CONFIG: '', SWARM_KIND: ' ', SWARM_MAILBOX: '\n', SWARM_PACKET: '' },
-      { config: null, kind: null, mailbox: null, packet: null }],
-    ['a high generation', { ...full, SWARM_GENERATION: '12' }, { generation: 12 }],
-    ['leading zeros', { ...full, SWARM_GENERATION: '007' }, { generation: 7 }],
-    ['whitespace trimmed everywhere', {
-      SWARM_PLAN: '  /repo/plans/demo \n', SWARM_LANE: '\tlane-a ', SWARM_ROLE: ' lane\r\n', SWARM_ACCOUNT: ' work2 ',
-      SWARM_GENERATION: ' 2 \n', SWARM_EPOCH: ' 4 ', SWARM_CONFIG: ' /repo/swarm.yaml ', SWARM_KIND: ' sim ',
-      SWARM_MAILBOX: ' /m ', SWARM_PACKET: ' /p.yaml\r\n',
-    }, { generation: 2, epoch: 4, config: '/repo/swarm.yaml', kind: 'sim', mailbox: '/m', packet: '/p.yaml' }],
-    ['unrelated variables ignored', { ...full, HOME: '/home/x', SWARM_OTHER: 'x' }, {}],
+    ['epoch 0', { SWARM_EPOCH: '0' }, { epoch: 0 }],
+    ['epoch empty counts as unset', { SWARM_EPOCH: '' }, { epoch: null }],
+    ['epoch whitespace and CRLF', { SWARM_EPOCH: ' 4\r\n' }, { epoch: 4 }],
+    ['empty optional strings are null', { SWARM_CONFIG: '', SWARM_KIND: ' ', SWARM_MAILBOX: '\n', SWARM_PACKET: '' }, { config: null, kind: null, mailbox: null, packet: null }],
   ])('reads %s', (_name, env, changes) => {
-    expect(agentContext(env, 'notify')).toEqual({ ...base, ...changes });
+    expect(agentContext(env, '/repo/plans/demo', agent)).toEqual({ ...base, ...changes });
   });
 
-  it.each<[string, Env, string]>([
-    ['nothing set', {}, 'SWARM_PLAN, SWARM_LANE, SWARM_ROLE, SWARM_ACCOUNT, SWARM_GENERATION'],
-    ['one missing', { ...full, SWARM_ACCOUNT: undefined }, 'SWARM_ACCOUNT'],
-    ['two missing', { ...full, SWARM_PLAN: undefined, SWARM_GENERATION: undefined }, 'SWARM_PLAN, SWARM_GENERATION'],
-    ['empty counts as missing', { ...full, SWARM_LANE: '' }, 'SWARM_LANE'],
-    ['whitespace counts as missing', { ...full, SWARM_ROLE: '  \r\n', SWARM_LANE: '\t' }, 'SWARM_LANE, SWARM_ROLE'],
-    ['optional ones set, required ones not', { SWARM_EPOCH: '1', SWARM_CONFIG: '/c', SWARM_LANE: 'lane-a' },
-      'SWARM_PLAN, SWARM_ROLE, SWARM_ACCOUNT, SWARM_GENERATION'],
-  ])('names every missing variable in one message: %s', (_name, env, names) => {
-    const error = thrown(() => agentContext(env, 'packet write'));
-    expect(error.message).toBe(`swarm packet write runs inside a swarm pane: ${names} not set`);
-    expect(error.hint).toBe(HINT);
-    expect(error.exitCode).toBe(2);
+  it('no variable names anyone: SWARM_LANE, SWARM_ROLE, SWARM_ACCOUNT, SWARM_GENERATION and SWARM_RUN change nothing', () => {
+    const env = { SWARM_LANE: 'lead', SWARM_ROLE: 'lead', SWARM_ACCOUNT: 'a9', SWARM_GENERATION: '7', SWARM_RUN: '1' };
+    expect(agentContext(env, '/repo/plans/demo', agent)).toEqual(base);
   });
 
-  it('reports the missing variables before a bad role or generation', () => {
-    const error = thrown(() => agentContext({ ...full, SWARM_PLAN: '', SWARM_ROLE: 'boss', SWARM_GENERATION: 'x' }, 'capacity'));
-    expect(error.message).toBe('swarm capacity runs inside a swarm pane: SWARM_PLAN not set');
+  it.each(['x', '-1', '1.5', '1e3', '\u001b[31m2'])('a malformed epoch "%s" is a usage error naming it', (value) => {
+    expect(thrown(() => agentContext({ SWARM_EPOCH: value }, '/p', agent)).message).toContain('SWARM_EPOCH must be a whole number');
+  });
+});
+
+describe('agentPlan', () => {
+  it('the plan to look in, trimmed', () => {
+    expect(agentPlan({ SWARM_PLAN: ' /repo/plans/demo\r\n' }, 'notify')).toBe('/repo/plans/demo');
   });
 
-  it.each<[string, string, string]>([
-    ['another word', 'boss', 'SWARM_ROLE must be "lead" or "lane", got "boss"'],
-    ['upper case', 'LANE', 'SWARM_ROLE must be "lead" or "lane", got "LANE"'],
-    ['capitalised', 'Lead', 'SWARM_ROLE must be "lead" or "lane", got "Lead"'],
-    ['trimmed in the message', '  developer \n', 'SWARM_ROLE must be "lead" or "lane", got "developer"'],
-    ['ANSI around the word', '\u001b[1mlane\u001b[0m', 'SWARM_ROLE must be "lead" or "lane", got "\u001b[1mlane\u001b[0m"'],
-  ])('refuses a bad role: %s', (_name, role, message) => {
-    const error = thrown(() => agentContext({ ...full, SWARM_ROLE: role }, 'notify'));
-    expect(error.message).toBe(message);
-    expect(error.exitCode).toBe(2);
+  it('none: told it runs in a pane, with no variables to set by hand', () => {
+    const error = thrown(() => agentPlan({}, 'notify'));
+    expect(error.message).toBe('swarm notify runs inside a swarm pane: SWARM_PLAN not set');
+    expect(error.hint).not.toContain('export');
   });
 
-  it.each<[string, string, string]>([
-    ['zero', '0', 'SWARM_GENERATION must be a whole number ≥ 1, got "0"'],
-    ['zeros', '000', 'SWARM_GENERATION must be a whole number ≥ 1, got "000"'],
-    ['a word', 'x', 'SWARM_GENERATION must be a whole number ≥ 1, got "x"'],
-    ['a fraction', '1.5', 'SWARM_GENERATION must be a whole number ≥ 1, got "1.5"'],
-    ['negative', '-1', 'SWARM_GENERATION must be a whole number ≥ 1, got "-1"'],
-    ['with a plus sign', '+2', 'SWARM_GENERATION must be a whole number ≥ 1, got "+2"'],
-    ['with a g prefix', 'g2', 'SWARM_GENERATION must be a whole number ≥ 1, got "g2"'],
-    ['exponent', '1e2', 'SWARM_GENERATION must be a whole number ≥ 1, got "1e2"'],
-    ['two numbers', '1 2', 'SWARM_GENERATION must be a whole number ≥ 1, got "1 2"'],
-    ['trimmed in the message', ' 1.5 \r\n', 'SWARM_GENERATION must be a whole number ≥ 1, got "1.5"'],
-  ])('refuses a bad generation: %s', (_name, generation, message) => {
-    const error = thrown(() => agentContext({ ...full, SWARM_GENERATION: generation }, 'notify'));
-    expect(error.message).toBe(message);
-    expect(error.exitCode).toBe(2);
-  });
-
-  it.each<[string, string, string]>([
-    ['a word', 'x', 'SWARM_EPOCH must be a whole number ≥ 0, got "x"'],
-    ['a fraction', '1.5', 'SWARM_EPOCH must be a whole number ≥ 0, got "1.5"'],
-    ['negative', '-1', 'SWARM_EPOCH must be a whole number ≥ 0, got "-1"'],
-  ])('refuses a bad epoch: %s', (_name, epoch, message) => {
-    expect(thrown(() => agentContext({ ...full, SWARM_EPOCH: epoch }, 'notify')).message).toBe(message);
-  });
-
-  it.each<[string, string, string]>([
-    ['a word', 'x', 'SWARM_RUN must be a whole number ≥ 1, got "x"'],
-    ['zero', '0', 'SWARM_RUN must be a whole number ≥ 1, got "0"'],
-    ['an escape code', '\u001b[31m2', 'SWARM_RUN must be a whole number ≥ 1, got "\u001b[31m2"'],
-  ])('refuses a bad run: %s', (_name, run, message) => {
-    expect(thrown(() => agentContext({ ...full, SWARM_RUN: run }, 'notify')).message).toBe(message);
+  it("a lead's command: told as the lead's", () => {
+    expect(thrown(() => agentPlan({ SWARM_PLAN: '  ' }, 'lane add', { does: 'adds lanes', ask: 'add the lane' })).message).toContain("swarm lane add is the lead's");
   });
 });
 
 describe('wholeNumber', () => {
-  it.each<[string, number, number]>([
-    ['0', 0, 0],
-    ['5', 1, 5],
-    [' 42\n', 0, 42],
-    ['1', 1, 1],
-  ])('%j (min %d) → %d', (text, min, expected) => {
-    expect(wholeNumber(text, 'N', min)).toBe(expected);
-  });
-
-  it.each<[string, number, string]>([
-    ['', 0, 'N must be a whole number ≥ 0, got ""'],
-    ['   ', 0, 'N must be a whole number ≥ 0, got ""'],
-    ['2', 3, 'N must be a whole number ≥ 3, got "2"'],
-    ['0x10', 0, 'N must be a whole number ≥ 0, got "0x10"'],
-  ])('refuses %j (min %d)', (text, min, message) => {
-    expect(thrown(() => wholeNumber(text, 'N', min)).message).toBe(message);
+  it('whole numbers at or above the floor', () => {
+    expect(wholeNumber(' 007 ', 'N', 1)).toBe(7);
+    expect(() => wholeNumber('0', 'N', 1)).toThrow('N must be a whole number ≥ 1, got "0"');
   });
 });

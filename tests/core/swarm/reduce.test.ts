@@ -18,7 +18,7 @@ const working = (name: string, over: Partial<LaneState> = {}): LaneState => ({
 
 function state(over: Partial<SwarmState> = {}): SwarmState {
   return {
-    version: 1, name: 'demo', session: 'swarm-demo', backend: 'tmux', inboxOffset: 0,
+    version: 1, name: 'demo', session: 'swarm-demo', backend: 'tmux', spools: {},
     lanes: { lead: working('lead'), 'lane-a': working('lane-a') }, order: ['lead', 'lane-a'],
     leadName: 'lead', leadAgent: 'lead', epoch: 1, limited: {}, readings: {}, timers: [], pending: [],
     allDoneTold: false, releaseAt: null, planDone: false, added: [], leadNext: null, asks: [], askTimeouts: 0, ...over,
@@ -167,26 +167,26 @@ describe('reduceSwarm: one step for the whole swarm', () => {
     expect(types(step.effects)).toContain('lane-a:pick_account');
   });
 
-  it('a last inbox line without its newline: its deadline set when first seen, kept while it is the same line, armed, and it asks for a read when due', () => {
-    const first = reduceSwarm(state(), { type: 'inbox_read', offset: 40, tail: 40 }, ctx());
-    expect(first.state.inboxTail).toEqual({ offset: 40, due: NOW + 10_000 });
-    const later = reduceSwarm(first.state, { type: 'inbox_read', offset: 40, tail: 40 }, ctx({ now: NOW + 4000 }));
+  it('a last spool line without its newline: its deadline set when first seen, kept while it is the same line, armed, and it asks for a read when due', () => {
+    const first = reduceSwarm(state(), { type: 'inbox_read', reads: [{ spool: 'r1/lane-a-g1', offset: 40, tail: 40, torn: [] }] }, ctx());
+    expect(first.state.spools?.['r1/lane-a-g1']?.tail).toEqual({ offset: 40, due: NOW + 10_000 });
+    const later = reduceSwarm(first.state, { type: 'inbox_read', reads: [{ spool: 'r1/lane-a-g1', offset: 40, tail: 40, torn: [] }] }, ctx({ now: NOW + 4000 }));
     expect(later.state).toBe(first.state);
     expect(deadlines(later.state, 5 * MIN)).toContainEqual({ key: 'inbox', at: NOW + 10_000, event: { type: 'inbox_due' } });
     expect(reduceSwarm(later.state, { type: 'inbox_due' }, ctx({ now: NOW + 10_000 })).effects).toEqual([{ lane: null, effect: { type: 'read_inbox' } }]);
-    const moved = reduceSwarm(later.state, { type: 'inbox_read', offset: 90, tail: 90 }, ctx({ now: NOW + 5000 })).state;
-    expect(moved.inboxTail).toEqual({ offset: 90, due: NOW + 15_000 });
-    const torn = reduceSwarm(moved, { type: 'inbox_read', offset: 130, tail: null, torn: [{ offset: 90, bytes: 40 }] }, ctx({ now: NOW + 15_000 }));
-    expect(torn.state.inboxTail).toBeNull();
+    const moved = reduceSwarm(later.state, { type: 'inbox_read', reads: [{ spool: 'r1/lane-a-g1', offset: 90, tail: 90, torn: [] }] }, ctx({ now: NOW + 5000 })).state;
+    expect(moved.spools?.['r1/lane-a-g1']?.tail).toEqual({ offset: 90, due: NOW + 15_000 });
+    const torn = reduceSwarm(moved, { type: 'inbox_read', reads: [{ spool: 'r1/lane-a-g1', offset: 130, tail: null, torn: [{ offset: 90, bytes: 40 }] }] }, ctx({ now: NOW + 15_000 }));
+    expect(torn.state.spools?.['r1/lane-a-g1']?.tail).toBeNull();
     expect(deadlines(torn.state, 5 * MIN).filter((d) => d.key === 'inbox')).toEqual([]);
-    expect(torn.effects).toEqual([{ lane: null, effect: { type: 'journal', kind: 'observation', event: 'inbox_torn', lane: null, data: { offset: 90, bytes: 40 } } }]);
+    expect(torn.effects).toEqual([{ lane: null, effect: { type: 'journal', kind: 'observation', event: 'inbox_torn', lane: null, data: { spool: 'r1/lane-a-g1', offset: 90, bytes: 40 } } }]);
   });
 
-  it('the inbox offset, a session and a lane\'s state are plain state changes', () => {
-    let s = reduceSwarm(state(), { type: 'inbox_read', offset: 42 }, ctx()).state;
+  it('a spool\'s offset, a session and a lane\'s state are plain state changes', () => {
+    let s = reduceSwarm(state(), { type: 'inbox_read', reads: [{ spool: 'r1/lane-a-g1', offset: 42, tail: null, torn: [] }] }, ctx()).state;
     s = reduceSwarm(s, { type: 'session', lane: 'lane-a', generation: 1, sessionId: 'abc', transcriptPath: null }, ctx()).state;
     s = reduceSwarm(s, { type: 'lanes_created', lanes: [{ name: 'lead', role: 'lead', account: 'a9' }, { name: 'lane-b', role: 'lane', account: null }, { name: 'lane-c', role: 'lane', account: 'a3' }] }, ctx()).state;
-    expect(s.inboxOffset).toBe(42);
+    expect(s.spools?.['r1/lane-a-g1']?.offset).toBe(42);
     expect(s.sessions).toEqual({ 'lane-a': { generation: 1, sessionId: 'abc', transcriptPath: null } });
     expect(s.order).toEqual(['lead', 'lane-a', 'lane-b', 'lane-c']);
     expect(s.lanes.lead!.account).toBe('a0'); // a known lane stays as it is

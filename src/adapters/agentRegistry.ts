@@ -1,0 +1,93 @@
+/**
+ * The agents swarm started, on disk (core/authority/agents.ts): `.swarm/agents/<pid>-<start>.json`,
+ * written by the engine when it starts (or adopts) a pane, read by an agent's commands to learn whose
+ * they are from their own process ancestry (/proc). Light: no config, no React.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { agentFileName, asAgentRecord, findAgent, spoolName, type AgentRecord } from '../core/authority/agents.js';
+import type { ProcessId } from '../core/process/procStat.js';
+import { planPaths } from '../core/plan/paths.js';
+import { writeFileAtomic } from './files.js';
+import { readStat } from './procStatFile.js';
+
+/** Record an agent's pane process (the engine, once the pane is there); its spool folder is made too. */
+export function recordAgent(plan: string, agent: Omit<AgentRecord, 'spool' | 'host'>): AgentRecord {
+  const record: AgentRecord = { ...agent, spool: spoolName(agent.run, agent.lane, agent.generation), host: hostname() };
+  const paths = planPaths(plan);
+  writeFileAtomic(join(paths.agentsDir, agentFileName(agent.pane)), `${JSON.stringify(record)}\n`, 0o644, { durable: false });
+  return record;
+}
+
+/** The process `pid` as /proc knows it now (null when gone or without /proc). */
+export function processNow(pid: number): ProcessId | null {
+  const stat = readStat(pid);
+  return stat === null ? null : { pid: stat.pid, startTicks: stat.startTicks };
+}
+
+/** A process and its ancestors up to pid 1 (at most 200, against a loop), each with its start time. */
+export function ancestry(pid: number = process.pid): ProcessId[] {
+  const out: ProcessId[] = [];
+  for (let at = pid; at > 1 && out.length < 200; ) {
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${at}/stat`, 'utf8');
+    } catch {
+      break;
+    }
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    const startTicks = Number(fields[19]);
+    if (!Number.isSafeInteger(startTicks)) break;
+    out.push({ pid: at, startTicks });
+    at = Number(fields[1]);
+    if (!Number.isSafeInteger(at)) break;
+  }
+  return out;
+}
+
+function lookup(plan: string, pane: ProcessId): AgentRecord | null {
+  try {
+    return asAgentRecord(JSON.parse(readFileSync(join(planPaths(plan).agentsDir, agentFileName(pane)), 'utf8')));
+  } catch {
+    return null;
+  }
+}
+
+/** The agent the process `pid` (default: this one) belongs to in `plan`, by ancestry; null outside every pane. */
+export function agentOf(plan: string, pid: number = process.pid): AgentRecord | null {
+  return findAgent(ancestry(pid), hostname(), (pane) => lookup(plan, pane));
+}
+
+/**
+ * `agentOf`, tried again for a moment: an agent's first command can run before the engine has written
+ * its record (the pane starts, then swarm learns its pid). Real time: a wait on a file, not a deadline
+ * of the engine's.
+ */
+export async function agentOfSoon(plan: string, waitMs: number): Promise<AgentRecord | null> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const found = agentOf(plan);
+    if (found || Date.now() >= until) return found;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Every agent recorded for the plan (the engine's view: spools → accounts; the pane processes of the swarm). */
+export function recordedAgents(plan: string): AgentRecord[] {
+  let names: string[];
+  try {
+    names = readdirSync(planPaths(plan).agentsDir);
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    if (!name.endsWith('.json')) return [];
+    try {
+      const record = asAgentRecord(JSON.parse(readFileSync(join(planPaths(plan).agentsDir, name), 'utf8')));
+      return record && agentFileName(record.pane) === name ? [record] : [];
+    } catch {
+      return [];
+    }
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * Whose is this command (SPEC 10.3)? The agent whose recorded pane process is among its ancestors
+ * (adapters/agentRegistry.ts) — never what SWARM_LANE or SWARM_ROLE say. A command of an agent run
+ * outside every pane swarm started is refused: `fenced` journaled, exit 3, nothing written.
+ */
+import { resolve } from 'node:path';
+import { agentContext, agentPlan, type AgentContext, type LeadsOnly } from '../core/protocol/agentContext.js';
+import { MismatchError } from '../errors.js';
+import { agentOfSoon } from './agentRegistry.js';
+import { appendJournal } from './journal.js';
+import { requirePlanFolder } from './planFolder.js';
+
+/**
+ * How long a command waits for its agent's record when its environment says it is in a pane: the
+ * engine writes the record a moment after the pane starts. Waiting grants nothing; it only spares an
+ * agent's first command a refusal.
+ */
+const RECORD_WAIT_MS = 3000;
+
+export async function callerContext(env: NodeJS.ProcessEnv, command: string, leadsOnly?: LeadsOnly): Promise<AgentContext> {
+  const plan = resolve(agentPlan(env, command, leadsOnly));
+  requirePlanFolder(plan, command);
+  const agent = await agentOfSoon(plan, env.SWARM_LANE ? RECORD_WAIT_MS : 0);
+  if (agent) return agentContext(env, plan, agent);
+  const claimed = env.SWARM_LANE?.trim() ? ` (its environment says ${env.SWARM_LANE.trim()}, which grants nothing)` : '';
+  const reason = `swarm ${command} ran outside every pane swarm started for this plan${claimed}`;
+  try {
+    appendJournal(plan, { type: 'intervention', event: 'fenced', lane: null, command, reason });
+  } catch {
+    // the refusal stands whether or not the journal takes it
+  }
+  throw new MismatchError(`fenced: ${reason}`, [reason], {
+    hint: leadsOnly
+      ? `only the swarm's lead ${leadsOnly.does}, from its own pane: ask it there (\`swarm attach\`)`
+      : 'agents report from the pane swarm started them in; as the developer, answer a lane with `swarm answer <lane> <text>`',
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * Agents' spools (SPEC 10.3): each agent appends its records to `.swarm/spool/<spool>/records.jsonl`
+ * (its own folder alone); the engine reads every spool of the run from a saved offset, and whatever a
+ * record says of its sender, the spool it lies in says who wrote it.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { planPaths } from '../core/plan/paths.js';
+import { inboxLine, parseInboxChunk, type InboxChunk, type InboxRecord, type InboxTail } from '../core/protocol/inbox.js';
+import type { AgentRecord } from '../core/authority/agents.js';
+import { appendLine, readFrom } from './files.js';
+import { recordedAgents } from './agentRegistry.js';
+
+export function spoolFile(plan: string, spool: string): string {
+  return join(planPaths(plan).spoolDir, spool, 'records.jsonl');
+}
+
+export function appendSpool(plan: string, spool: string, record: InboxRecord): void {
+  appendLine(spoolFile(plan, spool), inboxLine(record));
+}
+
+/** The spools of a run that have records (`r<run>/<name>-g<N>`), in name order. */
+export function runSpools(plan: string, run: number): string[] {
+  const dir = join(planPaths(plan).spoolDir, `r${run}`);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.sort().map((name) => `r${run}/${name}`);
+}
+
+/** Records of one spool from `offset` (adapters/inbox.ts's rules for a last line without its newline). */
+export function readSpool(plan: string, spool: string, offset: number, torn: { seen?: InboxTail | null; now?: number } = {}): InboxChunk & { offset: number } {
+  const chunk = parseInboxChunk(readFrom(spoolFile(plan, spool), offset), { ...torn, from: offset });
+  return { ...chunk, offset: offset + chunk.consumed };
+}
+
+/** Every spool's size now: where a reader starts to see only what comes next. */
+export function spoolSizes(plan: string, run: number): Record<string, number> {
+  const sizes: Record<string, number> = {};
+  for (const spool of runSpools(plan, run)) {
+    try {
+      sizes[spool] = statSync(spoolFile(plan, spool)).size;
+    } catch {
+      // a spool folder with no records yet
+    }
+  }
+  return sizes;
+}
+
+/**
+ * Every record of every run's spools that swarm gave an agent, each as its spool says (`attribute`:
+ * the sender stamped from the agent record), for readers with no engine (the report).
+ */
+export function readAllSpools(plan: string, attribute: (record: InboxRecord, agent: AgentRecord) => InboxRecord): InboxRecord[] {
+  const agents = new Map(recordedAgents(plan).map((agent) => [agent.spool, agent]));
+  let runs: string[];
+  try {
+    runs = readdirSync(planPaths(plan).spoolDir).filter((name) => /^r[1-9]\d*$/.test(name));
+  } catch {
+    return [];
+  }
+  const records: InboxRecord[] = [];
+  for (const run of runs) {
+    for (const spool of runSpools(plan, Number(run.slice(1)))) {
+      const agent = agents.get(spool);
+      if (!agent) continue;
+      const text = readFrom(spoolFile(plan, spool), 0);
+      const whole = text.length > 0 && text[text.length - 1] !== 0x0a ? Buffer.concat([text, Buffer.from('\n')]) : text;
+      records.push(...parseInboxChunk(whole).records.map((record) => attribute(record, agent)));
+    }
+  }
+  return records.sort((a, b) => (Date.parse(a.ts) || 0) - (Date.parse(b.ts) || 0));
+}
