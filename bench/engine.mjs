@@ -7,7 +7,7 @@
 //     second — over the same 30 s, and the ratio.
 // BENCH_HANDOFFS (default 24) and BENCH_IDLE_S (default 30) shorten it for a quick look.
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, TICKS, cleanup, cpuTicks, makeSwarm, quantile, result, sleep, waitFor } from './lib.mjs';
 
@@ -20,7 +20,8 @@ async function turnaround() {
   try {
     const code = await new Promise((r) => child.on('exit', r));
     if (code !== 0) throw new Error(`bench: the handoff chain ended with exit ${code}`);
-    const inbox = readFileSync(join(s.plan, '.swarm', 'inbox.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const spool = join(s.plan, '.swarm', 'spool', 'r1');
+    const inbox = readdirSync(spool).filter((agent) => existsSync(join(spool, agent, 'records.jsonl'))).flatMap((agent) => readFileSync(join(spool, agent, 'records.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)));
     const reports = inbox.filter((r) => r.kind === 'message' && r.text.startsWith('handoff ')).map((r) => ({ gen: r.generation, at: Date.parse(r.ts) }));
     const starts = new Map();
     for (const line of readFileSync(s.env.AGENT_LOG, 'utf8').split('\n')) {

@@ -6,7 +6,7 @@
 // max_generations, a failed gate, a lead handover and a takeover. `hostile` puts agent-written markup
 // (<script>, </svg>, quotes, terminal escapes) into a report, a packet, an escalation and an answer.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export const HOSTILE = `<script>document.body.dataset.pwned='script'</script></svg><img src=x onerror="document.body.dataset.pwned='img'"> "quotes" 'single' \u001b[31mred\u001b[0m \u001b]0;title\u0007`;
 
@@ -128,7 +128,20 @@ export function writeNight(planDir, options = {}) {
   journal.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
   inbox.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
   writeFileSync(join(planDir, 'journal.jsonl'), journal.map((e) => `${JSON.stringify(e)}\n`).join(''));
-  writeFileSync(join(planDir, '.swarm', 'inbox.jsonl'), inbox.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  // Each agent's records in its own spool, and the engine's record of each agent (SPEC 10.3): the report attributes by spool.
+  const bySpool = new Map();
+  for (const e of inbox) {
+    const spool = `r1/${e.from}-g${e.generation}`;
+    if (!bySpool.has(spool)) bySpool.set(spool, { agent: { lane: e.from, generation: e.generation, role: e.role, account: e.account, run: 1, spool, pane: null, host: 'bench' }, lines: [] });
+    bySpool.get(spool).lines.push(`${JSON.stringify(e)}\n`);
+  }
+  for (const [spool, { agent, lines }] of bySpool) {
+    mkdirSync(join(planDir, '.swarm', 'spool', spool), { recursive: true });
+    writeFileSync(join(planDir, '.swarm', 'spool', spool, 'records.jsonl'), lines.join(''));
+    const file = join(planDir, '.swarm', 'agents', 'spools', `${spool}.json`);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(agent)}\n`);
+  }
   writeFileSync(join(planDir, 'lead.json'), `${JSON.stringify({ plan: 'night', lead: 'lead', epoch: 3, succession: [], lanes: names, revision: 9, updated_at: iso(last) })}\n`);
   return { lanes: names, generations, journalLines: journal.length, inboxLines: inbox.length };
 }

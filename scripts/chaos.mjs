@@ -17,7 +17,7 @@
  * its own tmux server (`tmux -L swarm-chaos-…`), removed afterwards, frozen files unfrozen first,
  * also on Ctrl-C. Run `npm run build` first (npm run chaos does).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -227,15 +227,19 @@ export async function oneRun(seed, { keep = false } = {}) {
 }
 
 /**
- * While no engine runs: wait (up to 20 s) for a lane's `done` or `handoff` in the inbox, then end that
+ * While no engine runs: wait (up to 20 s) for a lane's `done` or `handoff` in its spool, then end that
  * agent (kill -9 of its pane's process) as an agent that exits after reporting. The report, or null.
  */
 async function reportWhileDown(plan, socket) {
-  const inbox = join(plan, '.swarm', 'inbox.jsonl');
-  const from = existsSync(inbox) ? readFileSync(inbox).length : 0;
+  const spools = () => {
+    const root = join(plan, '.swarm', 'spool');
+    return existsSync(root) ? readdirSync(root).flatMap((run) => readdirSync(join(root, run)).map((agent) => join(root, run, agent, 'records.jsonl'))) : [];
+  };
+  const size = (path) => (existsSync(path) ? readFileSync(path).length : 0);
+  const from = new Map(spools().map((path) => [path, size(path)]));
   const until = Date.now() + 20_000;
   while (Date.now() < until) {
-    const text = existsSync(inbox) ? readFileSync(inbox).subarray(from).toString('utf8') : '';
+    const text = spools().map((path) => (existsSync(path) ? readFileSync(path).subarray(from.get(path) ?? 0).toString('utf8') : '')).join('\n');
     for (const line of text.split('\n')) {
       let r = null;
       try {

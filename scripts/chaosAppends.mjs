@@ -1,10 +1,10 @@
 /**
  * Invariants of the chaos faults about appends (scripts/chaos.mjs): a full disk under the plan's
- * `.swarm/` (no record glued to torn bytes, every whole record read, `inbox_torn` only where bytes
+ * `.swarm/` (in every agent's spool: no record glued to torn bytes, every whole record read, `inbox_torn` only where bytes
  * really are torn) and a lane that reported while no engine ran (the report counted: no degraded
  * packet, no successor for a lane that reported done). Pure but for reading the plan's files.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const KINDS = ['message', 'accept', 'capacity', 'lead', 'answer', 'lane', 'hook'];
@@ -32,35 +32,45 @@ function inboxLines(bytes) {
 
 const isRecord = (value) => typeof value === 'object' && value !== null && KINDS.includes(value.kind);
 
+/** Every agent spool of the plan: `r<run>/<name>-g<N>` → its file. */
+function spools(plan) {
+  const root = join(plan, '.swarm', 'spool');
+  if (!existsSync(root)) return [];
+  return readdirSync(root).flatMap((run) => readdirSync(join(root, run)).map((agent) => ({ name: `${run}/${agent}`, path: join(root, run, agent, 'records.jsonl') })));
+}
+
 /**
- * After a full disk: no line glued (torn bytes with a record after them on one line); every whole
- * record written before the plan was done lies before the engine's saved inbox offset (it was read);
- * every `inbox_torn` names an offset where a line starts that is not a whole record.
+ * After a full disk, in every agent's spool: no line glued (torn bytes with a record after them on
+ * one line); every whole record written before the plan was done lies before the engine's saved
+ * offset of that spool (it was read); every `inbox_torn` names a spool and an offset where a line
+ * starts that is not a whole record.
  */
 export function afterFullDisk(plan, entries) {
   const violations = [];
-  const path = join(plan, '.swarm', 'inbox.jsonl');
-  const bytes = existsSync(path) ? readFileSync(path) : Buffer.alloc(0);
-  const lines = inboxLines(bytes);
   const state = parse(existsSync(join(plan, '.swarm', 'state.json')) ? readFileSync(join(plan, '.swarm', 'state.json'), 'utf8') : '');
-  const readTo = Number(state?.inboxOffset ?? 0);
   const doneAt = Date.parse(entries.find((e) => e.event === 'plan_done')?.ts ?? '') || Infinity;
-  for (const line of lines) {
-    const text = line.text.trim();
-    if (text === '' || line.end === null) continue;
-    const value = parse(text);
-    if (value === undefined) {
-      const glued = text.indexOf('{"kind"', 1);
-      if (glued !== -1 && isRecord(parse(text.slice(glued)))) violations.push(`inbox byte ${line.at}: a record glued to torn bytes: ${text.slice(0, 80)}`);
-      continue;
+  const starts = new Map();
+  for (const spool of spools(plan)) {
+    const bytes = existsSync(spool.path) ? readFileSync(spool.path) : Buffer.alloc(0);
+    const lines = inboxLines(bytes);
+    const readTo = Number(state?.spools?.[spool.name]?.offset ?? 0);
+    for (const line of lines) {
+      const text = line.text.trim();
+      if (text === '' || line.end === null) continue;
+      const value = parse(text);
+      if (value === undefined) {
+        const glued = text.indexOf('{"kind"', 1);
+        if (glued !== -1 && isRecord(parse(text.slice(glued)))) violations.push(`${spool.name} byte ${line.at}: a record glued to torn bytes: ${text.slice(0, 80)}`);
+        continue;
+      }
+      if (isRecord(value) && line.end > readTo && Date.parse(value.ts) <= doneAt) violations.push(`${spool.name} byte ${line.at}: a whole ${value.kind} record of ${value.from} never read (the engine read to ${readTo})`);
     }
-    if (isRecord(value) && line.end > readTo && Date.parse(value.ts) <= doneAt) violations.push(`inbox byte ${line.at}: a whole ${value.kind} record of ${value.from} never read (the engine read to ${readTo})`);
+    starts.set(spool.name, new Map(lines.map((l) => [l.at, l])));
   }
-  const starts = new Map(lines.map((l) => [l.at, l]));
   for (const torn of entries.filter((e) => e.event === 'inbox_torn')) {
-    const line = starts.get(Number(torn.offset));
-    if (!line) violations.push(`inbox_torn at byte ${torn.offset}: no line starts there`);
-    else if (isRecord(parse(line.text.trim()))) violations.push(`inbox_torn at byte ${torn.offset}: a whole record lies there, not torn bytes`);
+    const line = starts.get(String(torn.spool))?.get(Number(torn.offset));
+    if (!line) violations.push(`inbox_torn in ${torn.spool} at byte ${torn.offset}: no line starts there`);
+    else if (isRecord(parse(line.text.trim()))) violations.push(`inbox_torn in ${torn.spool} at byte ${torn.offset}: a whole record lies there, not torn bytes`);
   }
   return violations;
 }

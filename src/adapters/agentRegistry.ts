@@ -12,11 +12,17 @@ import { planPaths } from '../core/plan/paths.js';
 import { writeFileAtomic } from './files.js';
 import { readStat } from './procStatFile.js';
 
-/** Record an agent's pane process (the engine, once the pane is there); its spool folder is made too. */
+/**
+ * Record an agent (the engine, once its pane is there): by its spool (`spools/<spool>.json`: who
+ * writes there, for the engine and the report), and by its pane process when the host gave one
+ * (`<pid>-<start>.json`: how its commands find it by ancestry).
+ */
 export function recordAgent(plan: string, agent: Omit<AgentRecord, 'spool' | 'host'>): AgentRecord {
   const record: AgentRecord = { ...agent, spool: spoolName(agent.run, agent.lane, agent.generation), host: hostname() };
-  const paths = planPaths(plan);
-  writeFileAtomic(join(paths.agentsDir, agentFileName(agent.pane)), `${JSON.stringify(record)}\n`, 0o644, { durable: false });
+  const dir = planPaths(plan).agentsDir;
+  const text = `${JSON.stringify(record)}\n`;
+  writeFileAtomic(join(dir, 'spools', `${record.spool}.json`), text, 0o644, { durable: false });
+  if (agent.pane !== null) writeFileAtomic(join(dir, agentFileName(agent.pane)), text, 0o644, { durable: false });
   return record;
 }
 
@@ -73,21 +79,29 @@ export async function agentOfSoon(plan: string, waitMs: number): Promise<AgentRe
   }
 }
 
-/** Every agent recorded for the plan (the engine's view: spools → accounts; the pane processes of the swarm). */
+/** Every agent recorded for the plan, by spool (the engine's view: spools → agents; the pane processes of the swarm). */
 export function recordedAgents(plan: string): AgentRecord[] {
-  let names: string[];
+  const root = join(planPaths(plan).agentsDir, 'spools');
+  let runs: string[];
   try {
-    names = readdirSync(planPaths(plan).agentsDir);
+    runs = readdirSync(root);
   } catch {
     return [];
   }
-  return names.flatMap((name) => {
-    if (!name.endsWith('.json')) return [];
+  return runs.flatMap((run) => {
+    let names: string[];
     try {
-      const record = asAgentRecord(JSON.parse(readFileSync(join(planPaths(plan).agentsDir, name), 'utf8')));
-      return record && agentFileName(record.pane) === name ? [record] : [];
+      names = readdirSync(join(root, run));
     } catch {
       return [];
     }
+    return names.flatMap((name) => {
+      try {
+        const record = asAgentRecord(JSON.parse(readFileSync(join(root, run, name), 'utf8')));
+        return record && `${record.spool}.json` === `${run}/${name}` ? [record] : [];
+      } catch {
+        return [];
+      }
+    });
   });
 }

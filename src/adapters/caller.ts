@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { agentContext, agentPlan, type AgentContext, type LeadsOnly } from '../core/protocol/agentContext.js';
+import type { AgentRecord } from '../core/authority/agents.js';
 import { MismatchError } from '../errors.js';
 import { agentOfSoon } from './agentRegistry.js';
 import { appendJournal } from './journal.js';
@@ -17,10 +18,15 @@ import { requirePlanFolder } from './planFolder.js';
  */
 const RECORD_WAIT_MS = 3000;
 
-export async function callerContext(env: NodeJS.ProcessEnv, command: string, leadsOnly?: LeadsOnly): Promise<AgentContext> {
+/**
+ * The command's agent. `io.agent`: an identity injected in-process (a test's fake pane host, which
+ * runs agents' commands in its own process); the CLI never sets it.
+ */
+export async function callerContext(io: { env: NodeJS.ProcessEnv; agent?: AgentRecord }, command: string, leadsOnly?: LeadsOnly): Promise<AgentContext> {
+  const { env } = io;
   const plan = resolve(agentPlan(env, command, leadsOnly));
   requirePlanFolder(plan, command);
-  const agent = await agentOfSoon(plan, env.SWARM_LANE ? RECORD_WAIT_MS : 0);
+  const agent = io.agent ?? (await agentOfSoon(plan, env.SWARM_LANE ? RECORD_WAIT_MS : 0));
   if (agent) return agentContext(env, plan, agent);
   const claimed = env.SWARM_LANE?.trim() ? ` (its environment says ${env.SWARM_LANE.trim()}, which grants nothing)` : '';
   const reason = `swarm ${command} ran outside every pane swarm started for this plan${claimed}`;

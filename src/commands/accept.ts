@@ -23,7 +23,7 @@ import { readPacketFile } from '../adapters/packetFile.js';
 import type { CommandIO } from './io.js';
 
 export async function accept(io: CommandIO): Promise<number> {
-  const ctx = await callerContext(io.env, 'accept');
+  const ctx = await callerContext(io, 'accept');
   const given = io.args[0] ?? ctx.packet;
   if (!given || io.args.length > 1) throw new UsageError('usage: swarm accept <packet> (default: $SWARM_PACKET)');
   const plan = resolve(ctx.plan);

@@ -24,7 +24,7 @@ export async function capacity(io: CommandIO): Promise<number> {
   for (const flag of flags) {
     if (flag !== '--self' && flag !== '--json') throw new UsageError(`swarm capacity: unknown option ${flag}${didYouMean(flag, ['--self', '--json'])}`, { hint: 'usage: swarm capacity --self [--json]' });
   }
-  const ctx = await callerContext(io.env, 'capacity');
+  const ctx = await callerContext(io, 'capacity');
   const settings = await readSettings(ctx.plan, ctx.config, io.env);
   const caps = parseCaps(io.env.AGENTKIT_CAPACITY_CAP);
   const now = new Date();

@@ -45,7 +45,7 @@ export async function laneAdd(io: CommandIO): Promise<number> {
   if (!values.task?.trim()) throw new UsageError('swarm lane add needs --task', { hint: USAGE });
   const tooLong = taskTooLong(values.task.trim());
   if (tooLong !== null) throw new UsageError(`swarm lane add --task: the task ${tooLong}`);
-  const ctx = await callerContext(io.env, 'lane add', { does: 'adds lanes', ask: 'add the lane' });
+  const ctx = await callerContext(io, 'lane add', { does: 'adds lanes', ask: 'add the lane' });
   const epoch = values.epoch !== undefined ? Number(values.epoch) : (ctx.epoch ?? 0);
   const verdict = fence(readLeadRecord(ctx.plan), { caller: ctx.lane, epoch });
   if (!verdict.ok) {

@@ -13,6 +13,7 @@ import { planPaths } from '../core/plan/paths.js';
 import { MismatchError, UsageError } from '../errors.js';
 import { appendSpool } from '../adapters/spool.js';
 import { appendJournal } from '../adapters/journal.js';
+import { requirePlanFolder } from '../adapters/planFolder.js';
 import { readLeadRecord, updateLeadRecord } from '../adapters/leadStore.js';
 import { loadState } from '../runtime/engineState.js';
 import type { CommandIO } from './io.js';
@@ -41,7 +42,7 @@ export async function lead(io: CommandIO): Promise<number> {
   }
   const { values, positionals } = parse(rest);
   if (action === 'claim') return refuseClaim(io);
-  const ctx = await callerContext(io.env, `lead ${action}`, LEADS_ONLY[action]);
+  const ctx = await callerContext(io, `lead ${action}`, LEADS_ONLY[action]);
   const plan = resolve(ctx.plan);
   const epoch = values.epoch !== undefined ? wholeNumber(values.epoch, '--epoch', 1) : (ctx.epoch ?? 0);
   const now = new Date().toISOString();
@@ -154,9 +155,10 @@ function refuseClaim(io: CommandIO): never {
   const plan = io.env.SWARM_PLAN?.trim();
   if (plan) {
     try {
+      requirePlanFolder(resolve(plan), 'lead claim'); // nothing is written into a folder that is no plan
       appendJournal(resolve(plan), { type: 'intervention', event: 'fenced', lane: null, command: 'lead claim', reason });
     } catch {
-      // no plan folder there: the refusal stands
+      // no plan folder there, or its journal refuses: the refusal stands
     }
   }
   throw new MismatchError(`fenced: ${reason}`, [reason], { hint: 'start the swarm with `swarm up`; a lead that lost the record stands down, a successor takes it over (`swarm lead takeover`)' });

@@ -22,7 +22,7 @@ const USAGE = 'usage: swarm notify <lane|lead|all> <text> [--epoch N]';
 
 export async function notify(io: CommandIO): Promise<number> {
   const { to, text, epochFlag } = parseNotifyArgs(io.args);
-  const ctx = await callerContext(io.env, 'notify');
+  const ctx = await callerContext(io, 'notify');
   const epoch = epochFlag ?? ctx.epoch;
   const now = new Date();
 

@@ -25,7 +25,7 @@ export async function packetWrite(io: CommandIO): Promise<number> {
   const [sub, ...rest] = io.args;
   if (sub !== 'write') throw new UsageError(`swarm packet: unknown subcommand "${sub ?? ''}"${didYouMean(sub ?? '', ['write'])}`, { hint: USAGE });
   const flags = parseFlags(rest);
-  const ctx = await callerContext(io.env, 'packet write');
+  const ctx = await callerContext(io, 'packet write');
   const plan = resolve(ctx.plan);
   const git = gitState(io.cwd, plan);
   const lead = readLeadRecord(plan);

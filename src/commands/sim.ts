@@ -12,7 +12,7 @@ import type { CommandIO } from './io.js';
 
 export async function sim(io: CommandIO): Promise<number> {
   if (io.args.length > 0) throw new UsageError(`swarm sim takes no arguments, got "${io.args.join(' ')}"`, { hint: 'run inside a swarm pane: SWARM_ROLE chooses lane or lead' });
-  const ctx = await callerContext(io.env, 'sim');
+  const ctx = await callerContext(io, 'sim');
   const model = simModel(io.env);
   const faults = faultsFor(io.env, ctx.generation);
   const world = new World(ctx, io.cwd, io.env, model, io.stdout, process.stdin);

@@ -4,6 +4,7 @@
  * only place that maps a kind's name to its folder. The screens, idle rule and launch argv of a kind
  * are data, in panes/<kind>.yaml; this is the code a kind needs beyond them (docs/kinds.md).
  */
+import type { AgentRecord } from '../core/authority/agents.js';
 import type { ProbeResult, ProbeTarget } from '../core/capacity/probe.js';
 import type { CapacityThresholds } from '../core/capacity/thresholds.js';
 import type { Account } from '../core/config/types.js';
@@ -28,6 +29,8 @@ export interface KindLaunch {
 export interface SignalIO {
   readonly env: NodeJS.ProcessEnv;
   stdout(text: string): void;
+  /** Who the caller is, injected in-process (tests); the CLI never sets it (commands/io.ts). */
+  readonly agent?: AgentRecord;
 }
 
 /** `swarm hook <event>`: the hooks or callbacks the kind's CLI calls, wired by its launch. */

@@ -156,12 +156,37 @@ async function hostLossTold(engine: Engine): Promise<void> {
 }
 
 /**
- * Record an agent's pane process (SPEC 10.3): its commands are its own by ancestry to this process,
- * and its spool is made. A pane whose process is already gone (or a host that gives no pid) records
- * nothing: no command can come from it.
+ * Record an agent (SPEC 10.3): its spool's records are its own, and its commands are by ancestry to
+ * its pane process. A pane whose process is already gone (or a host that gives no pid) is recorded
+ * by its spool alone: no command can be known as its by ancestry. A record the plan's files refuse
+ * (a full disk) is kept and written at the next look at the spools (`recordLeft`): the pane is
+ * started all the same, and its first commands wait for the record a moment, then are told to retry.
  */
 export function recordPane(engine: Engine, agent: { lane: string; role: 'lead' | 'lane'; generation: number; account: string }, pid: number | null): void {
-  const pane = pid === null ? null : processNow(pid);
-  if (pane === null) return;
-  recordAgent(engine.config.plan, { ...agent, run: runOf(engine.state), pane });
+  const record = { ...agent, run: runOf(engine.state), pane: pid === null ? null : processNow(pid) };
+  const left = unrecorded(engine);
+  left.delete(`${agent.lane}-g${agent.generation}`);
+  try {
+    recordAgent(engine.config.plan, record);
+  } catch (error) {
+    if (!planFilesFault(error)) throw error;
+    left.set(`${agent.lane}-g${agent.generation}`, record);
+  }
+}
+
+const left = new WeakMap<Engine, Map<string, Parameters<typeof recordAgent>[1]>>();
+const unrecorded = (engine: Engine) => left.get(engine) ?? left.set(engine, new Map()).get(engine)!;
+
+/** Write the agent records the plan's files refused before (a look at the spools calls it). */
+export function recordLeft(engine: Engine): void {
+  const waiting = unrecorded(engine);
+  for (const [key, record] of waiting) {
+    try {
+      recordAgent(engine.config.plan, record);
+      waiting.delete(key);
+    } catch (error) {
+      if (!planFilesFault(error)) throw error;
+      return; // still refused: the next look tries again
+    }
+  }
 }

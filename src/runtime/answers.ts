@@ -20,7 +20,7 @@ export async function takeAnswers(engine: Engine, deliver: (answer: Answer) => v
   const server = engine.host.kind === 'tmux' ? await tmuxServer(tmuxSocket(engine.env), null) : null;
   const panes = [
     ...(server?.panes ?? []),
-    ...recordedAgents(engine.config.plan).map((agent) => ({ pid: agent.pane.pid, tty: null, ttyPath: `${agent.lane} g${agent.generation}` })),
+    ...recordedAgents(engine.config.plan).flatMap((agent) => (agent.pane ? [{ pid: agent.pane.pid, tty: null, ttyPath: `${agent.lane} g${agent.generation}` }] : [])),
   ];
   for (const { name, path, answer } of pending) {
     const refusal = answerRefusal(answer, path, { servers: server?.servers ?? [], engine: process.pid, panes });

@@ -17,6 +17,7 @@ import { faultPoint } from './effects.js';
 import type { Engine } from './engine.js';
 import { route } from './inboxRouter.js';
 import { takeAnswers } from './answers.js';
+import { recordLeft } from './agentStarts.js';
 
 export interface InboxReader {
   drain: (hold?: (record: InboxRecord) => boolean) => void;
@@ -89,6 +90,7 @@ export function inboxReader(engine: Engine): InboxReader {
   };
 
   const drain = (hold?: (record: InboxRecord) => boolean) => {
+    recordLeft(engine);
     answers();
     spools(hold);
   };

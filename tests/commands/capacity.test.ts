@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { swarm, testPlan, writeTree, type TestPlan } from '../helpers/swarm.js';
+import { swarm, testPlan, writeTree, type TestPlan, spoolRecords } from '../helpers/swarm.js';
 
 let t: TestPlan;
 beforeEach(() => {
@@ -84,8 +84,7 @@ describe('swarm capacity --self --json', () => {
 
   it('records each reading in the inbox so the dashboard sees it', async () => {
     await check();
-    const lines = readFileSync(join(t.plan, '.swarm', 'inbox.jsonl'), 'utf8').trim().split('\n');
-    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ kind: 'capacity', from: 'lane-a', state: 'unknown', decision: 'continue', source: 'none' });
+    expect(spoolRecords(t.plan).at(-1)).toMatchObject({ kind: 'capacity', from: 'lane-a', state: 'unknown', decision: 'continue', source: 'none' });
   });
 
   it.each([

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { laneAdd } from '../../src/commands/laneAdd.js';
 import { UsageError } from '../../src/errors.js';
-import { swarm, testPlan, type TestPlan } from '../helpers/swarm.js';
+import { swarm, testPlan, type TestPlan, claimAsUp } from '../helpers/swarm.js';
 
 const io = (args: string[]) => ({ args, cwd: '/nonexistent', env: {}, stdout: () => undefined, stderr: () => undefined });
 
@@ -23,7 +23,7 @@ describe('swarm lane add from a plain shell', () => {
   it('says plainly that only the lead adds lanes, from its pane, and suggests no variables to set (exit 2)', async () => {
     const error = (await laneAdd(io(['add', 'lane-z', '--task', 'x'])).then(() => null, (e: unknown) => e)) as UsageError;
     expect(error).toBeInstanceOf(UsageError);
-    expect(error.message).toBe("swarm lane add is the lead's: only the swarm's lead adds lanes, from its own pane (no SWARM_PLAN, SWARM_LANE, SWARM_ROLE, SWARM_ACCOUNT, SWARM_GENERATION here)");
+    expect(error.message).toBe("swarm lane add is the lead's: only the swarm's lead adds lanes, from its own pane (no SWARM_PLAN here)");
     expect(error.hint).toBe('ask the lead in its pane (`swarm attach`) to add the lane; variables set by hand make no shell the lead');
     expect(`${error.message} ${error.hint ?? ''}`).not.toMatch(/export|SWARM_ROLE=/);
   });
@@ -43,7 +43,7 @@ describe('swarm lane add on a pool whose kinds have no launch of their own', () 
   const env = () => t.agentEnv('lead', { SWARM_CONFIG: join(t.root, 'swarm.yaml'), SWARM_ACCOUNT: 'acct-lead' });
 
   it('refuses --kind command without --command (exit 2), and takes it with one', async () => {
-    expect((await swarm(['lead', 'claim'], { env: env() })).code).toBe(0);
+    expect(claimAsUp(t.plan, { account: 'acct-lead' }).code).toBe(0);
     const refused = await swarm(['lane', 'add', 'lane-z', '--task', 't', '--kind', 'command'], { env: env(), cwd: t.root });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('lane-z needs --command: no account it could run on has a launch of its own (kind command)');
@@ -70,7 +70,7 @@ describe('swarm lane add: names and checkouts (SPEC 10.1)', () => {
   const add = (name: string, checkout: string) => swarm(['lane', 'add', name, '--task', 't', '--checkout', checkout], { env: env(), cwd: t.root });
 
   it('refuses a lane name over 64 characters (exit 2) and takes one of 64', async () => {
-    expect((await swarm(['lead', 'claim'], { env: env() })).code).toBe(0);
+    expect(claimAsUp(t.plan, { account: 'acct-lead' }).code).toBe(0);
     const refused = await add('x'.repeat(240), 'wt-z');
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`swarm lane add: the lane name "${'x'.repeat(40)}"… is 240 characters: a name may have at most 64 (it names files and tmux panes); shorten it`);
@@ -78,7 +78,7 @@ describe('swarm lane add: names and checkouts (SPEC 10.1)', () => {
   });
 
   it("refuses a checkout that is a symlink to another lane's (exit 2)", async () => {
-    expect((await swarm(['lead', 'claim'], { env: env() })).code).toBe(0);
+    expect(claimAsUp(t.plan, { account: 'acct-lead' }).code).toBe(0);
     const refused = await add('lane-z', 'link-to-a');
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`swarm lane add: ${join(t.root, 'link-to-a')} is lane lane-a's checkout (it leads to ${realpathSync(join(t.root, 'wt-a'))})`);

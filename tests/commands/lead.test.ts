@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { swarm, testPlan, type TestPlan, claimAsUp } from '../helpers/swarm.js';
@@ -82,18 +82,18 @@ describe('swarm lead', () => {
     expect(record()).toMatchObject({ lead: 'lane-a', epoch: 2 });
   });
 
-  it('a second claim by another lead is refused while the first holds the record', async () => {
+  it('swarm lead claim is swarm up\'s alone (SPEC 10.3): from the lead\'s own pane, from a plain shell, before and after a claim, fenced (exit 3) and nothing changed', async () => {
+    for (const options of [{ env: t.agentEnv('lead') }, { env: { SWARM_PLAN: t.plan }, pane: false as const }]) {
+      const run = await swarm(['lead', 'claim'], options);
+      expect(run.code).toBe(3);
+      expect(run.stderr).toContain('fenced: the lead is claimed by swarm up alone');
+    }
+    expect(existsSync(join(t.plan, 'lead.json'))).toBe(false);
     claimAsUp(t.plan);
-    const run = await swarm(['lead', 'claim'], { env: t.agentEnv('lead-x') });
-    expect(run.code).toBe(3);
-    expect(run.stderr).toContain('lead');
-  });
-
-  it('concurrent claims: exactly one wins', async () => {
-    const runs = await Promise.all(['lead-1', 'lead-2', 'lead-3', 'lead-4'].map((name) => swarm(['lead', 'claim'], { env: t.agentEnv(name) })));
-    expect(runs.filter((r) => r.code === 0)).toHaveLength(1);
-    expect(runs.filter((r) => r.code === 3)).toHaveLength(3);
-    expect(record()).toMatchObject({ epoch: 1, revision: 1 });
+    const before = record();
+    expect((await swarm(['lead', 'claim'], { env: t.agentEnv('lead-x') })).code).toBe(3);
+    expect(record()).toEqual(before);
+    expect(readFileSync(join(t.plan, 'journal.jsonl'), 'utf8').match(/"event":"fenced"/g)).toHaveLength(3);
   });
 
   it.each([

@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { swarm, tempDir, testPlan, type TestPlan, claimAsUp } from '../helpers/swarm.js';
+import { swarm, tempDir, testPlan, type TestPlan, claimAsUp, spoolRecords } from '../helpers/swarm.js';
 
 let t: TestPlan;
 beforeEach(() => {
@@ -9,11 +9,7 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
-const inbox = () =>
-  readFileSync(join(t.plan, '.swarm', 'inbox.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+const inbox = () => spoolRecords(t.plan);
 
 describe('swarm notify', () => {
   it('queues a lane report for the lead with no lead record yet, exit 0', async () => {
@@ -80,10 +76,19 @@ describe('swarm notify', () => {
     expect((await swarm(['notify', 'lead', 'done'], { env: t.agentEnv('lane-a') })).code).toBe(0);
   });
 
-  it('names every missing SWARM_* variable, exit 2', async () => {
+  it('with no SWARM_PLAN: says it runs in a pane, exit 2, and suggests no variables to set', async () => {
     const run = await swarm(['notify', 'lead', 'done'], { env: {} });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('swarm notify runs inside a swarm pane: SWARM_PLAN, SWARM_LANE, SWARM_ROLE, SWARM_ACCOUNT, SWARM_GENERATION not set');
+    expect(run.stderr).toContain('swarm notify runs inside a swarm pane: SWARM_PLAN not set');
+    expect(run.stderr).not.toContain('export');
+  });
+
+  it('outside every pane, whatever the environment says (SPEC 10.3): fenced, exit 3, journaled, nothing queued', async () => {
+    const run = await swarm(['notify', 'lead', 'done'], { env: t.agentEnv('lane-a'), pane: false });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('fenced: swarm notify ran outside every pane swarm started for this plan (its environment says lane-a, which grants nothing)');
+    expect(readFileSync(join(t.plan, 'journal.jsonl'), 'utf8')).toContain('"event":"fenced"');
+    expect(spoolRecords(t.plan)).toEqual([]);
   });
 
   it('fences `notify all` from a caller that is not the current lead: nothing queued, journal fenced, exit 3', async () => {
@@ -111,7 +116,7 @@ describe('swarm notify', () => {
     expect(run.stderr).toContain('a lane reports to the lead (swarm notify lead <text>)');
     expect(run.stderr).not.toContain('claim the lead first');
     expect(readFileSync(join(t.plan, 'journal.jsonl'), 'utf8')).toContain('"event":"fenced"');
-    expect(existsSync(join(t.plan, '.swarm', 'inbox.jsonl'))).toBe(false);
+    expect(spoolRecords(t.plan)).toEqual([]);
   });
 
   it('`notify all` with no lead record is refused (it is the current lead’s alone)', async () => {

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { swarm, testPlan, type TestPlan } from '../helpers/swarm.js';
+import { spoolPath, swarm, testPlan, type TestPlan } from '../helpers/swarm.js';
 import { chattr, immutableFiles } from '../helpers/chattr.js';
 
 
@@ -16,8 +16,8 @@ let t: TestPlan;
 let inboxPath = '';
 beforeEach(() => {
   t = testPlan();
-  inboxPath = join(t.plan, '.swarm', 'inbox.jsonl');
-  execFileSync('mkdir', ['-p', join(t.plan, '.swarm')]);
+  inboxPath = spoolPath(t.plan, 'lane-a');
+  execFileSync('mkdir', ['-p', join(inboxPath, '..')]);
   writeFileSync(inboxPath, '');
 });
 afterEach(() => {

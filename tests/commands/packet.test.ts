@@ -1,7 +1,7 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { git, swarm, testPlan, type TestPlan, claimAsUp } from '../helpers/swarm.js';
+import { git, swarm, testPlan, type TestPlan, claimAsUp, spoolRecords } from '../helpers/swarm.js';
 
 let t: TestPlan;
 beforeEach(() => {
@@ -66,8 +66,7 @@ describe('swarm accept', () => {
     expect(run.stdout).toContain('finish the parser');
     const record = JSON.parse(readFileSync(`${path}.accepted.json`, 'utf8'));
     expect(record).toMatchObject({ packet: path, by: { lane: 'lane-a', account: 'acct-2', generation: 2 } });
-    const inbox = readFileSync(join(t.plan, '.swarm', 'inbox.jsonl'), 'utf8');
-    expect(inbox).toContain('"kind":"accept"');
+    expect(JSON.stringify(spoolRecords(t.plan))).toContain('"kind":"accept"');
     // Idempotent for the same successor; refused for another.
     expect((await swarm(['accept', path], { cwd: t.root, env: successor() })).code).toBe(0);
     const other = await swarm(['accept', path], { cwd: t.root, env: successor({ SWARM_ACCOUNT: 'acct-3' }) });

@@ -20,12 +20,17 @@ describe('SWARM_PLAN must be a plan folder', () => {
     [['capacity', '--self', '--json'], 'capacity'],
     [['packet', 'write', '--reason', 'capacity_low', '--doing', 'x', '--next', 'y'], 'packet write'],
     [['accept', '/tmp/none.yaml'], 'accept'],
-    [['lead', 'claim'], 'lead claim'],
     [['lane', 'add', 'lane-z', '--task', 't'], 'lane add'],
   ])('swarm %j refuses it with exit 2 and creates nothing', async (args, command) => {
-    const run = await swarm(args, { env: t.agentEnv(command === 'lead claim' || command === 'lane add' ? 'lead' : 'lane-a', { SWARM_PLAN: elsewhere.dir }), cwd: t.root });
+    const run = await swarm(args, { env: t.agentEnv(command === 'lane add' ? 'lead' : 'lane-a', { SWARM_PLAN: elsewhere.dir }), cwd: t.root });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`swarm ${command}: SWARM_PLAN=${elsewhere.dir} is no plan folder (no PLAN.md, no .swarm/); nothing was written`);
+    expect(readdirSync(elsewhere.dir)).toEqual([]);
+  });
+
+  it('swarm lead claim is refused there too (fenced: no command claims the lead) and writes nothing', async () => {
+    const run = await swarm(['lead', 'claim'], { env: t.agentEnv('lead', { SWARM_PLAN: elsewhere.dir }), cwd: t.root });
+    expect(run.code).toBe(3);
     expect(readdirSync(elsewhere.dir)).toEqual([]);
   });
 });

@@ -3,12 +3,12 @@
  * as the real CLIs would call them: `swarm statusline` (stdin), `swarm hook <Event>` (stdin),
  * `swarm hook codex-notify '<json>'` (last argument), then `swarm capacity --self --json`.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pointerLine } from '../../src/core/protocol/mailbox.js';
 import { mailboxPath } from '../../src/core/plan/paths.js';
-import { ROOT, swarm, testPlan, type TestPlan } from '../helpers/swarm.js';
+import { ROOT, swarm, testPlan, type TestPlan, spoolRecords } from '../helpers/swarm.js';
 
 let t: TestPlan;
 beforeEach(() => {
@@ -18,10 +18,7 @@ afterEach(() => t.cleanup());
 
 const FIXTURES = join(ROOT, 'tests', 'fixtures');
 const text = (kind: string, name: string): string => readFileSync(join(FIXTURES, kind, name), 'utf8');
-const inbox = (): Record<string, unknown>[] => {
-  const path = join(t.plan, '.swarm', 'inbox.jsonl');
-  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
-};
+const inbox = (): Record<string, unknown>[] => spoolRecords(t.plan);
 const capacity = async (env: Record<string, string>) => {
   const run = await swarm(['capacity', '--self', '--json'], { env: t.agentEnv('lane-a', env) });
   expect(run.code).toBe(0);

@@ -4,9 +4,10 @@
  * `swarm up` starts. The refusal is made with `chattr +i` (tests run as root, so a file's mode does not
  * stop a write); always undone in afterEach; skipped where chattr does not work.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { spoolRecords } from '../helpers/swarm.js';
 import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
 import { waitFor } from '../helpers/waitFor.js';
 import { chattr, immutableFiles } from '../helpers/chattr.js';
@@ -61,9 +62,8 @@ describe.skipIf(!immutable)('the plan\'s files refuse writes (tmux)', () => {
     const printed = output(child);
     await s.waitEvent('lane_started', 2);
     await waitFor(() => printed().includes('swarm e2e: plan'), { what: 'swarm up to have started (its first line)' });
-    // Both agents' first reports are in (the inbox file exists): from here on only lane-a's death comes.
-    const inbox = join(s.plan, '.swarm', 'inbox.jsonl');
-    await waitFor(() => existsSync(inbox) && readFileSync(inbox, 'utf8').split('plan ready').length === 3, { what: 'both agents\' first reports' });
+    // Both agents' first reports are in (their spools): from here on only lane-a's death comes.
+    await waitFor(() => spoolRecords(s.plan).filter((r) => String(r.text ?? '').startsWith('plan ready')).length === 2, { what: 'both agents\' first reports' });
     const dir = join(s.plan, '.swarm');
     freeze(dir);
     await waitFor(() => printed().includes('plan_files_fault'), { timeout: 20_000, what: 'the fault in the headless log' });

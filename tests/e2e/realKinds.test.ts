@@ -5,7 +5,7 @@
  * `swarm statusline` / `swarm hook …` with fixture JSON as the real CLIs would, and record every
  * byte they receive.
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mailboxPath } from '../../src/core/plan/paths.js';
@@ -13,13 +13,15 @@ import { pointerLine } from '../../src/core/protocol/mailbox.js';
 import { ROOT, tempDir } from '../helpers/swarm.js';
 import { makeSwarm, type LaneOptions, type TestSwarm } from '../helpers/swarmUp.js';
 import { waitFor } from '../helpers/waitFor.js';
+import { spoolRecords } from '../helpers/swarm.js';
+import { spoolSizes } from '../../src/adapters/spool.js';
 
 const BIN = join(ROOT, 'tests', 'fixtures', 'bin');
 let t: TestSwarm | null = null;
 let profiles: { dir: string; cleanup: () => void } | null = null;
 afterEach(async () => {
   if (process.env.DUMP && t) {
-    for (const f of ['.swarm/inbox.jsonl', 'journal.jsonl']) {
+    for (const f of ['journal.jsonl']) {
       const path = join(t.plan, f);
       if (existsSync(path)) console.log(f, readFileSync(path, 'utf8'));
     }
@@ -75,12 +77,11 @@ function setup(kind: 'claude' | 'codex', steps: Record<string, string>, others: 
   /** Every inbox record so far has been taken by the engine. */
   const inboxRead = () =>
     waitFor(() => {
-      const inbox = join(s.plan, '.swarm', 'inbox.jsonl');
-      const state = JSON.parse(readFileSync(join(s.plan, '.swarm', 'state.json'), 'utf8')) as { inboxOffset: number };
-      return existsSync(inbox) && state.inboxOffset === statSync(inbox).size;
+      const state = JSON.parse(readFileSync(join(s.plan, '.swarm', 'state.json'), 'utf8')) as { spools?: Record<string, { offset: number }> };
+      const spools = Object.entries(spoolSizes(s.plan, 1));
+      return spools.length > 0 && spools.every(([spool, size]) => state.spools?.[spool]?.offset === size);
     }, { timeout: 15_000, what: 'the engine to read the whole inbox' });
-  const inbox = () =>
-    readFileSync(join(s.plan, '.swarm', 'inbox.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const inbox = () => spoolRecords(s.plan);
   return { s, entries, received, stepDone, inboxRead, inbox };
 }
 

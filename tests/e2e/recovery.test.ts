@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { spoolRecords } from '../helpers/swarm.js';
 import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
 import { findOnPath } from '../../src/adapters/which.js';
 import { waitFor } from '../helpers/waitFor.js';
@@ -19,10 +20,7 @@ afterEach(async () => {
   t = null;
 });
 
-const inboxHas = (s: TestSwarm, needle: string) => {
-  const path = join(s.plan, '.swarm', 'inbox.jsonl');
-  return existsSync(path) && readFileSync(path, 'utf8').includes(needle);
-};
+const inboxHas = (s: TestSwarm, needle: string) => JSON.stringify(spoolRecords(s.plan)).includes(JSON.stringify(needle).slice(1, -1));
 
 /** `lane gN @account` of every live agent pane on the swarm's tmux server, and of every lease. */
 function agentsAndLeases(s: TestSwarm): { panes: string[]; leases: string[] } {

@@ -15,7 +15,7 @@ import { validatePacket } from '../../src/core/packet/check.js';
 import { mailboxPath } from '../../src/core/plan/paths.js';
 import type { Sender } from '../../src/core/protocol/mailbox.js';
 import { BUSY } from '../../src/sim/screen.js';
-import { CLI, git, swarm, testPlan, writeTree, type TestPlan, claimAsUp } from '../helpers/swarm.js';
+import { CLI, PANE, spoolRecords, git, testPlan, writeTree, type TestPlan, claimAsUp } from '../helpers/swarm.js';
 import { waitFor } from '../helpers/waitFor.js';
 
 const PLAN = `---
@@ -73,8 +73,10 @@ function envOf(lane: string, extra: Record<string, string> = {}): Record<string,
 }
 
 function start(lane: string, extra: Record<string, string> = {}, cwd = checkout(lane)): Sim {
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...envOf(lane, extra) };
-  const child = spawn(process.execPath, [CLI, 'sim'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...envOf(lane, extra) };
+  // Under a stand-in pane recorded for the agent its environment names (SPEC 10.3: who it is comes from its pane).
+  const agent = { plan: t.plan, lane: env.SWARM_LANE!, role: env.SWARM_ROLE === 'lead' ? 'lead' : 'lane', generation: Number(env.SWARM_GENERATION ?? '1'), account: env.SWARM_ACCOUNT!, run: 1 };
+  const child = spawn(process.execPath, [PANE, JSON.stringify(agent), process.execPath, CLI, 'sim'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -85,11 +87,7 @@ function start(lane: string, extra: Record<string, string> = {}, cwd = checkout(
 }
 
 interface Message { from: string; to: string; generation: number; text: string }
-const inbox = (kind = 'message'): Record<string, unknown>[] => {
-  const path = join(t.plan, '.swarm', 'inbox.jsonl');
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r.kind === kind);
-};
+const inbox = (kind = 'message'): Record<string, unknown>[] => spoolRecords(t.plan).filter((r) => r.kind === kind);
 const messages = (from?: string): Message[] => (inbox() as unknown as Message[]).filter((m) => from === undefined || m.from === from);
 const waitMessage = (pred: (m: Message) => boolean, what: string) => waitFor(() => messages().find(pred), { timeout: 40_000, what });
 

@@ -3,6 +3,8 @@
  * this process with the pane's own environment, calling swarm's commands (notify, packet write,
  * accept, lane add) in-process as the real agents would. Tests drive exits and screens by hand.
  */
+import { hostname } from 'node:os';
+import { spoolName, type AgentRecord } from '../../src/core/authority/agents.js';
 import { chmodSync } from 'node:fs';
 import type { HostEvent, PaneHost, PaneInfo, PaneSpec } from '../../src/adapters/host.js';
 import type { CommandIO } from '../../src/commands/io.js';
@@ -196,7 +198,8 @@ export class FakeHost implements PaneHost {
       // Exit 5 (the plan's files cannot be written): the agent does as told and tries again, for a while.
       for (let attempt = 1; ; attempt += 1) {
         const printed: string[] = [];
-        const io: CommandIO = { args, cwd: spec.cwd, env: spec.env, stdout: (t) => printed.push(t), stderr: (t) => pane.out.push(t), stdin: async () => stdin };
+        // Who it is: the agent this pane was started as, injected in-process (SPEC 10.3: never its environment).
+        const io: CommandIO = { args, cwd: spec.cwd, env: spec.env, stdout: (t) => printed.push(t), stderr: (t) => pane.out.push(t), stdin: async () => stdin, agent: agentOf(spec) };
         if ((await exitCode(command, io)) !== 5 || attempt === 100) return printed.join('').trim();
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -241,4 +244,10 @@ export class FakeHost implements PaneHost {
       pane.step += 1;
     }
   }
+}
+
+/** The agent a pane spec starts, as swarm records it (no pane process: the fake host has none). */
+export function agentOf(spec: PaneSpec): AgentRecord {
+  const run = Number(spec.env.SWARM_RUN ?? '1') || 1;
+  return { lane: spec.lane, generation: spec.generation, role: spec.role, account: spec.account, run, spool: spoolName(run, spec.lane, spec.generation), pane: null, host: hostname() };
 }

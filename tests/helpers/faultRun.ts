@@ -12,7 +12,7 @@ import type { EngineState } from '../../src/runtime/engineState.js';
 import { startSwarm, type Outcome } from '../../src/runtime/swarm.js';
 import type { JournalEntry } from '../../src/core/protocol/journal.js';
 import type { SwarmStore } from '../../src/ui/store.js';
-import { exitCode, FakeHost, type Action, type FakePane, type Scripts } from './fakeHost.js';
+import { agentOf, exitCode, FakeHost, type Action, type FakePane, type Scripts } from './fakeHost.js';
 import { HandClock } from './handClock.js';
 import { waitFor } from './waitFor.js';
 import { makeSwarm, type LaneOptions, type SwarmOptions, type TestSwarm } from './swarmUp.js';
@@ -92,7 +92,7 @@ export const until = (what: string, ready: () => boolean): Action => async () =>
 /** An agent's report with a capacity line (`low` makes a lane near, `critical` makes it write its packet). */
 export const capacity = (cap: 'low 20%' | 'critical 5%'): Action => async (pane) => {
   const { notify } = await import('../../src/commands/notify.js');
-  const io = { args: ['lead', `working on it\ncapacity=${cap}`], cwd: pane.spec.cwd, env: pane.spec.env, stdout: () => undefined, stderr: (t: string) => pane.out.push(t), stdin: async () => '' };
+  const io = { args: ['lead', `working on it\ncapacity=${cap}`], cwd: pane.spec.cwd, env: pane.spec.env, stdout: () => undefined, stderr: (t: string) => pane.out.push(t), stdin: async () => '', agent: agentOf(pane.spec) };
   for (let attempt = 1; (await exitCode(notify, io)) === 5 && attempt < 100; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
 };
 

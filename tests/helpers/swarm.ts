@@ -1,11 +1,12 @@
 /** Run the built `swarm` CLI as a user or an agent would, and build throwaway plans and repos. */
 import { execa } from 'execa';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { claim } from '../../src/core/lead/epochs.js';
 import { updateLeadRecord } from '../../src/adapters/leadStore.js';
+import { appendJournal } from '../../src/adapters/journal.js';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -137,5 +138,25 @@ export function claimAsUp(plan: string, options: { lead?: string; account?: stri
   const lead = options.lead ?? 'lead';
   const outcome = updateLeadRecord(plan, (current) => claim(current, { plan: basename(plan), lead, account: options.account ?? `acct-${lead}`, succession: options.succession ?? [], now: new Date().toISOString() }));
   if (!outcome.ok) return { code: 3, stdout: '', stderr: outcome.message };
+  appendJournal(plan, { type: 'observation', event: 'lead_claimed', lane: lead, epoch: outcome.record.epoch, by: lead });
   return { code: 0, stdout: `${basename(plan)}: lead ${lead}@${outcome.record.epoch}\n`, stderr: '' };
+}
+
+/** Every record the plan's agents wrote, from all their spools (SPEC 10.3), as written (not as the engine attributes them). */
+export function spoolRecords(plan: string): Record<string, unknown>[] {
+  const root = join(plan, '.swarm', 'spool');
+  const out: Record<string, unknown>[] = [];
+  for (const run of existsSync(root) ? readdirSync(root).sort() : []) {
+    for (const agent of readdirSync(join(root, run)).sort()) {
+      const file = join(root, run, agent, 'records.jsonl');
+      if (!existsSync(file)) continue;
+      for (const line of readFileSync(file, 'utf8').split('\n')) if (line.trim()) out.push(JSON.parse(line) as Record<string, unknown>);
+    }
+  }
+  return out;
+}
+
+/** One agent's spool file (`r<run>/<name>-g<N>/records.jsonl`). */
+export function spoolPath(plan: string, lane: string, generation = 1, run = 1): string {
+  return join(plan, '.swarm', 'spool', `r${run}`, `${lane}-g${generation}`, 'records.jsonl');
 }

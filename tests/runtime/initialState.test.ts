@@ -27,11 +27,11 @@ const host = { kind: 'tmux' } as PaneHost;
 const clock = new HandClock();
 
 describe('freshOrSaved: the state a swarm up starts from', () => {
-  it('nothing saved: a fresh state, no lanes yet, the inbox read from its start', () => {
+  it('nothing saved: a fresh state, no lanes yet, no spool read yet', () => {
     const { config } = plan();
     const { state, corrupt } = freshOrSaved(config, host, clock);
     expect(corrupt).toBeNull();
-    expect(state).toMatchObject({ version: 1, name: 'demo', session: 'swarm-demo', backend: 'tmux', run: 1, inboxOffset: 0, lanes: {}, order: [], leadName: 'lead', leadAgent: 'lead', epoch: 0 });
+    expect(state).toMatchObject({ version: 1, name: 'demo', session: 'swarm-demo', backend: 'tmux', run: 1, spools: {}, lanes: {}, order: [], leadName: 'lead', leadAgent: 'lead', epoch: 0 });
     expect(state.pending).toEqual([{ lane: null, effect: { type: 'journal', kind: 'observation', event: 'run_started', lane: null, data: { run: 1, heads: {} } } }]);
   });
 

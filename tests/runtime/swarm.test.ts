@@ -153,9 +153,9 @@ describe('the engine in-process, with a fake pane host', () => {
     expect(s.events('lane_result')).toMatchObject([{ lane: 'lane-a', result: 'done' }]);
   });
 
-  describe('a torn inbox line (a write cut short)', () => {
+  describe('a torn spool line (a write cut short)', () => {
     const fragment = '{"kind":"message","ts":"2026-01-01T00:00:00.000Z","from":"lane-a","role":"la';
-    const inbox = () => join(t!.plan, '.swarm', 'inbox.jsonl');
+    const inbox = () => join(t!.plan, '.swarm', 'spool', 'r1', 'lane-a-g1', 'records.jsonl');
     /** The torn bytes, appended as a writer cut short leaves them; their offset is kept. */
     const tear = (at: { offset: number }): Action => async () => {
       at.offset = statSync(inbox()).size;
@@ -175,7 +175,7 @@ describe('the engine in-process, with a fake pane host', () => {
       });
       expect(outcome.code).toBe(0);
       expect(beforeDeadline).toEqual([]);
-      expect(s.events('inbox_torn')).toMatchObject([{ offset: at.offset, bytes: fragment.length }]);
+      expect(s.events('inbox_torn')).toMatchObject([{ spool: 'r1/lane-a-g1', offset: at.offset, bytes: fragment.length }]);
       expect(s.events('lane_result')).toMatchObject([{ lane: 'lane-a', result: 'done' }]);
     });
 
@@ -183,7 +183,7 @@ describe('the engine in-process, with a fake pane host', () => {
       const at = { offset: -1 };
       const { s, outcome } = await run([{ name: 'lane-a' }], { 'lane-a g1': ['ready', tear(at), 'done'] });
       expect(outcome.code).toBe(0);
-      expect(s.events('inbox_torn')).toMatchObject([{ offset: at.offset, bytes: fragment.length }]);
+      expect(s.events('inbox_torn')).toMatchObject([{ spool: 'r1/lane-a-g1', offset: at.offset, bytes: fragment.length }]);
       expect(s.events('lane_result')).toMatchObject([{ lane: 'lane-a', result: 'done' }]);
     });
   });

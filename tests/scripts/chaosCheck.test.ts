@@ -229,11 +229,12 @@ describe('chaosCheck across refused writes', () => {
 describe('chaosCheck: a full disk under .swarm/', () => {
   const record = (from: string, text: string, ms: number) => `${JSON.stringify({ kind: 'message', ts: at(ms), from, role: 'lane', to: 'lead', text })}\n`;
   const torn = '{"kind":"message","ts":"2026-12-01T10:00:00.1';
-  /** A plan whose inbox is `inbox` and whose engine read it to `readTo` (default: all of it). */
+  /** A plan whose spool r1/lane-a-g1 is `inbox` and whose engine read it to `readTo` (default: all of it). */
   function withInbox(inbox: string, journal: Entry[], readTo = Buffer.byteLength(inbox)): string {
     const plan = plant(journal);
-    writeFileSync(join(plan, '.swarm', 'inbox.jsonl'), inbox);
-    writeFileSync(join(plan, '.swarm', 'state.json'), JSON.stringify({ inboxOffset: readTo }));
+    mkdirSync(join(plan, '.swarm', 'spool', 'r1', 'lane-a-g1'), { recursive: true });
+    writeFileSync(join(plan, '.swarm', 'spool', 'r1', 'lane-a-g1', 'records.jsonl'), inbox);
+    writeFileSync(join(plan, '.swarm', 'state.json'), JSON.stringify({ spools: { 'r1/lane-a-g1': { offset: readTo } } }));
     return plan;
   }
   const first = record('lane-a', 'plan ready', 0);
@@ -241,15 +242,15 @@ describe('chaosCheck: a full disk under .swarm/', () => {
 
   it('passes torn bytes on their own line (journaled inbox_torn at their offset), blanks, and records all read', () => {
     const inbox = `${first}${torn}\n${' '.repeat(30)}\n${record('lane-b', 'done', 200)}`;
-    const journal = [...cleanJournal().slice(0, -1), { event: 'inbox_torn', lane: null, offset: tornAt, bytes: torn.length }, cleanJournal().at(-1)!];
+    const journal = [...cleanJournal().slice(0, -1), { event: 'inbox_torn', lane: null, spool: 'r1/lane-a-g1', offset: tornAt, bytes: torn.length }, cleanJournal().at(-1)!];
     expect(check(withInbox(inbox, journal), { fullDisk: true })).toEqual([]);
   });
 
   it.each<[string, string, Entry[], number | null, string]>([
-    ['a record glued to torn bytes', `${first}${torn}${record('lane-b', 'done', 200)}`, [], null, `inbox byte ${tornAt}: a record glued to torn bytes`],
-    ['a whole record never read', `${first}${record('lane-b', 'done', 200)}`, [], tornAt, `inbox byte ${tornAt}: a whole message record of lane-b never read (the engine read to ${tornAt})`],
-    ['inbox_torn where a whole record lies', `${first}${record('lane-b', 'done', 200)}`, [{ event: 'inbox_torn', lane: null, offset: tornAt, bytes: 9 }], null, `inbox_torn at byte ${tornAt}: a whole record lies there, not torn bytes`],
-    ['inbox_torn where no line starts', `${first}${torn}\n`, [{ event: 'inbox_torn', lane: null, offset: tornAt + 3, bytes: 9 }], null, `inbox_torn at byte ${tornAt + 3}: no line starts there`],
+    ['a record glued to torn bytes', `${first}${torn}${record('lane-b', 'done', 200)}`, [], null, `r1/lane-a-g1 byte ${tornAt}: a record glued to torn bytes`],
+    ['a whole record never read', `${first}${record('lane-b', 'done', 200)}`, [], tornAt, `r1/lane-a-g1 byte ${tornAt}: a whole message record of lane-b never read (the engine read to ${tornAt})`],
+    ['inbox_torn where a whole record lies', `${first}${record('lane-b', 'done', 200)}`, [{ event: 'inbox_torn', lane: null, spool: 'r1/lane-a-g1', offset: tornAt, bytes: 9 }], null, `inbox_torn in r1/lane-a-g1 at byte ${tornAt}: a whole record lies there, not torn bytes`],
+    ['inbox_torn where no line starts', `${first}${torn}\n`, [{ event: 'inbox_torn', lane: null, spool: 'r1/lane-a-g1', offset: tornAt + 3, bytes: 9 }], null, `inbox_torn in r1/lane-a-g1 at byte ${tornAt + 3}: no line starts there`],
   ])('flags %s', (_, inbox, extra, readTo, want) => {
     const journal = [...cleanJournal().slice(0, -1), ...extra, cleanJournal().at(-1)!];
     const violations = check(withInbox(inbox, journal, readTo ?? Buffer.byteLength(inbox)), { fullDisk: true });

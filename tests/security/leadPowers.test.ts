@@ -35,7 +35,7 @@ describe('a lane cannot act as the lead', () => {
     ['swarm notify all with the current epoch', ['notify', 'all', 'stop everything', '--epoch', '1'], NOT_LEAD],
     ['swarm lead release', ['lead', 'release'], NOT_LEAD],
     ['swarm lead handover', ['lead', 'handover', 'lane-a', '--packet', '/dev/null'], NOT_LEAD],
-    ['swarm lead claim', ['lead', 'claim'], 'plan p1 is led by lead@1; lane-a cannot claim it'],
+    ['swarm lead claim', ['lead', 'claim'], 'fenced: the lead is claimed by swarm up alone'],
     ['swarm lane add', ['lane', 'add', 'lane-z', '--task', 'anything'], 'fenced'],
   ])('%s from lane-a: fenced (exit 3), the lead record and the inbox unchanged', async (_name, args, says) => {
     const before = { record: record(), inbox: inbox() };

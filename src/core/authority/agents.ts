@@ -19,8 +19,8 @@ export interface AgentRecord {
   run: number;
   /** Its spool, relative to `.swarm/spool/` (spoolName). */
   spool: string;
-  /** The pane's first process, as swarm started it. */
-  pane: ProcessId;
+  /** The pane's first process, as swarm started it; null where the host gave none (no command can be known as this agent's by ancestry). */
+  pane: ProcessId | null;
   host: string;
 }
 
@@ -38,7 +38,7 @@ export function parseSpoolName(name: string): { run: number; lane: string; gener
   return { run: Number(match[1]), lane: match[2]!, generation: Number(match[3]) };
 }
 
-/** The registry file of an agent's pane process: `<pid>-<start ticks>.json`. */
+/** The registry file of an agent's pane process: `<pid>-<start ticks>.json` (beside `spools/<spool>.json`, one for every agent). */
 export function agentFileName(pane: ProcessId): string {
   return `${pane.pid}-${pane.startTicks}.json`;
 }
@@ -50,7 +50,7 @@ export function agentFileName(pane: ProcessId): string {
 export function findAgent(ancestors: readonly ProcessId[], host: string, lookup: (pane: ProcessId) => AgentRecord | null): AgentRecord | null {
   for (const process of ancestors) {
     const agent = lookup(process);
-    if (agent && agent.host === host && agent.pane.pid === process.pid && agent.pane.startTicks === process.startTicks) return agent;
+    if (agent && agent.host === host && agent.pane?.pid === process.pid && agent.pane.startTicks === process.startTicks) return agent;
   }
   return null;
 }
@@ -59,14 +59,14 @@ export function findAgent(ancestors: readonly ProcessId[], host: string, lookup:
 export function asAgentRecord(value: unknown): AgentRecord | null {
   if (typeof value !== 'object' || value === null) return null;
   const v = value as Record<string, unknown>;
-  const pane = v.pane as Record<string, unknown> | undefined;
+  const pane = v.pane as Record<string, unknown> | null | undefined;
   const whole = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n > 0;
   if (typeof v.lane !== 'string' || !NAME.test(v.lane) || !whole(v.generation) || !whole(v.run)) return null;
   if (v.role !== 'lead' && v.role !== 'lane') return null;
   if (typeof v.account !== 'string' || typeof v.host !== 'string' || typeof v.spool !== 'string') return null;
   if (v.spool !== spoolName(v.run, v.lane, v.generation)) return null;
-  if (!pane || !whole(pane.pid) || typeof pane.startTicks !== 'number' || !Number.isSafeInteger(pane.startTicks)) return null;
-  return { lane: v.lane, generation: v.generation, role: v.role, account: v.account, run: v.run, spool: v.spool, pane: { pid: pane.pid, startTicks: pane.startTicks }, host: v.host };
+  if (pane !== null && (!pane || !whole(pane.pid) || typeof pane.startTicks !== 'number' || !Number.isSafeInteger(pane.startTicks))) return null;
+  return { lane: v.lane, generation: v.generation, role: v.role, account: v.account, run: v.run, spool: v.spool, pane: pane === null ? null : { pid: pane.pid as number, startTicks: pane.startTicks as number }, host: v.host };
 }
 
 /**

@@ -2,13 +2,12 @@
  * The plan's durable inbox (`.swarm/inbox.jsonl`): one JSON object a line, appended by agents'
  * `swarm` commands and read by the engine from a saved byte offset. Pure: records and text.
  */
-import type { Role } from './agentContext.js';
 import { gluedObject } from './tornLines.js';
 
 interface Sender {
   ts: string;
   from: string;
-  role: Role | 'developer';
+  role: 'lead' | 'lane' | 'developer';
   account: string | null;
   generation: number | null;
   epoch: number | null;

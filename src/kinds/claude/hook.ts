@@ -19,7 +19,7 @@ import { classifyHook, stopDecision, type Hook } from './hooks.js';
 const resetOf = (ctx: AgentContext): string | null => readCachedReading(ctx.plan, ctx.account)?.resets_at ?? null;
 
 export async function claudeHook(event: string, input: string, io: SignalIO): Promise<void> {
-  const ctx = await callerContext(io.env, `hook ${event}`);
+  const ctx = await callerContext(io, `hook ${event}`);
   const parsed = classifyHook(event, input);
   if (!parsed.ok) throw new Error(parsed.error);
   const h: Hook = parsed.value;

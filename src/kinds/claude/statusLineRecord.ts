@@ -12,7 +12,7 @@ import type { SignalIO } from '../kind.js';
 import { formatStatusLine, parseStatusLine } from './statusline.js';
 
 export async function recordStatusLine(input: string, io: SignalIO): Promise<string> {
-  const ctx = await callerContext(io.env, 'statusline');
+  const ctx = await callerContext(io, 'statusline');
   const now = new Date();
   const parsed = parseStatusLine(input);
   if (!parsed.ok) throw new Error(parsed.error);

@@ -11,7 +11,7 @@ import { parseCodexNotify } from './notify.js';
 import { laneRollout } from './rolloutProbe.js';
 
 export async function codexNotifyHook(_event: string, json: string, io: SignalIO): Promise<void> {
-  const ctx = await callerContext(io.env, 'hook codex-notify');
+  const ctx = await callerContext(io, 'hook codex-notify');
   const now = new Date();
   const rollout = laneRollout(ctx.plan, ctx.lane, ctx.generation, io.env.CODEX_HOME, now.getTime());
   if (rollout !== null) {
