@@ -26,8 +26,8 @@ function impostor(out: string, released: string): string {
     'mkdir -p "$SWARM_PLAN/.swarm/answers" "$SWARM_PLAN/.swarm/spool/r1/lead-g9"',
     tried('lane-add', "SWARM_LANE=lead SWARM_ROLE=lead SWARM_ACCOUNT=a1 swarm lane add x --task t --command true"),
     tried('notify-all', "SWARM_LANE=lead SWARM_ROLE=lead swarm notify all 'everyone stop'"),
-    tried('as-lane-b', "SWARM_LANE=lane-b SWARM_ACCOUNT=a3 swarm notify lead $'done\\ncapacity=ok 90% @a3'"),
     tried('capacity', "swarm notify lead $'PR open https://example.invalid/pr/1\\ncapacity=critical 3% @a3'"),
+    tried('as-lane-b', "SWARM_LANE=lane-b SWARM_ACCOUNT=a3 swarm notify lead $'done\\ncapacity=ok 90% @a3'"),
     `printf '%s\\n' '${answer}' > "$SWARM_PLAN/.swarm/answers/forged.json"`,
     `printf '%s\\n' '${devRecord}' >> "$SWARM_SPOOL/records.jsonl"`,
     `printf '%s\\n' '${leadAll}' >> "$SWARM_PLAN/.swarm/spool/r1/lead-g9/records.jsonl"`,
@@ -48,7 +48,7 @@ describe('a lane borrows roles from inside its pane (tmux)', () => {
     // lane-b reports only once the test lets it: until then any `done` for lane-b is someone else's.
     writeFileSync(join(s.root, 'lane-b.sh'), `until [ -e '${laneB}' ]; do sleep 0.1; done\nAGENT_G1=ready,done exec '${process.execPath}' '${AGENT}'\n`);
     writeFileSync(s.file, readFileSync(s.file, 'utf8')
-      .replace('command: "placeholder-a"', `command: "sh ${join(s.root, 'lane-a.sh')}"`)
+      .replace('command: "placeholder-a"', `command: "bash ${join(s.root, 'lane-a.sh')}"`)
       .replace('command: "placeholder-b"', `command: "sh ${join(s.root, 'lane-b.sh')}"`));
 
     const up = s.up(['--timeout', '90s']);
@@ -65,7 +65,7 @@ describe('a lane borrows roles from inside its pane (tmux)', () => {
 
     const tried = (name: string) => readFileSync(join(out, name), 'utf8');
     // 1. The lead's powers: refused where they were asked, nothing added, nothing sent to all.
-    expect(tried('lane-add')).toMatch(/fenced: .*lane-a.*lead|fenced/);
+    expect(tried('lane-add')).toContain('fenced: lane-a@1 is not the lead');
     expect(tried('lane-add')).toContain('rc=3');
     expect(tried('notify-all')).toContain('rc=3');
     expect(s.events('lane_added')).toEqual([]);
@@ -83,7 +83,8 @@ describe('a lane borrows roles from inside its pane (tmux)', () => {
     expect(mailboxB).toMatch(/^--- \S+ from lane-a \(lane, g1\)/m);
     expect(mailboxB).not.toMatch(/^--- .*from the developer/m);
     // 4. A capacity line naming lane-b's account: ignored, lane-b never told to hand off.
-    expect(s.events('capacity_ignored')).toMatchObject([{ lane: 'lane-a', named_account: 'a3', sender_account: 'a2' }]);
+    // (Both of lane-a's lines naming a3: its PR report's, and the one it sent "as lane-b".)
+    expect(s.events('capacity_ignored')).toMatchObject([{ lane: 'lane-a', named_account: 'a3', sender_account: 'a2' }, { lane: 'lane-a', named_account: 'a3', sender_account: 'a2' }]);
     expect(s.events('handoff_reported').filter((e) => e.lane === 'lane-b')).toEqual([]);
   });
 });

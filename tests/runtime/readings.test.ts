@@ -14,7 +14,7 @@ import { notify } from '../../src/commands/notify.js';
 import { packetWrite } from '../../src/commands/packetWrite.js';
 import type { Reading } from '../../src/core/accounts/leases.js';
 import { startSwarm } from '../../src/runtime/swarm.js';
-import { exitCode, FakeHost, type Action, type FakePane, type Scripts } from '../helpers/fakeHost.js';
+import { agentOf, exitCode, FakeHost, type Action, type FakePane, type Scripts } from '../helpers/fakeHost.js';
 import { HandClock } from '../helpers/handClock.js';
 import { waitFor } from '../helpers/waitFor.js';
 import { makeSwarm, type LaneOptions, type TestSwarm } from '../helpers/swarmUp.js';
@@ -54,7 +54,7 @@ async function run(lanes: LaneOptions[], scripts: Scripts) {
 /** Run one of swarm's commands from the pane, as its agent would; what it printed. */
 async function inPane(pane: FakePane, command: (io: CommandIO) => Promise<number>, args: string[]): Promise<string> {
   const printed: string[] = [];
-  const io: CommandIO = { args, cwd: pane.spec.cwd, env: pane.spec.env, stdout: (text) => printed.push(text), stderr: (text) => pane.out.push(text), stdin: async () => '' };
+  const io: CommandIO = { args, cwd: pane.spec.cwd, env: pane.spec.env, stdout: (text) => printed.push(text), stderr: (text) => pane.out.push(text), stdin: async () => '', agent: agentOf(pane.spec) };
   const code = await exitCode(command, io);
   if (code !== 0) throw new Error(`swarm ${args.join(' ')} exited ${code}: ${pane.out.join('')}`);
   return printed.join('').trim();

@@ -79,7 +79,7 @@ describe('the capacity line a report carries, whose it is', () => {
 
 describe("reduceSwarm: the 'reading' event", () => {
   const state: SwarmState = {
-    version: 1, name: 'demo', session: 'swarm-demo', backend: 'tmux', inboxOffset: 0,
+    version: 1, name: 'demo', session: 'swarm-demo', backend: 'tmux', spools: {},
     lanes: { lead: { ...initialLane({ name: 'lead', role: 'lead', account: 'a0', now: 0 }), state: 'working', paneId: '%1' }, 'lane-a': laneA(), 'lane-b': { ...initialLane({ name: 'lane-b', role: 'lane', account: 'a3', now: 0 }), state: 'working', paneId: '%3' } },
     order: ['lead', 'lane-a', 'lane-b'], leadName: 'lead', leadAgent: 'lead', epoch: 1, limited: {}, readings: { a3: r('ok', 60) },
     timers: [], pending: [], allDoneTold: false, releaseAt: null, planDone: false, added: [], leadNext: null, asks: [], askTimeouts: 0,
