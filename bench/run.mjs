@@ -29,6 +29,11 @@ const env = {
   SWARM_EPOCH: '1',
 };
 
+// The agent is known by its pane (SPEC 10.3): this process stands in for the pane swarm started, recorded
+// as the engine records one, so every command below runs under it and finds its agent as in a real pane.
+const { processNow, recordAgent } = await import(join(ROOT, 'dist', 'adapters', 'agentRegistry.js'));
+recordAgent(plan, { lane: 'lane-a', role: 'lane', generation: 1, account: 'work1', run: 1, pane: processNow(process.pid) });
+
 // What Claude Code pipes to `swarm statusline` and `swarm hook Stop` (tests/fixtures/claude has every shape).
 const statusJson = JSON.stringify({
   session_id: 's-1', transcript_path: join(dir, 't.jsonl'), model: { id: 'claude-sonnet-4-6' },

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { agentContext, agentPlan, type AgentContext, type LeadsOnly } from '../core/protocol/agentContext.js';
 import type { AgentRecord } from '../core/authority/agents.js';
 import { MismatchError } from '../errors.js';
-import { agentOfSoon } from './agentRegistry.js';
+import { agentOf, agentOfSoon } from './agentRegistry.js';
 import { appendJournal } from './journal.js';
 import { requirePlanFolder } from './planFolder.js';
 
@@ -40,4 +40,20 @@ export async function callerContext(io: { env: NodeJS.ProcessEnv; agent?: AgentR
       ? `only the swarm's lead ${leadsOnly.does}, from its own pane: ask it there (\`swarm attach\`)`
       : 'agents report from the pane swarm started them in; as the developer, answer a lane with `swarm answer <lane> <text>`',
   });
+}
+
+/**
+ * The developer's commands (`swarm up`, `swarm down`) are those run outside every pane (SPEC 10.3):
+ * run by an agent, under a pane swarm recorded for this plan, they are refused, `fenced`, exit 3.
+ */
+export function refuseFromAgent(plan: string, command: string): void {
+  const agent = agentOf(plan);
+  if (agent === null) return;
+  const reason = `swarm ${command} is the developer's, and this process runs under the pane of ${agent.lane} g${agent.generation}`;
+  try {
+    appendJournal(plan, { type: 'intervention', event: 'fenced', lane: agent.lane, generation: agent.generation, command, reason });
+  } catch {
+    // the refusal stands whether or not the journal takes it
+  }
+  throw new MismatchError(`fenced: ${reason}`, [reason], { hint: 'run it from your own terminal, outside the swarm\'s tmux session' });
 }

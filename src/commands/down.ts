@@ -8,6 +8,7 @@
  * `swarm status` tells the truth and the next `swarm up` starts the plan afresh. The journal,
  * packets and reports stay.
  */
+import { refuseFromAgent } from '../adapters/caller.js';
 import { readdirSync } from 'node:fs';
 import { basename } from 'node:path';
 import { release } from '../core/lead/epochs.js';
@@ -37,6 +38,7 @@ export async function down(io: CommandIO): Promise<number> {
   if (io.args.length > 1) throw new UsageError(`swarm down takes one file, got ${io.args.length}`, { hint: USAGE });
   const config = loadConfig(io.args[0] ?? 'swarm.yaml', { cwd: io.cwd, env: io.env, checkKinds: false });
   const paths = planPaths(config.plan);
+  refuseFromAgent(config.plan, 'down');
 
   const holder = liveHolder(paths.lock);
   if (holder && holder.pid !== process.pid) {

@@ -6,6 +6,7 @@
  * set, the engine runs here and prints one line per event (the headless log). Both read one store.
  * `--dashboard` is internal: what window 0 runs.
  */
+import { refuseFromAgent } from '../adapters/caller.js';
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { parseDuration } from '../core/config/duration.js';
@@ -48,6 +49,7 @@ export async function up(io: CommandIO): Promise<number> {
   tmuxSocket(io.env);
   const config = loadConfig(positionals[0] ?? 'swarm.yaml', { cwd: io.cwd, env: io.env });
   requirePlanFile(config.plan);
+  refuseFromAgent(config.plan, 'up');
   // A lead.json that is no lead record stops up here (exit 3, the file named), before any tmux server or session exists.
   readLeadRecord(config.plan);
   const flags = [...(values['until-done'] ? ['--until-done'] : []), ...(values.timeout === undefined ? [] : ['--timeout', values.timeout])];

@@ -27,6 +27,7 @@ function impostor(out: string, released: string): string {
     tried('lane-add', "SWARM_LANE=lead SWARM_ROLE=lead SWARM_ACCOUNT=a1 swarm lane add x --task t --command true"),
     tried('notify-all', "SWARM_LANE=lead SWARM_ROLE=lead swarm notify all 'everyone stop'"),
     tried('capacity', "swarm notify lead $'PR open https://example.invalid/pr/1\\ncapacity=critical 3% @a3'"),
+    tried('down', 'swarm down "$SWARM_CONFIG"'),
     tried('as-lane-b', "SWARM_LANE=lane-b SWARM_ACCOUNT=a3 swarm notify lead $'done\\ncapacity=ok 90% @a3'"),
     `printf '%s\\n' '${answer}' > "$SWARM_PLAN/.swarm/answers/forged.json"`,
     `printf '%s\\n' '${devRecord}' >> "$SWARM_SPOOL/records.jsonl"`,
@@ -69,6 +70,10 @@ describe('a lane borrows roles from inside its pane (tmux)', () => {
     expect(tried('lane-add')).toContain('rc=3');
     expect(tried('notify-all')).toContain('rc=3');
     expect(s.events('lane_added')).toEqual([]);
+    // The developer's own command, from an agent: refused, the swarm ran on.
+    expect(tried('down')).toContain('fenced: swarm down is the developer\'s, and this process runs under the pane of lane-a g1');
+    expect(tried('down')).toContain('rc=3');
+    expect(s.events('swarm_down')).toEqual([]);
     expect(existsSync(join(s.plan, '.swarm', 'mailbox', 'lane-b.md')) ? readFileSync(join(s.plan, '.swarm', 'mailbox', 'lane-b.md'), 'utf8') : '').not.toContain('everyone stop');
     // As lane-b: queued, but as lane-a's (its spool), so lane-b was done only by its own agent, after the test let it.
     expect(tried('as-lane-b')).toContain('rc=0');
