@@ -2,14 +2,15 @@
  * Bad inputs (issue 12 §3): every row of badInputs.cases.ts through the built bin, on its own swarm
  * and private tmux socket. Each exits with its code and its first line of stderr, and leaves no
  * half-started swarm or partial record: no tmux server, no lead record, no lease, no state, no
- * journal line, no inbox line, no acceptance record. UPDATE_BAD_INPUTS_DOC=1 rewrites
+ * journal line, no spool record, no acceptance record. An agent's command (`pane`) runs under a
+ * stand-in pane recorded for lane-a g2 (tests/fixtures/pane.mjs), as in a real pane. UPDATE_BAD_INPUTS_DOC=1 rewrites
  * docs/bad-inputs.md from what the runs printed; otherwise the doc must name every case.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { CLI, ROOT } from '../helpers/swarm.js';
+import { CLI, PANE, ROOT } from '../helpers/swarm.js';
 import { AGENT, makeSwarm, type TestSwarm, tmuxServerRuns } from '../helpers/swarmUp.js';
 import { BAD_INPUTS, type BadInput } from './badInputs.cases.js';
 
@@ -26,7 +27,7 @@ afterEach(async () => {
 
 /** Every file under the plan that a run records in, that exists. */
 function records(s: TestSwarm): string[] {
-  const found = ['lead.json', 'journal.jsonl', '.swarm/state.json', '.swarm/inbox.jsonl', '.swarm/leases', '.swarm/lock'].filter((f) => existsSync(join(s.plan, f)));
+  const found = ['lead.json', 'journal.jsonl', '.swarm/state.json', '.swarm/spool', '.swarm/answers', '.swarm/leases', '.swarm/lock'].filter((f) => existsSync(join(s.plan, f)));
   const handoff = join(s.plan, 'analysis_results', 'handoff');
   if (existsSync(handoff)) found.push(...readdirSync(handoff).filter((f) => f.endsWith('.accepted.json')).map((f) => `handoff/${f}`));
   return found;
@@ -40,7 +41,9 @@ describe.each(BAD_INPUTS)('bad input $id ($area)', (c) => {
     c.setup?.(s);
     const pane = c.pane ? { SWARM_PLAN: s.plan, SWARM_LANE: 'lane-a', SWARM_ROLE: 'lane', SWARM_ACCOUNT: 'a2', SWARM_GENERATION: '2', SWARM_EPOCH: '1' } : {};
     const extra = Object.fromEntries(Object.entries(c.env ?? {}).map(([k, v]) => [k, fill(s, v)]));
-    const r = await execa('node', [CLI, ...c.args.map((a) => fill(s, a))], { env: { ...s.env, ...pane, ...extra }, extendEnv: false, reject: false, cwd: join(s.root, 'repo'), timeout: 30_000, stdin: 'ignore' });
+    const agent = { plan: s.plan, lane: 'lane-a', role: 'lane', generation: 2, account: 'a2', run: 1 };
+    const argv = c.pane ? [PANE, JSON.stringify(agent), process.execPath, CLI] : [CLI];
+    const r = await execa('node', [...argv, ...c.args.map((a) => fill(s, a))], { env: { ...s.env, ...pane, ...extra }, extendEnv: false, reject: false, cwd: join(s.root, 'repo'), timeout: 30_000, stdin: 'ignore' });
     const stderr = r.stderr.replaceAll(s.root, '$ROOT');
     seen.push({ c, stderr, code: r.exitCode ?? -1 });
     expect(r.timedOut).toBe(false);

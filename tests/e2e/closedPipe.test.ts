@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, tempDir } from '../helpers/swarm.js';
+import { CLI, PANE, tempDir } from '../helpers/swarm.js';
 
 let dir = '';
 let cleanup = () => {};
@@ -30,10 +30,11 @@ const env = () => ({ PATH: process.env.PATH, HOME: dir, NO_COLOR: '1', SWARM_PLA
 
 /** `swarm <args> | <reader>` in a real shell: the swarm's own exit code (PIPESTATUS) and its stderr. */
 async function piped(args: string[], reader: string): Promise<{ code: number; stderr: string; read: string }> {
-  const script = `node "$CLI" "$@" 2>"$ERR" | ${reader}; echo "rc=\${PIPESTATUS[0]}" >"$RC"`;
+  // Under a stand-in pane recorded for lane-a (SPEC 10.3: an agent's command is known by its pane).
+  const script = `node "$PANE" "$AGENT" "$NODE" "$CLI" "$@" 2>"$ERR" | ${reader}; echo "rc=\${PIPESTATUS[0]}" >"$RC"`;
   const err = join(dir, `err-${args[0]}-${Math.random().toString(36).slice(2)}`);
   const rc = `${err}.rc`;
-  const r = await execa('bash', ['-c', script, 'piped', ...args], { env: { ...env(), CLI, ERR: err, RC: rc }, extendEnv: false, reject: false, cwd: dir });
+  const r = await execa('bash', ['-c', script, 'piped', ...args], { env: { ...env(), CLI, PANE, NODE: process.execPath, AGENT: JSON.stringify({ plan, lane: 'lane-a', role: 'lane', generation: 1, account: 'a1', run: 1 }), ERR: err, RC: rc }, extendEnv: false, reject: false, cwd: dir });
   const code = Number(/rc=(\d+)/.exec(readFileSync(rc, 'utf8'))?.[1] ?? -1);
   return { code, stderr: readFileSync(err, 'utf8'), read: r.stdout };
 }

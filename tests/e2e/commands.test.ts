@@ -7,7 +7,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AGENT, makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
-import { git } from '../helpers/swarm.js';
+import { git, swarm } from '../helpers/swarm.js';
 import { waitFor } from '../helpers/waitFor.js';
 
 let t: TestSwarm | null = null;
@@ -47,11 +47,13 @@ describe('developer commands on a live swarm', () => {
     // The lead adds a lane at run time; a lane cannot.
     const wt = join(s.root, 'wt-lane-z');
     git(join(s.root, 'repo'), 'worktree', 'add', '-q', '-b', 'lane/lane-z', wt);
-    const agentEnv = (lane: string, role: string) => ({ SWARM_PLAN: s.plan, SWARM_LANE: lane, SWARM_ROLE: role, SWARM_ACCOUNT: 'a1', SWARM_GENERATION: '1', SWARM_EPOCH: '1', SWARM_CONFIG: s.file });
-    const byLane = await s.run(['lane', 'add', 'lane-y', '--task', 'x', '--checkout', wt], agentEnv('lane-a', 'lane'));
+    // Each from a stand-in for its pane, recorded as the engine records one (SPEC 10.3: the agent is known by its pane).
+    const asAgent = (lane: string, role: 'lead' | 'lane', args: string[]) =>
+      swarm(args, { env: { ...s.env, SWARM_PLAN: s.plan, SWARM_LANE: lane, SWARM_EPOCH: '1', SWARM_CONFIG: s.file }, cwd: join(s.root, 'repo'), pane: { plan: s.plan, lane, role, account: role === 'lead' ? 'a1' : 'a2' } });
+    const byLane = await asAgent('lane-a', 'lane', ['lane', 'add', 'lane-y', '--task', 'x', '--checkout', wt]);
     expect(byLane.code).toBe(3);
     const command = `AGENT_G1=ready exec ${process.execPath} ${AGENT}`;
-    const byLead = await s.run(['lane', 'add', 'lane-z', '--task', 'extra work', '--checkout', wt, '--command', command], agentEnv('lead', 'lead'));
+    const byLead = await asAgent('lead', 'lead', ['lane', 'add', 'lane-z', '--task', 'extra work', '--checkout', wt, '--command', command]);
     expect(byLead.stderr).toBe('');
     expect(byLead.code).toBe(0);
     await waitFor(() => s.events('lane_started').find((e) => e.lane === 'lane-z'), { what: 'lane-z started' });

@@ -20,7 +20,7 @@ afterEach(async () => {
   t = null;
 });
 
-const inboxHas = (s: TestSwarm, needle: string) => JSON.stringify(spoolRecords(s.plan)).includes(JSON.stringify(needle).slice(1, -1));
+const inboxHas = (s: TestSwarm, needle: string) => JSON.stringify(spoolRecords(s.plan)).includes(needle);
 
 /** `lane gN @account` of every live agent pane on the swarm's tmux server, and of every lease. */
 function agentsAndLeases(s: TestSwarm): { panes: string[]; leases: string[] } {

@@ -40,7 +40,7 @@ describe('runs (tmux)', () => {
     expect(s.agentLog()).not.toContain('lane-a g2 started');
   });
 
-  it('after swarm down, an old agent\'s `swarm notify lead done` with the old run: stale_record; the new run\'s lane is not done by it', async () => {
+  it('after swarm down, an old agent\'s `swarm notify lead done` (its pane gone, its environment kept): fenced, the new run\'s lane is not done by it', async () => {
     const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,env,sleep6000,done' } }] }));
     const envFile = `${s.env.AGENT_LOG}.lane-a-g1.env.json`;
     const first = s.up();
@@ -53,9 +53,9 @@ describe('runs (tmux)', () => {
     const second = s.up(['--timeout', '45s']);
     await waitFor(() => s.agentLog().filter((l) => l === 'lane-a g1 env').length === 2, { timeout: 30_000, what: 'run 2 lane-a g1 at work' });
     const notify = await execa('node', [CLI, 'notify', 'lead', 'done\ncapacity=ok 70%'], { env: old, extendEnv: false, reject: false, cwd: old.PWD ?? s.root });
-    expect(notify.exitCode, notify.stderr).toBe(0);
-    await s.waitEvent('stale_record', 1, 10_000);
-    expect(s.events('stale_record')).toMatchObject([{ lane: 'lane-a', generation: 1, run: 1, why: 'a record of run 1; this is run 2' }]);
+    // Its pane is gone, so no recorded pane is among its ancestors: its environment makes it nobody (SPEC 10.3).
+    expect(notify.exitCode, notify.stderr).toBe(3);
+    expect(notify.stderr).toContain('fenced: swarm notify ran outside every pane swarm started for this plan (its environment says lane-a, which grants nothing)');
     expect(laneState(s, 'lane-a')).toBe('working');
     expect(s.events('lane_result')).toEqual([]);
 

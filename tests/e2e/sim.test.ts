@@ -58,7 +58,13 @@ beforeEach(() => {
   git(t.root, 'commit', '-q', '-m', 'plan');
 });
 afterEach(() => {
-  for (const s of sims) s.child.kill('SIGKILL');
+  for (const s of sims) {
+    try {
+      process.kill(-s.child.pid!, 'SIGKILL');
+    } catch {
+      // the group is gone already
+    }
+  }
   sims = [];
   t.cleanup();
 });
@@ -76,7 +82,8 @@ function start(lane: string, extra: Record<string, string> = {}, cwd = checkout(
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...envOf(lane, extra) };
   // Under a stand-in pane recorded for the agent its environment names (SPEC 10.3: who it is comes from its pane).
   const agent = { plan: t.plan, lane: env.SWARM_LANE!, role: env.SWARM_ROLE === 'lead' ? 'lead' : 'lane', generation: Number(env.SWARM_GENERATION ?? '1'), account: env.SWARM_ACCOUNT!, run: 1 };
-  const child = spawn(process.execPath, [PANE, JSON.stringify(agent), process.execPath, CLI, 'sim'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  // A process group of its own: the test ends the stand-in pane and the agent under it together.
+  const child = spawn(process.execPath, [PANE, JSON.stringify(agent), process.execPath, CLI, 'sim'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -282,7 +289,7 @@ describe('fault knobs', () => {
     expect(screen(sim.out()).at(-1)).toBe("[sim] You've hit your session limit · resets 3:45pm");
     expect(existsSync(join(checkout('lane-a'), 'greeting.txt'))).toBe(true);
     expect(messages('lane-a').map((m) => m.text.split('\n')[0])).toEqual(['plan ready']);
-    expect(JSON.parse(readFileSync(join(t.plan, '.swarm', 'sim', 'acct-lane-a.json'), 'utf8'))).toMatchObject({ remaining_pct: 0 });
+    expect(JSON.parse(readFileSync(join(t.plan, '.swarm', 'sim', 'run-1', 'acct-lane-a.json'), 'utf8'))).toMatchObject({ remaining_pct: 0 }); // the run its pane was recorded in
     expect(sim.child.exitCode).toBeNull();
   });
 
