@@ -6,6 +6,7 @@
 import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, git, tempDir } from './swarm.js';
+import { endProcessesUnder } from './swarmUp.js';
 
 export function demoRepo(): { repo: string; cleanup: () => void } {
   const t = tempDir('swarm-demo-');
@@ -15,5 +16,7 @@ export function demoRepo(): { repo: string; cleanup: () => void } {
   git(repo, 'init', '-q', '-b', 'main');
   git(repo, 'add', '-A');
   git(repo, '-c', 'user.email=t@example.invalid', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'demo');
-  return { repo, cleanup: t.cleanup };
+  // A simulated agent that outlived its tmux server (it ignored the hang-up) would write on into the
+  // folder being removed (ENOTEMPTY): end what the test started there first, then remove it.
+  return { repo, cleanup: () => { endProcessesUnder(t.dir); t.cleanup(); } };
 }
