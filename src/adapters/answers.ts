@@ -34,9 +34,18 @@ export async function offerAnswer(plan: string, answer: Omit<Answer, 'kind' | 'w
   const writer = processNow(process.pid) ?? { pid: process.pid, startTicks: 0 };
   const name = `${Date.now()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}.json`;
   const path = join(dir, name);
-  const fd = openSync(path, 'wx', 0o644);
+  // Written whole under a name the engine does not read, then renamed while held open: the engine,
+  // woken by the file's creation, never reads a half-written answer and refuses it as no answer.
+  const draft = `${path}.draft`;
+  const fd = openSync(draft, 'wx', 0o644);
   try {
-    writeSync(fd, `${JSON.stringify({ kind: 'answer', ...answer, writer } satisfies Answer)}\n`);
+    try {
+      writeSync(fd, `${JSON.stringify({ kind: 'answer', ...answer, writer } satisfies Answer)}\n`);
+      renameSync(draft, path);
+    } catch (error) {
+      rmSync(draft, { force: true });
+      throw error;
+    }
     const until = Date.now() + waitMs;
     for (;;) {
       const settled = settledAs(dir, name);
