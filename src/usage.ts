@@ -17,7 +17,7 @@ const USAGES: Record<string, readonly string[]> = {
   hook: ["usage: swarm hook <Event>   (the hook's JSON on stdin)", "       swarm hook codex-notify '<json>'", "(agents) a Claude Code hook or Codex's notify program"],
   packet: ['usage: swarm packet write --reason R --doing TEXT --next STEP [--next STEP…] [--done X…] [--deadend X…] [--decision X…] [--verified WHAT=EVIDENCE…] [--unverified WHAT=GATE…] [--ask X…] [--task T] [--step S]', "(agents) write this lane's handoff packet"],
   accept: ['usage: swarm accept <packet>   (default: $SWARM_PACKET)', '(agents) the successor accepts its handoff packet'],
-  lead: ['usage: swarm lead claim [--succession a,b]', '       swarm lead handover <successor> --packet <path>', '       swarm lead takeover [--epoch N]', '       swarm lead release', '       swarm lead show', 'the lead record: who leads, at which epoch'],
+  lead: ['usage: swarm lead handover <successor> --packet <path>', '       swarm lead takeover [--epoch N]', '       swarm lead release', '       swarm lead show', 'the lead record: who leads, at which epoch'],
   journal: ['usage: swarm journal [file] [--follow] [--json]', "the swarm's record, one line per event"],
   status: ['usage: swarm status [file] [--json]', 'the lanes now: state, generation, account, headroom'],
   report: ['usage: swarm report [file] [--run N|all] [--json] [--html [--out FILE]]', 'the completion report of a run (the last unless --run): every handoff and succession'],

@@ -15,7 +15,7 @@ export function readLeadRecord(planDir: string): LeadRecord | null {
   const parsed = parseLeadRecord(text);
   if (!parsed.ok) {
     throw new MismatchError(`${path} is not a lead record: ${parsed.reason}`, [parsed.reason], {
-      hint: 'fix or remove the file; `swarm lead claim` writes a new one',
+      hint: 'fix or remove the file; the next `swarm up` of a new run claims a new one',
     });
   }
   return parsed.record;

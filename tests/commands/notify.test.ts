@@ -109,12 +109,12 @@ describe('swarm notify', () => {
     expect(fresh.code).toBe(0);
   });
 
-  it('a lane\'s `notify all` with no lead record is refused as a lane\'s, not with "claim the lead first"', async () => {
+  it('a lane\'s `notify all` with no lead record is refused as a lane\'s, not with "no lead record yet"', async () => {
     const run = await swarm(['notify', 'all', 'stop everything'], { env: t.agentEnv('lane-a') });
     expect(run.code).toBe(3);
     expect(run.stderr).toContain('fenced: lane-a is a lane: only the current lead may notify all');
     expect(run.stderr).toContain('a lane reports to the lead (swarm notify lead <text>)');
-    expect(run.stderr).not.toContain('claim the lead first');
+    expect(run.stderr).not.toContain('no lead record yet');
     expect(readFileSync(join(t.plan, 'journal.jsonl'), 'utf8')).toContain('"event":"fenced"');
     expect(spoolRecords(t.plan)).toEqual([]);
   });

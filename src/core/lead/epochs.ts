@@ -32,7 +32,7 @@ function next(current: LeadRecord, changes: Partial<LeadRecord>, now: string): L
 }
 
 const noRecord = (what: string): LeadOutcome =>
-  refuse('no_record', `no lead record yet, so there is nothing to ${what}; claim the lead first (swarm lead claim)`);
+  refuse('no_record', `no lead record yet, so there is nothing to ${what}; swarm up claims it before any lane starts`);
 
 const releasedRefusal = (r: LeadRecord, what: string): LeadOutcome =>
   refuse('released', `the lead record of plan ${r.plan} is released (last ${r.lead ?? 'nobody'}@${r.epoch}); there is nothing to ${what}: claim it anew`);

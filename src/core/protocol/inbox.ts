@@ -1,6 +1,7 @@
 /**
- * The plan's durable inbox (`.swarm/inbox.jsonl`): one JSON object a line, appended by agents'
- * `swarm` commands and read by the engine from a saved byte offset. Pure: records and text.
+ * Agents' records, each agent's in its own spool (`.swarm/spool/r<run>/<name>-g<N>/records.jsonl`): one
+ * JSON object a line, appended by its `swarm` commands and read by the engine from a saved byte offset.
+ * Pure: records and text.
  */
 import { gluedObject } from './tornLines.js';
 

@@ -88,7 +88,7 @@ describe('fence', () => {
   });
   it('no record → no_record', () => {
     expect(fence(null, { caller: 'lead', epoch: 1 })).toEqual({
-      ok: false, code: 'no_record', message: 'no lead record yet, so there is nothing to act on; claim the lead first (swarm lead claim)',
+      ok: false, code: 'no_record', message: 'no lead record yet, so there is nothing to act on; swarm up claims it before any lane starts',
     });
   });
 });
@@ -182,7 +182,7 @@ describe('takeover', () => {
   });
   it('no record / released', () => {
     expect(takeover(null, { by: 'lead-b', epoch: 3, now: T1 })).toEqual({
-      ok: false, code: 'no_record', message: 'no lead record yet, so there is nothing to take over; claim the lead first (swarm lead claim)',
+      ok: false, code: 'no_record', message: 'no lead record yet, so there is nothing to take over; swarm up claims it before any lane starts',
     });
     expect(takeover(rec({ released: true }), { by: 'lead-b', epoch: 3, now: T1 })).toMatchObject({ ok: false, code: 'released' });
   });
