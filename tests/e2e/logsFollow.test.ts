@@ -61,7 +61,7 @@ describe('swarm logs --follow', () => {
 
     // --generation 1: ends by itself once g1's pane is closed (it was, at g2's acceptance).
     const one = await oneG1;
-    expect(one.exitCode).toBe(0);
+    expect(one.exitCode, `${one.stderr}`).toBe(0);
     expect(String(one.stdout)).toContain('--- lane-a g1 closed');
     expect(String(one.stdout)).not.toContain('g2 @');
 
