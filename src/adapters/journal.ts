@@ -1,7 +1,7 @@
 /** The plan's journal file (SPEC 7). */
 import { planPaths } from '../core/plan/paths.js';
 import { journalLine, parseJournal, type JournalEntry, type JournalType } from '../core/protocol/journal.js';
-import { closeSync, openSync, readSync, statSync, watch } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync, watch } from 'node:fs';
 import { basename } from 'node:path';
 import { appendLine, readTextIfExists } from './files.js';
 
@@ -24,6 +24,37 @@ export function appendJournal(planDir: string, input: JournalInput, now: Date = 
   const entry = journalEntry(input, now);
   appendLine(planPaths(planDir).journal, journalLine(entry));
   return entry;
+}
+
+/** How far back from the journal's end a restart looks for the lines its killed predecessor wrote. */
+const INTENT_TAIL_BYTES = 1 << 20;
+
+/**
+ * The intent ids (`intent`) of the lines at the journal's end: a restarted engine does not write the
+ * line of an intent it finds there again (runtime/engine.ts).
+ */
+export function journaledIntents(planDir: string): Set<string> {
+  let fd: number;
+  try {
+    fd = openSync(planPaths(planDir).journal, 'r');
+  } catch {
+    return new Set();
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const start = Math.max(0, size - INTENT_TAIL_BYTES);
+    const bytes = Buffer.alloc(size - start);
+    for (let got = 0; got < bytes.length; ) {
+      const n = readSync(fd, bytes, got, bytes.length - got, start + got);
+      if (n === 0) break;
+      got += n;
+    }
+    const text = bytes.toString('utf8');
+    const whole = start === 0 ? text : text.slice(text.indexOf('\n') + 1); // the first line may be cut
+    return new Set(parseJournal(whole).flatMap((entry) => (typeof entry.intent === 'string' ? [entry.intent] : [])));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function readJournal(planDir: string): JournalEntry[] {

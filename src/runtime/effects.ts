@@ -62,11 +62,11 @@ import { journalSkips, notReadyAccounts } from './readyAccounts.js';
 /** Swarm's own messages (notices, escalations) carry its name in the mailbox header. */
 const SWARM: Sender = { kind: 'swarm' };
 
-export async function runEffect(engine: EffectsEngine, laneName: string, effect: Effect): Promise<void> {
+export async function runEffect(engine: EffectsEngine, laneName: string, effect: Effect, intent?: string): Promise<void> {
   const lane = engine.lane(laneName);
   if (!lane) return;
   faultPoint(engine, `before:${effect.type}`);
-  await carryOut(engine, laneName, lane, effect);
+  await carryOut(engine, laneName, lane, effect, intent);
 }
 
 /**
@@ -77,11 +77,12 @@ export function faultPoint(engine: EffectsEngine, point: string): void {
   if (engine.env.SWARM_FAULT === point) process.kill(process.pid, 'SIGKILL');
 }
 
-async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState, effect: Effect): Promise<void> {
+async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState, effect: Effect, intent: string | undefined): Promise<void> {
   const plan = engine.config.plan;
   switch (effect.type) {
     case 'journal':
-      engine.journal({ type: effect.kind, event: effect.event, lane: lane.name, generation: lane.generation, ...effect.data });
+      engine.journal({ type: effect.kind, event: effect.event, lane: lane.name, generation: lane.generation, ...effect.data, ...(intent === undefined ? {} : { intent }) });
+      faultPoint(engine, `after:journal:${effect.event}`); // the line written, its intent not yet marked done
       return;
     case 'notify':
       engine.deliver(engine.agentName(lane), SWARM, effect.text);

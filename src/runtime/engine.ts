@@ -17,7 +17,7 @@ import type { LeadRecord } from '../core/lead/epochs.js';
 import type { JournalEntry } from '../core/protocol/journal.js';
 import type { Kinds } from '../kinds/index.js';
 import type { PaneHost } from '../adapters/host.js';
-import { appendJournal, journalEntry, type JournalInput } from '../adapters/journal.js';
+import { appendJournal, journaledIntents, journalEntry, type JournalInput } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { readLeases } from '../adapters/leaseFiles.js';
 import { appendMailbox } from '../adapters/mailbox.js';
@@ -68,7 +68,11 @@ export class Engine {
   finished = false;
   /** Hooks the lifecycle installs (swarm.ts): a pane newly a lane's, the swarm's own effects, successor starts. */
   onPaneAssigned: ((paneId: string) => void) | null = null;
-  swarmEffect: ((effect: SwarmEffect) => Promise<void> | void) | null = null;
+  swarmEffect: ((effect: SwarmEffect, intent: string | undefined) => Promise<void> | void) | null = null;
+  /** The journal intents pending when this engine started: a kill may have come just after their line was written. */
+  private readonly recovered: Set<string>;
+  /** The intents the journal's end shows written (read once, when a recovered one is first due). */
+  private journaled: Set<string> | null = null;
   spawner: ((lane: LaneState, generation: number, account: string, packet: string) => Promise<LaneEvent>) | null = null;
 
   constructor(deps: EngineDeps) {
@@ -81,6 +85,7 @@ export class Engine {
     this.clock = deps.clock ?? systemClock;
     this.now = () => this.clock.now();
     this.untilDone = deps.untilDone ?? false;
+    this.recovered = new Set(deps.state.pending.flatMap((p) => (p.effect.type === 'journal' && p.id !== undefined ? [p.id] : [])));
     this.deadlines = new Deadlines(() => deadlines(this.state, this.config.timeouts.ask), (due) => {
       for (const event of due) this.dispatch(event);
     }, this.clock);
@@ -137,7 +142,7 @@ export class Engine {
     const before = this.state;
     const { state, effects } = reduceSwarm(before, event, this.context());
     if (state === before && effects.length === 0) return false;
-    this.state = { ...state, pending: [...state.pending, ...effects] };
+    this.state = effects.length === 0 ? state : { ...state, ...withIds(state, effects) };
     this.panesAssigned(before.lanes);
     this.save();
     return true;
@@ -175,19 +180,23 @@ export class Engine {
 
   /**
    * Run pending intents in order; each is removed (and the state saved) once done, so a kill in
-   * between runs it again. The swarm's own journal lines are removed first instead: a line about a
-   * decision already saved is written at most once, never twice (as before the swarm's effects were
-   * intents).
+   * between runs it again — except a journal line, which carries its intent's id: one a killed
+   * engine already wrote is found at the journal's end and not written twice (exactly once).
    */
   async drainPending(): Promise<void> {
     while (this.state.pending.length > 0) {
       const item = this.state.pending[0]!;
-      const atMostOnce = item.lane === null && item.effect.type === 'journal';
-      if (atMostOnce) this.done(item);
-      await this.writes.persistently(() => this.carryOut(item));
-      if (!atMostOnce) this.done(item);
+      if (!this.writtenBefore(item)) await this.writes.persistently(() => this.carryOut(item));
+      this.done(item);
       await this.writes.settled();
     }
+  }
+
+  /** A journal intent pending at start whose line is already in the journal (the kill came between the line and the save). */
+  private writtenBefore(item: PendingEffect): boolean {
+    if (item.id === undefined || !this.recovered.delete(item.id)) return false;
+    this.journaled ??= journaledIntents(this.config.plan);
+    return this.journaled.has(item.id);
   }
 
   private done(item: PendingEffect): void {
@@ -196,8 +205,8 @@ export class Engine {
   }
 
   private async carryOut(item: PendingEffect): Promise<void> {
-    if (item.lane === null) await this.swarmEffect?.(item.effect);
-    else await runEffect(this, item.lane, item.effect);
+    if (item.lane === null) await this.swarmEffect?.(item.effect, item.id);
+    else await runEffect(this, item.lane, item.effect, item.id);
   }
 
   /** Save the state (now, or once the file system lets us: see PlanWrites). */
@@ -287,4 +296,14 @@ export class Engine {
     }
     if (this.failed) throw this.failed;
   }
+}
+
+/** The step's effects as intents, each with its id (`<run>.<n>`: unique in the plan's journal across runs). */
+function withIds(state: EngineState, effects: PendingEffect[]): Pick<EngineState, 'pending' | 'intents'> {
+  const first = state.intents ?? 0;
+  const run = state.run ?? 0;
+  return {
+    pending: [...state.pending, ...effects.map((effect, i) => ({ ...effect, id: `${run}.${first + i + 1}` }))],
+    intents: first + effects.length,
+  };
 }

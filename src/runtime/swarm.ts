@@ -154,11 +154,11 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   };
 
   engine.spawner = (lane, generation, account, packet) => spawn(engine, lane, generation, account, packet);
-  engine.swarmEffect = (effect) => runSwarmEffect(engine, effect, {
+  engine.swarmEffect = (effect, intent) => runSwarmEffect(engine, effect, {
     finish,
     startAdded: () => engine.writes.persistently(async () => startMissing(engine, await engine.host.list())),
     readInbox: () => inbox.drain(),
-  });
+  }, intent);
 
   const unsubscribe = engine.host.onEvent((event) => (event.type === 'lost' ? stopOnHostLost(engine, event.reason) : watchPanes.handle(event)));
   try {

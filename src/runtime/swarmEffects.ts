@@ -19,11 +19,11 @@ export interface RunHooks {
   readInbox(): void;
 }
 
-export async function runSwarmEffect(engine: Engine, effect: SwarmEffect, run: RunHooks): Promise<void> {
+export async function runSwarmEffect(engine: Engine, effect: SwarmEffect, run: RunHooks, intent?: string): Promise<void> {
   const { state } = engine;
   switch (effect.type) {
     case 'journal':
-      engine.journal({ type: effect.kind, event: effect.event, lane: effect.lane, ...effect.data });
+      engine.journal({ type: effect.kind, event: effect.event, lane: effect.lane, ...effect.data, ...(intent === undefined ? {} : { intent }) });
       return;
     case 'tell_lead':
       engine.deliver(engine.leadMailbox(), { kind: 'swarm' }, effect.text);

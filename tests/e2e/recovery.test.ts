@@ -95,6 +95,15 @@ describe('recovery after kill -9 of swarm up (tmux)', () => {
     expect(s.events('pane_closed')).toHaveLength(1);
   });
 
+  it('killed right after the acceptance was journaled, before its intent was marked done: the restart does not journal it again', async () => {
+    // Chaos seed 2000: the restart carried the intent out again, so packet_accepted was in the journal twice.
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,handoff', AGENT_G2: 'sleep1500,done' } }] }));
+    const first = await s.up([], { SWARM_FAULT: 'after:journal:packet_accepted' });
+    expect(first.signal).toBe('SIGKILL');
+    expect(s.events('packet_accepted')).toHaveLength(1);
+    await finishesOnce(s);
+  });
+
   // Issue 10 item 14: a gate killed with swarm has no result; the restart runs it again.
   it('killed while a done_when gate runs: the restart runs the gate again and the plan finishes', async () => {
     const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,done' }, doneWhen: 'touch gate.started; sleep 3; true' }] }));

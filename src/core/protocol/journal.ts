@@ -44,7 +44,8 @@ function parseLine(line: string): unknown {
 }
 
 const SHOWN_FIRST = ['packet', 'account', 'reason', 'class', 'what', 'text', 'to', 'from'];
-const HIDDEN = new Set(['ts', 'type', 'event', 'lane', 'generation', 'epoch']);
+/** Shown before the fields, or (an intent's id: for the engine's restarts) not at all. */
+const HIDDEN = new Set(['ts', 'type', 'event', 'lane', 'generation', 'epoch', 'intent']);
 
 /**
  * One grep-able line: `12:04:31 lane-a g1 handoff_reported packet=plans/demo/…yaml`.

@@ -12,8 +12,13 @@ import type { AddedLane } from './laneAdd.js';
 import type { SwarmEffect } from './events.js';
 import type { InboxTail } from '../protocol/inbox.js';
 
-/** An intent not yet carried out: a lane machine's effect (tagged with its lane), or the swarm's own (lane null). */
-export type PendingEffect = { lane: string; effect: Effect } | { lane: null; effect: SwarmEffect };
+/**
+ * An intent not yet carried out: a lane machine's effect (tagged with its lane), or the swarm's own
+ * (lane null). `id` (`<run>.<n>`, given by the engine as it saves the intent; absent in older files)
+ * marks what the intent wrote: a journal line carries it as `intent`, so a restart that finds the
+ * line already written does not write it again.
+ */
+export type PendingEffect = ({ lane: string; effect: Effect } | { lane: null; effect: SwarmEffect }) & { id?: string };
 
 export interface TimerEntry {
   lane: string;
@@ -55,6 +60,8 @@ export interface SwarmState {
   readings: Record<string, Reading>;
   timers: TimerEntry[];
   pending: PendingEffect[];
+  /** How many intents were given an id (PendingEffect.id); absent in older files. */
+  intents?: number;
   allDoneTold: boolean;
   /** The release deadline running since every lane was done (epoch ms; core/swarm/planEnd.ts); absent in older files. */
   releaseAt?: number | null;
