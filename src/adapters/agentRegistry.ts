@@ -36,18 +36,10 @@ export function processNow(pid: number): ProcessId | null {
 export function ancestry(pid: number = process.pid): ProcessId[] {
   const out: ProcessId[] = [];
   for (let at = pid; at > 1 && out.length < 200; ) {
-    let text: string;
-    try {
-      text = readFileSync(`/proc/${at}/stat`, 'utf8');
-    } catch {
-      break;
-    }
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    const startTicks = Number(fields[19]);
-    if (!Number.isSafeInteger(startTicks)) break;
-    out.push({ pid: at, startTicks });
-    at = Number(fields[1]);
-    if (!Number.isSafeInteger(at)) break;
+    const stat = readStat(at);
+    if (stat === null) break;
+    out.push({ pid: at, startTicks: stat.startTicks });
+    at = stat.ppid;
   }
   return out;
 }

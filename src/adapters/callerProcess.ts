@@ -6,33 +6,21 @@
 import { fstatSync, readFileSync, statSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import type { CallerFacts, SwarmProcesses } from '../core/process/paneCaller.js';
+import { readStat } from './procStatFile.js';
 import { runTmux } from './tmux/runner.js';
 
-interface ProcStat { ppid: number; ttyNr: number; comm: string }
-
-/** /proc/<pid>/stat: the command is in parentheses and may hold spaces and parentheses itself. */
-function procStat(pid: number | 'self'): ProcStat | null {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const close = text.lastIndexOf(')');
-    const fields = text.slice(close + 2).split(' ');
-    return { comm: text.slice(text.indexOf('(') + 1, close), ppid: Number(fields[1]), ttyNr: Number(fields[4]) };
-  } catch {
-    return null;
-  }
-}
 
 /** A process (default: this one) and its ancestors, up to pid 1 (at most 200, against a loop), and its terminals. */
 export function callerFacts(pid: number = process.pid): CallerFacts {
   const ancestors: number[] = [];
   for (let at = pid; at > 1 && ancestors.length < 200; ) {
     ancestors.push(at);
-    const stat = procStat(at);
-    if (!stat || !Number.isInteger(stat.ppid)) break;
+    const stat = readStat(at);
+    if (!stat) break;
     at = stat.ppid;
   }
   const ttys = new Set<number>();
-  const own = procStat(pid)?.ttyNr ?? 0;
+  const own = readStat(pid)?.ttyNr ?? 0;
   if (own > 0) ttys.add(own);
   for (const fd of [0, 1, 2]) {
     try {
@@ -50,7 +38,7 @@ export function callerFacts(pid: number = process.pid): CallerFacts {
 export function tmuxSocketsOf(pids: readonly number[]): string[] {
   const sockets: string[] = [];
   for (const pid of pids) {
-    if (procStat(pid)?.comm !== 'tmux: server') continue;
+    if (readStat(pid)?.comm !== 'tmux: server') continue;
     const args = readNul(`/proc/${pid}/cmdline`);
     const at = args.indexOf('-L');
     if (!args.includes('-S')) sockets.push(at >= 0 && args[at + 1] ? args[at + 1]! : 'default');

@@ -9,10 +9,16 @@ export interface ProcessId { pid: number; startTicks: number }
 
 export interface ProcStat {
   pid: number;
+  /** The command's name (at most 15 bytes: `tmux: server`, `node`). */
+  comm: string;
   /** R, S, D, Z (a zombie: exited, not yet reaped), … */
   state: string;
+  /** Its parent. */
+  ppid: number;
   /** Its process group. */
   pgrp: number;
+  /** Its controlling terminal's device number (0: none). */
+  ttyNr: number;
   /** When it started: clock ticks since boot (field 22); a reused pid has another. */
   startTicks: number;
 }
@@ -26,11 +32,10 @@ export function parseProcStat(text: string): ProcStat | null {
   // Fields from 3 (state) on; field n is at index n - 3.
   const fields = text.slice(close + 1).trim().split(/\s+/);
   const state = fields[0] ?? '';
-  const pgrp = Number(fields[2]);
-  const startTicks = Number(fields[19]);
+  const [ppid, pgrp, ttyNr, startTicks] = [fields[1], fields[2], fields[4], fields[19]].map((f) => (f === undefined ? NaN : Number(f)));
   if (!Number.isSafeInteger(pid) || pid <= 0 || !/^[A-Za-z]$/.test(state)) return null;
-  if (!Number.isSafeInteger(pgrp) || !Number.isSafeInteger(startTicks) || fields[19] === undefined) return null;
-  return { pid, state, pgrp, startTicks };
+  if (![ppid, pgrp, ttyNr, startTicks].every((n) => Number.isSafeInteger(n))) return null;
+  return { pid, comm: text.slice(open + 2, close), state, ppid: ppid!, pgrp: pgrp!, ttyNr: ttyNr!, startTicks: startTicks! };
 }
 
 /**

@@ -4,15 +4,17 @@ import { ended, parseProcStat, sameProcess } from '../../../src/core/process/pro
 
 const TAIL = '22183 22183 11793 0 -1 4194304 100 0 0 0 0 0 0 0 20 0 1 0 2111432 3133440 396 18446744073709551615 0 0';
 const line = (comm: string, state = 'S', tail = TAIL) => `22189 (${comm}) ${state} ${tail}`;
+const facts = (comm: string, state = 'S') => ({ pid: 22189, comm, state, ppid: 22183, pgrp: 22183, ttyNr: 0, startTicks: 2111432 });
 
 describe('parseProcStat', () => {
   it.each([
-    ['a plain command', line('sh'), { pid: 22189, state: 'S', pgrp: 22183, startTicks: 2111432 }],
-    ['a command with spaces and parentheses', line('tmux: server (x) )'), { pid: 22189, state: 'S', pgrp: 22183, startTicks: 2111432 }],
-    ['a trailing line break and spaces', `${line('sh')}\n  `, { pid: 22189, state: 'S', pgrp: 22183, startTicks: 2111432 }],
-    ['CRLF', `${line('sh')}\r\n`, { pid: 22189, state: 'S', pgrp: 22183, startTicks: 2111432 }],
-    ['a zombie', line('sh', 'Z'), { pid: 22189, state: 'Z', pgrp: 22183, startTicks: 2111432 }],
-    ['a line break in the command', line('a\nb'), { pid: 22189, state: 'S', pgrp: 22183, startTicks: 2111432 }],
+    ['a plain command', line('sh'), facts('sh')],
+    ['a command with spaces and parentheses', line('tmux: server (x) )'), facts('tmux: server (x) )')],
+    ['a trailing line break and spaces', `${line('sh')}\n  `, facts('sh')],
+    ['CRLF', `${line('sh')}\r\n`, facts('sh')],
+    ['a zombie', line('sh', 'Z'), facts('sh', 'Z')],
+    ['a line break in the command', line('a\nb'), facts('a\nb')],
+    ['a controlling terminal', line('bash', 'S', TAIL.replace(' 11793 0 ', ' 11793 34817 ')), { ...facts('bash'), ttyNr: 34817 }],
   ])('%s', (_name, text, expected) => {
     expect(parseProcStat(text)).toEqual(expected);
   });
@@ -31,7 +33,7 @@ describe('parseProcStat', () => {
 
 describe('sameProcess and ended', () => {
   const then = { pid: 22189, startTicks: 2111432 };
-  const stat = (over: object = {}) => ({ pid: 22189, state: 'S', pgrp: 22189, startTicks: 2111432, ...over });
+  const stat = (over: object = {}) => ({ pid: 22189, comm: 'sh', state: 'S', ppid: 1, pgrp: 22189, ttyNr: 0, startTicks: 2111432, ...over });
   it.each([
     ['running', stat(), true, false],
     ['a zombie: still holds its pid', stat({ state: 'Z' }), true, true],
