@@ -7,13 +7,12 @@
  * what the next `swarm up` resumes from, and it finishes the plan.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostEvent, PaneInfo, PaneSpec } from '../../src/adapters/host.js';
-import { loadConfig } from '../../src/adapters/configFile.js';
-import { startSwarm } from '../../src/runtime/swarm.js';
 import { FakeHost, type Scripts } from '../helpers/fakeHost.js';
 import { HandClock } from '../helpers/handClock.js';
+import { finishInProcess, startInProcess } from '../helpers/inProcess.js';
 import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
 
 let t: TestSwarm | null = null;
@@ -22,7 +21,6 @@ afterEach(async () => {
   t = null;
 });
 
-const RELEASE = 7 * 60_000;
 const TIMEOUTS = '{ accept: 4m, packet: 3m, stall: 20m, ask: 5m, release: 7m }';
 const LOST = 'tmux control connection closed: detached (%exit)';
 
@@ -63,21 +61,7 @@ class DyingHost extends FakeHost {
 
 async function up(s: TestSwarm, host: FakeHost) {
   const clock = new HandClock();
-  const config = loadConfig(s.file, { env: s.env, cwd: dirname(s.file) });
-  const swarm = await startSwarm(config, { env: s.env, untilDone: true, timeoutMs: null, host, clock });
-  let over = false;
-  const releaser = (async () => {
-    while (!over) {
-      if (clock.pending().includes(RELEASE) && s.events('all_lanes_done').length > 0) return clock.advance(RELEASE);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  })();
-  const outcome = await swarm.finished;
-  over = true;
-  await releaser;
-  await swarm.detach();
-  await Promise.all([...host.running]);
-  return outcome;
+  return finishInProcess(s, await startInProcess(s, host, clock), host, clock);
 }
 
 describe('the tmux server dies while a successor is spawned', () => {

@@ -5,17 +5,16 @@
  * sender's account, as a `swarm capacity` record is.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/adapters/configFile.js';
 import { capacity } from '../../src/commands/capacity.js';
 import type { CommandIO } from '../../src/commands/io.js';
 import { notify } from '../../src/commands/notify.js';
 import { packetWrite } from '../../src/commands/packetWrite.js';
 import type { Reading } from '../../src/core/accounts/leases.js';
-import { startSwarm } from '../../src/runtime/swarm.js';
 import { agentOf, exitCode, FakeHost, type Action, type FakePane, type Scripts } from '../helpers/fakeHost.js';
 import { HandClock } from '../helpers/handClock.js';
+import { finishInProcess, startInProcess } from '../helpers/inProcess.js';
 import { waitFor } from '../helpers/waitFor.js';
 import { makeSwarm, type LaneOptions, type TestSwarm } from '../helpers/swarmUp.js';
 
@@ -25,27 +24,13 @@ afterEach(async () => {
   t = null;
 });
 
-const RELEASE = 7 * 60_000;
 const ACCOUNTS = ['l1', 'a1', 'a2', 'a3', 'a4'].map((id) => ({ id, vendor: 'anthropic' }));
 
 async function run(lanes: LaneOptions[], scripts: Scripts) {
   const s = (t = makeSwarm({ lanes, accounts: ACCOUNTS, timeouts: '{ accept: 4m, packet: 3m, stall: 20m, ask: 5m, release: 7m }' }));
   const host = new FakeHost(scripts);
   const clock = new HandClock();
-  const config = loadConfig(s.file, { env: s.env, cwd: dirname(s.file) });
-  const swarm = await startSwarm(config, { env: s.env, untilDone: true, timeoutMs: null, host, clock });
-  let over = false;
-  const releaser = (async () => {
-    while (!over) {
-      if (clock.pending().includes(RELEASE) && s.events('all_lanes_done').length > 0) return clock.advance(RELEASE);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  })();
-  const outcome = await swarm.finished;
-  over = true;
-  await releaser;
-  await swarm.detach();
-  await Promise.all([...host.running]);
+  const outcome = await finishInProcess(s, await startInProcess(s, host, clock), host, clock);
   expect([...host.panes.values(), ...host.closed].flatMap((p) => p.out.filter((l) => l.startsWith('agent failed')))).toEqual([]);
   const state = JSON.parse(readFileSync(join(s.plan, '.swarm', 'state.json'), 'utf8')) as { readings: Record<string, Reading> };
   return { s, host, outcome, readings: state.readings };

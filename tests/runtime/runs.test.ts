@@ -4,16 +4,15 @@
  * a record of an ended run (an old agent that outlived its pane) changes nothing in the new run.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/adapters/configFile.js';
 import { readLeases, releaseLease } from '../../src/adapters/leaseFiles.js';
 import { planPaths } from '../../src/core/plan/paths.js';
 import { loadState, saveState } from '../../src/runtime/engineState.js';
 import { endRun } from '../../src/runtime/runEnd.js';
-import { startSwarm, type Outcome, type RunningSwarm } from '../../src/runtime/swarm.js';
 import { FakeHost, type Action, type Scripts } from '../helpers/fakeHost.js';
 import { HandClock } from '../helpers/handClock.js';
+import { finishInProcess, startInProcess } from '../helpers/inProcess.js';
 import { waitFor } from '../helpers/waitFor.js';
 import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
 
@@ -23,7 +22,6 @@ afterEach(async () => {
   t = null;
 });
 
-const RELEASE = 7 * 60_000;
 const TIMEOUTS = '{ accept: 4m, packet: 3m, stall: 20m, ask: 5m, release: 7m }';
 
 /** A gate a script waits at until the test opens it. */
@@ -31,27 +29,6 @@ function gate(): { action: Action; open: () => void } {
   let open: () => void = () => undefined;
   const opened = new Promise<void>((resolve) => { open = resolve; });
   return { action: async () => opened, open };
-}
-
-async function start(s: TestSwarm, host: FakeHost, clock: HandClock): Promise<RunningSwarm> {
-  const config = loadConfig(s.file, { env: s.env, cwd: dirname(s.file) });
-  return startSwarm(config, { env: s.env, untilDone: true, timeoutMs: null, host, clock });
-}
-
-/** Run to the end, passing the release deadline once every lane is done. */
-async function finish(s: TestSwarm, swarm: RunningSwarm, clock: HandClock): Promise<Outcome> {
-  let over = false;
-  const releaser = (async () => {
-    while (!over) {
-      if (clock.pending().includes(RELEASE) && s.events('all_lanes_done').length > 0) return clock.advance(RELEASE);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  })();
-  const outcome = await swarm.finished;
-  over = true;
-  await releaser;
-  await swarm.detach();
-  return outcome;
 }
 
 const laneState = (s: TestSwarm, lane: string) => loadState(planPaths(s.plan).state)?.lanes[lane];
@@ -64,7 +41,7 @@ describe('runs, in-process', () => {
     const scripts: Scripts = { 'lane-a g1': ['ready', held.action, 'done', 'exit'] };
     const clock = new HandClock();
     const first = new FakeHost(scripts);
-    const engine = await start(s, first, clock);
+    const engine = await startInProcess(s, first, clock);
     await working(s, 'lane-a');
     await engine.detach(); // the engine is gone (its state saved as it went)
     held.open();
@@ -72,7 +49,7 @@ describe('runs, in-process', () => {
     expect(first.live().filter((p) => p.startsWith('lane-a'))).toEqual([]);
 
     const second = new FakeHost(scripts, first.snapshot());
-    const outcome = await finish(s, await start(s, second, clock), clock);
+    const outcome = await finishInProcess(s, await startInProcess(s, second, clock), second, clock);
     expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
     expect(s.events('lane_result')).toMatchObject([{ lane: 'lane-a', generation: 1, result: 'done' }]);
     expect(s.events('lane_lost')).toEqual([]);
@@ -86,7 +63,7 @@ describe('runs, in-process', () => {
     const old = gate();
     const clock = new HandClock();
     const first = new FakeHost({ 'lane-a g1': ['ready', old.action, 'done'] });
-    const engine = await start(s, first, clock);
+    const engine = await startInProcess(s, first, clock);
     await working(s, 'lane-a');
     await engine.detach();
     // `swarm down`: the run ended, its leases released (its panes closed; the old job lives on).
@@ -100,7 +77,7 @@ describe('runs, in-process', () => {
       expect(laneState(s, 'lane-a')?.state).toBe('working');
     };
     const second = new FakeHost({ 'lane-a g1': ['ready', async () => old.open(), staleSeen, 'done'] });
-    const outcome = await finish(s, await start(s, second, clock), clock);
+    const outcome = await finishInProcess(s, await startInProcess(s, second, clock), second, clock);
     await Promise.all([...first.running, ...second.running]);
     expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
     expect(s.events('run_started')).toMatchObject([{ run: 1 }, { run: 2 }]);
