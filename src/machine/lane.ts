@@ -26,6 +26,7 @@ import { onFirstStartFailed } from './firstStart.js';
 import { onResume } from './resume.js';
 import { block } from './block.js';
 import { onExited } from './exits.js';
+import { onWorkOver } from './doneExit.js';
 
 export { handoffInFlight, initialLane } from './laneState.js';
 export { MAX_GENERATIONS_HINT, QUICK_EXIT_MS, WAIT_RETRY_MS } from './types.js';
@@ -57,6 +58,7 @@ export function reduceLane(lane: LaneState, event: LaneEvent, ctx: MachineContex
     case 'timer': return event.timer === 'stall' ? onStall(lane, ctx) : onHandoffTimer(lane, event.timer, ctx);
     case 'account_freed': return onAccountFreed(lane, ctx);
     case 'resume': return onResume(lane, event, ctx, onExited);
+    case 'work_over': return onWorkOver(lane, ctx);
   }
 }
 

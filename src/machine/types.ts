@@ -149,7 +149,9 @@ export type LaneEvent =
   | { type: 'timer'; timer: TimerName }
   /** A lease was released somewhere in the swarm: a `waiting` lane picks again now, not at its retry time. */
   | { type: 'account_freed'; account: string }
-  | { type: 'resume'; panes: ResumedPane[] };
+  | { type: 'resume'; panes: ResumedPane[] }
+  /** The plan is done: a lane whose agent is gone and whose successor never came needs none now (machine/doneExit.ts). */
+  | { type: 'work_over' };
 
 /** A pane a restart found: a dead one with its exit status and last lines when they could be read. */
 export interface ResumedPane { generation: number; paneId: string; dead: boolean; status?: number | null; tail?: string }

@@ -284,6 +284,8 @@ function planEvent(b: Build, event: 'lead_released' | 'release_due' | 'record_re
     case 'release_due':
       return planEnd(b, { type: 'release_due', progress: p }, ctx);
     case 'record_released':
+      // The plan is done: a lane (the lead) whose agent is gone with no successor coming gets its lease back first.
+      for (const name of b.state.order) lane(b, name, { type: 'work_over' }, ctx);
       return planEnd(b, { type: 'record_released' }, ctx);
     case 'resume':
       return planEnd(b, { type: 'resume', progress: p, released: p.kind === 'all_done' && ctx.leadRecord?.released === true }, ctx);

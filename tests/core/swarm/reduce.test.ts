@@ -139,6 +139,32 @@ describe('reduceSwarm: one step for the whole swarm', () => {
     expect(types(open.effects)).toContain('lead:write_degraded');
   });
 
+  it('the plan done while the lead, lost, waits for an account for its takeover: its lease comes back, the handoff is dropped (chaos seed 1026)', () => {
+    const exit = { status: null, lines: [] };
+    const lost = handoff({ degraded: true, from: { generation: 1, account: 'a0', paneId: '%lead' }, successor: null, tried: ['a2'], exit });
+    const lead = working('lead', { state: 'blocked', phase: 'attention', blocked: { class: 'dependency', what: 'no successor accepted', source: 'engine' }, handoff: lost });
+    const s = state({ allDoneTold: true, lanes: { lead, 'lane-a': working('lane-a', { state: 'done' }) } });
+    const step = reduceSwarm(s, { type: 'plan', event: 'record_released' }, ctx());
+    const effects = types(step.effects);
+    expect(effects.filter((t) => t.startsWith('lead:') && t !== 'lead:clear_timer')).toEqual(['lead:release_lease', 'lead:journal']);
+    expect(step.effects.find((e) => e.effect.type === 'release_lease')!.effect).toMatchObject({ account: 'a0' });
+    // Released before the run finishes: the finish is the last intent.
+    expect(effects.indexOf('lead:release_lease')).toBeLessThan(effects.indexOf('swarm:finish'));
+    expect(step.state.lanes.lead).toMatchObject({ state: 'done', phase: null, handoff: null, paneId: null });
+    expect(step.state.planDone).toBe(true);
+  });
+
+  it.each<[string, Partial<LaneState>]>([
+    ['its agent still runs (a reported packet nobody accepted)', { state: 'blocked', phase: 'attention', handoff: handoff({ from: { generation: 1, account: 'a0', paneId: '%lead' }, successor: null }) }],
+    ['its successor is on its way', { state: 'lost', phase: 'spawning', handoff: handoff({ from: { generation: 1, account: 'a0', paneId: '%lead' }, successor: { generation: 2, account: 'a2', paneId: '%l2', deadline: NOW + MIN, spawnedAt: NOW } }) }],
+    ['it works', {}],
+  ])('the plan done, the lead keeps its lease while %s', (_name, over) => {
+    const s = state({ allDoneTold: true, lanes: { lead: working('lead', over), 'lane-a': working('lane-a', { state: 'done' }) } });
+    const step = reduceSwarm(s, { type: 'plan', event: 'record_released' }, ctx());
+    expect(types(step.effects)).not.toContain('lead:release_lease');
+    expect(step.state.planDone).toBe(true);
+  });
+
   it('the plan done while the lead hands over: the handoff goes on (its successor holds the lease)', () => {
     const lead = working('lead', { phase: 'spawning', handoff: handoff({ from: { generation: 1, account: 'a0', paneId: '%lead' }, successor: { generation: 2, account: 'a2', paneId: '%l2', deadline: NOW + MIN, spawnedAt: NOW } }) });
     const s = state({ planDone: true, lanes: { lead, 'lane-a': working('lane-a', { state: 'done' }) } });
