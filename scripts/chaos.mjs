@@ -188,9 +188,10 @@ export async function oneRun(seed, { keep = false } = {}) {
         const path = refusalPath(layout.plan, refusals[0].target);
         if (existsSync(path)) {
           const { target, forMs } = refusals.shift();
+          const from = Date.now(); // before chattr: swarm may meet the refusal before chattr has returned
           if (!chattr('+i', path)) throw new Error(`chattr +i ${path} failed: chaos needs root on a file system with immutable files`);
           const before = target === 'swarm-dir' ? null : textOf(path); // read once immutable: a write just before is no change
-          frozen = { target, path, before, from: Date.now(), until: Date.now() + forMs };
+          frozen = { target, path, before, from, until: from + forMs };
           snapshots.push(journal());
         }
       }

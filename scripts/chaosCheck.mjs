@@ -169,7 +169,17 @@ function afterRefusals(entries, refusals, faultsTold) {
   const slackMs = 500;
   const recovered = entries.filter((e) => e.event === 'plan_files_recovered');
   if (recovered.length !== faultsTold) violations.push(`swarm up told ${faultsTold} plan_files_fault, the journal has ${recovered.length} plan_files_recovered`);
-  const windowOf = (e) => refusals.findIndex((w) => Date.parse(e.since) >= w.from - slackMs && Date.parse(e.since) <= w.to + slackMs);
+  // The window a recovery began in: of those around its start (give or take the slack), the latest
+  // begun by then — one refusal may end just as the next begins.
+  const windowOf = (e) => {
+    const since = Date.parse(e.since);
+    let best = -1;
+    for (const [i, w] of refusals.entries()) {
+      if (since < w.from - slackMs || since > w.to + slackMs) continue;
+      if (best === -1 || (w.from <= since + slackMs && w.from > refusals[best].from)) best = i;
+    }
+    return best;
+  };
   const hits = recovered.map(windowOf);
   for (const [i, w] of hits.entries()) if (w === -1) violations.push(`plan_files_recovered since ${recovered[i].since} lies in no refusal window`);
   for (const [w, refusal] of refusals.entries()) {
@@ -177,7 +187,7 @@ function afterRefusals(entries, refusals, faultsTold) {
     // from, more than once in one window. A chattr refusal refuses every write until it is lifted.
     if (refusal.target !== 'full-disk' && hits.filter((h) => h === w).length > 1) violations.push(`the ${refusal.target} refusal was told more than once`);
     if (refusal.target !== 'journal' || !hits.includes(w)) continue;
-    const made = entries.filter((e) => e.event !== 'plan_files_recovered' && Date.parse(e.ts) >= refusal.from && Date.parse(e.ts) <= refusal.to);
+    const made = entries.filter((e) => e.event !== 'plan_files_recovered' && Date.parse(e.ts) >= refusal.from - slackMs && Date.parse(e.ts) <= refusal.to);
     if (made.length === 0) violations.push('no journal entry made while the journal was refused appears in it afterwards');
   }
   return violations;

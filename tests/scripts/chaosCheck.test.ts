@@ -218,6 +218,21 @@ describe('chaosCheck across refused writes', () => {
     expect(check(plant(twice), { refusals: [window], faultsTold: 2 })).toEqual(['the journal refusal was told more than once']);
   });
 
+  it('passes the entry that met the refusal, made a moment before chaos had recorded the refusal\'s start (seed 1040)', () => {
+    const met = journal(false, at(990));
+    met.splice(4, 0, { ts: at(990), event: 'lease_released', lane: 'lane-b', generation: 2 });
+    expect(check(plant(met), { refusals: [window], faultsTold: 1 })).toEqual([]);
+  });
+
+  it('passes two refusals one after the other, each recovered once (seed 1044: the state folder, then a full disk)', () => {
+    const next: Refusal = { target: 'full-disk', from: T0 + 3200, to: T0 + 5000 };
+    const both = journal(true);
+    both.splice(6, 0, { ts: at(5100), event: 'plan_files_recovered', lane: null, since: at(3300) });
+    expect(check(plant(both), { refusals: [window, next], faultsTold: 2 })).toEqual([]);
+    // The same recovery with only the first window: the first refusal told twice.
+    expect(check(plant(both), { refusals: [{ ...window, to: T0 + 3400 }], faultsTold: 2 })).toEqual(['the journal refusal was told more than once']);
+  });
+
   it('passes a full disk met twice in its window, each time told once and recovered once', () => {
     const twice = journal(true);
     twice.splice(5, 0, { ts: at(3150), event: 'plan_files_recovered', lane: null, since: at(2000) });
