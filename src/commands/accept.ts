@@ -13,14 +13,15 @@ import { successorMismatches, validatePacket } from '../core/packet/check.js';
 import { resumeBrief } from '../core/packet/brief.js';
 import { planContract } from '../core/plan/plan.js';
 import { planPaths } from '../core/plan/paths.js';
-import { MismatchError, UsageError } from '../errors.js';
-import { readTextIfExists } from '../adapters/files.js';
+import { MismatchError, planFilesFault, PlanFilesError, UsageError } from '../errors.js';
+import { readTextIfExists, retryWrite } from '../adapters/files.js';
 import { readPlanText } from '../adapters/planFile.js';
 import { gitState } from '../adapters/git.js';
 import { appendSpool } from '../adapters/spool.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { readPacketFile } from '../adapters/packetFile.js';
 import type { CommandIO } from './io.js';
+import { writeBudget } from './writeBudget.js';
 
 export async function accept(io: CommandIO): Promise<number> {
   const ctx = await callerContext(io, 'accept');
@@ -49,7 +50,10 @@ export async function accept(io: CommandIO): Promise<number> {
     from: packet.author,
     degraded: packet.degraded,
   };
-  const written = writeOnce(`${path}.accepted.json`, `${JSON.stringify(record, null, 2)}\n`);
+  // A refused write (a full disk, for a moment) is tried again for the budget, as notify's is: a
+  // successor that gave up at once would fail its account for a disk's fault.
+  const budget = writeBudget(io.env);
+  const written = await landed(path, () => writeOnce(`${path}.accepted.json`, `${JSON.stringify(record, null, 2)}\n`), budget);
   if (!written.ok) {
     const previous = JSON.parse(written.existing) as { by?: { lane?: string; generation?: number } };
     if (previous.by?.lane !== ctx.lane || previous.by?.generation !== ctx.generation) {
@@ -58,7 +62,7 @@ export async function accept(io: CommandIO): Promise<number> {
       });
     }
   }
-  appendSpool(ctx.plan, ctx.spool, {
+  await landed(path, () => appendSpool(ctx.plan, ctx.spool, {
     kind: 'accept',
     ts: record.accepted_at,
     from: ctx.lane,
@@ -68,9 +72,24 @@ export async function accept(io: CommandIO): Promise<number> {
     epoch: ctx.epoch,
     run: ctx.run,
     packet: path,
-  });
+  }), budget);
   io.stdout(resumeBrief(packet, { name: basename(plan), planFile: planPaths(plan).planFile, contract }));
   return 0;
+}
+
+/** A write tried again while the plan's files refuse it; past the budget, exit 5 saying the packet is not accepted. */
+async function landed<T>(path: string, write: () => T, budget: number): Promise<T> {
+  try {
+    return await retryWrite(write, budget);
+  } catch (error) {
+    const fault = planFilesFault(error);
+    if (!fault) throw error;
+    throw new PlanFilesError(`swarm accept: ${basename(path)} was NOT accepted (swarm was not told): ${fault.message}`, {
+      path: fault.path,
+      hint: `${fault.hint ?? 'make the plan folder writable'}; then run swarm accept again (an acceptance already recorded for you is kept)`,
+      cause: error,
+    });
+  }
 }
 
 function mismatch(path: string, reasons: string[]): MismatchError {

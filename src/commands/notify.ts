@@ -8,7 +8,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { wholeNumber } from '../core/protocol/agentContext.js';
 import { countsForSender, parseReport } from '../core/protocol/protocol.js';
 import { fence } from '../core/lead/epochs.js';
-import { excerpt, MismatchError, planFilesFault, PlanFilesError, UsageError } from '../errors.js';
+import { MismatchError, planFilesFault, PlanFilesError, UsageError } from '../errors.js';
 import { callerContext } from '../adapters/caller.js';
 import { appendSpool } from '../adapters/spool.js';
 import { appendJournal } from '../adapters/journal.js';
@@ -16,6 +16,7 @@ import { readLeadRecord } from '../adapters/leadStore.js';
 import { saveReportedCapacity } from '../adapters/capacityCache.js';
 import { retryWrite } from '../adapters/files.js';
 import type { CommandIO } from './io.js';
+import { writeBudget } from './writeBudget.js';
 
 const ADDRESS = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const USAGE = 'usage: swarm notify <lane|lead|all> <text> [--epoch N]';
@@ -61,14 +62,6 @@ export async function notify(io: CommandIO): Promise<number> {
   }
   io.stdout(`swarm: queued for ${to}\n`);
   return 0;
-}
-
-/** How long a refused inbox write is retried (SWARM_WRITE_RETRY_MS, default 10 s). */
-function writeBudget(env: NodeJS.ProcessEnv): number {
-  const given = env.SWARM_WRITE_RETRY_MS;
-  if (given === undefined || given === '') return 10_000;
-  if (!/^\d+$/.test(given)) throw new UsageError(`SWARM_WRITE_RETRY_MS must be a whole number of milliseconds, got "${excerpt(given, 40)}"`, { hint: 'unset it for the default 10000' });
-  return Number(given);
 }
 
 /** The capacity cache is rebuilt from the next report: a refused write of it never fails the report. */

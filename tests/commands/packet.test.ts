@@ -1,7 +1,9 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { git, swarm, testPlan, type TestPlan, claimAsUp, spoolRecords } from '../helpers/swarm.js';
+import { git, swarm, testPlan, type TestPlan, claimAsUp, spoolPath, spoolRecords } from '../helpers/swarm.js';
+import { chattr, immutableFiles } from '../helpers/chattr.js';
+import { waitFor } from '../helpers/waitFor.js';
 
 let t: TestPlan;
 beforeEach(() => {
@@ -115,6 +117,43 @@ describe('swarm accept', () => {
     const run = await swarm(['accept', path], { cwd: t.root, env: successor() });
     expect(run.code).toBe(0);
     expect(run.stdout.startsWith('[DEGRADED: handoff not written]')).toBe(true);
+  });
+});
+
+describe.skipIf(!immutableFiles())('swarm accept while the plan\'s files refuse writes (chaos seed 1041)', () => {
+  let spool = '';
+  beforeEach(() => {
+    spool = spoolPath(t.plan, 'lane-a', 2);
+    mkdirSync(dirname(spool), { recursive: true });
+    writeFileSync(spool, '');
+  });
+  afterEach(() => {
+    chattr('-i', spool);
+  });
+
+  it('keeps trying while refused: writable again within the budget, the packet is accepted and swarm told, exit 0', async () => {
+    const path = (await write()).stdout.trim();
+    chattr('+i', spool);
+    const running = swarm(['accept', path], { cwd: t.root, env: successor() });
+    await waitFor(() => existsSync(`${path}.accepted.json`) || null, { what: 'the acceptance record written, the spool still refused' });
+    chattr('-i', spool);
+    const run = await running;
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(readFileSync(spool, 'utf8')).toContain('"kind":"accept"');
+  });
+
+  it('past the budget: exit 5, says it was not accepted and what to do; accept again once writable: exit 0', async () => {
+    const path = (await write()).stdout.trim();
+    chattr('+i', spool);
+    const refused = await swarm(['accept', path], { cwd: t.root, env: successor({ SWARM_WRITE_RETRY_MS: '300' }) });
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toContain(`swarm accept: ${basename(path)} was NOT accepted (swarm was not told): cannot write ${spool}: EPERM`);
+    expect(refused.stderr).toContain('run swarm accept again');
+    expect(refused.stderr).not.toContain('internal error');
+    chattr('-i', spool);
+    expect((await swarm(['accept', path], { cwd: t.root, env: successor() })).code).toBe(0);
+    expect(readFileSync(spool, 'utf8')).toContain('"kind":"accept"');
   });
 });
 
