@@ -345,4 +345,20 @@ describe('the tmux server killed while swarm up is still starting (tmux)', () =>
     expect(again.all).toContain('plan done');
     expect(again.exitCode).toBe(0);
   });
+
+  // Chaos seed 1041: a restart looks whether the session it finds is this plan's (show-options,
+  // then list-panes) and the server died under that look: tmux's own error, exit 1, no host_lost.
+  it.each(['show-options', 'list-panes'])('a restart whose server dies at the session\'s ownership look (`%s`): no tmux error; it resumes on a new server and finishes', async (word) => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,sleep4000,done', AGENT_G2: 'done' } }] }));
+    const first = s.up();
+    await s.waitEvent('lane_started', 2);
+    first.kill('SIGKILL');
+    await first;
+    const env = killingTmux(s, word);
+    const again = await s.up(['--timeout', '45s'], env);
+    expect(existsSync(env.KILLED_MARK!)).toBe(true);
+    expect(again.all).not.toMatch(/^swarm: tmux /m);
+    expect(again.all).toContain('plan done');
+    expect(again.exitCode).toBe(0);
+  });
 });

@@ -26,9 +26,17 @@ export function sessionOwnership(where: { socket: string; session: string; plan:
     session: where.session,
     socket: where.socket,
     found: async () => {
-      if (!(await run(hasSession(where.session)).then(() => true, () => false))) return { exists: false };
-      const owner = parseOwner(await run(showOwner(where.session)));
-      return { exists: true, owner, panes: (await list()).map((pane) => pane.paneId) };
+      const exists = () => run(hasSession(where.session)).then(() => true, () => false);
+      if (!(await exists())) return { exists: false };
+      try {
+        const owner = parseOwner(await run(showOwner(where.session)));
+        return { exists: true, owner, panes: (await list()).map((pane) => pane.paneId) };
+      } catch (error) {
+        // The server died (or the session ended) while it was looked at: gone, as if never found —
+        // `swarm up` then resumes as after a server lost while it was down (chaos seed 1041).
+        if (!(await exists())) return { exists: false };
+        throw error;
+      }
     },
     stamp: async () => {
       await run(stampOwner(where.session, where.plan));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseOwner, showOwner, stampOwner } from '../../../src/adapters/tmux/sessionOwner.js';
+import { parseOwner, sessionOwnership, showOwner, stampOwner } from '../../../src/adapters/tmux/sessionOwner.js';
 
 describe('the session owner as tmux argv', () => {
   it('names the session by its exact name, as a session target', () => {
@@ -24,5 +24,41 @@ describe('parseOwner', () => {
     ['escape codes kept: a stamp never matches unless it is the path', ['\u001b[31m/p'], '\u001b[31m/p'],
   ])('%s', (_name, lines, owner) => {
     expect(parseOwner(lines)).toBe(owner);
+  });
+});
+
+describe('sessionOwnership.found', () => {
+  const where = { socket: 's', session: 'swarm-x', plan: '/p' };
+  const LOST = 'tmux list-panes: error connecting to /tmp/tmux-0/s (No such file or directory)';
+  /** A tmux whose server dies at the `at`-th command (0: has-session, 1: show-options); list-panes after it fails too. */
+  const dying = (at: number | null) => {
+    let n = 0;
+    let dead = false;
+    const run = async (argv: string[]) => {
+      if (n++ === at) dead = true;
+      if (dead) throw new Error(`tmux ${argv[0]}: error connecting`);
+      return argv[0] === 'show-options' ? ['/p'] : [];
+    };
+    const list = async () => {
+      if (dead || at === 2) {
+        dead = true;
+        throw new Error(LOST);
+      }
+      return [{ paneId: '%1' }] as never[];
+    };
+    return sessionOwnership(where, run, list);
+  };
+
+  it('a session that lives: its owner and panes', async () => {
+    expect(await dying(null).found()).toEqual({ exists: true, owner: '/p', panes: ['%1'] });
+  });
+
+  it.each([[0, 'has-session'], [1, 'show-options'], [2, 'list-panes']])('the server dying at command %i (%s): gone, not tmux\'s error', async (at) => {
+    expect(await dying(at).found()).toEqual({ exists: false });
+  });
+
+  it('a command failing while the session still lives: the error stands', async () => {
+    const run = async (argv: string[]) => (argv[0] === 'has-session' ? [] : Promise.reject(new Error('tmux show-options: bad')));
+    await expect(sessionOwnership(where, run, async () => []).found()).rejects.toThrow('tmux show-options: bad');
   });
 });
