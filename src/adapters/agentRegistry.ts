@@ -3,10 +3,10 @@
  * written by the engine when it starts (or adopts) a pane, read by an agent's commands to learn whose
  * they are from their own process ancestry (/proc). Light: no config, no React.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { agentFileName, asAgentRecord, findAgent, spoolName, type AgentRecord } from '../core/authority/agents.js';
+import { agentFileName, asAgentRecord, bySpool, findAgent, spoolName, spoolOfPath, type AgentRecord } from '../core/authority/agents.js';
 import type { ProcessId } from '../core/process/procStat.js';
 import { planPaths } from '../core/plan/paths.js';
 import { writeFileAtomic } from './files.js';
@@ -17,8 +17,9 @@ import { readStat } from './procStatFile.js';
  * writes there, for the engine and the report), and by its pane process when the host gave one
  * (`<pid>-<start>.json`: how its commands find it by ancestry).
  */
-export function recordAgent(plan: string, agent: Omit<AgentRecord, 'spool' | 'host'>): AgentRecord {
-  const record: AgentRecord = { ...agent, spool: spoolName(agent.run, agent.lane, agent.generation), host: hostname() };
+export function recordAgent(plan: string, agent: Omit<AgentRecord, 'spool' | 'host' | 'pidns'>): AgentRecord {
+  const pidns = pidNamespace();
+  const record: AgentRecord = { ...agent, spool: spoolName(agent.run, agent.lane, agent.generation), host: hostname(), ...(pidns === null ? {} : { pidns }) };
   const dir = planPaths(plan).agentsDir;
   const text = `${JSON.stringify(record)}\n`;
   writeFileAtomic(join(dir, 'spools', `${record.spool}.json`), text, 0o644, { durable: false });
@@ -52,6 +53,31 @@ function lookup(plan: string, pane: ProcessId): AgentRecord | null {
   }
 }
 
+/** This process's pid namespace (`pid:[4026531836]`), or null without /proc. */
+export function pidNamespace(): string | null {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The agent a sandboxed command belongs to (core/authority/agents.ts `bySpool`): the one recorded for
+ * the spool SWARM_SPOOL names, when this process runs in another pid namespace than that record's.
+ */
+export function agentOfSpool(plan: string, given: string | undefined): AgentRecord | null {
+  const name = spoolOfPath(planPaths(plan).spoolDir, given);
+  if (name === null) return null;
+  let record: AgentRecord | null;
+  try {
+    record = asAgentRecord(JSON.parse(readFileSync(join(planPaths(plan).agentsDir, 'spools', `${name}.json`), 'utf8')));
+  } catch {
+    return null;
+  }
+  return record?.spool === name ? bySpool(record, { pidns: pidNamespace(), host: hostname() }) : null;
+}
+
 /** The agent the process `pid` (default: this one) belongs to in `plan`, by ancestry; null outside every pane. */
 export function agentOf(plan: string, pid: number = process.pid): AgentRecord | null {
   return findAgent(ancestry(pid), hostname(), (pane) => lookup(plan, pane));
@@ -62,10 +88,11 @@ export function agentOf(plan: string, pid: number = process.pid): AgentRecord | 
  * its record (the pane starts, then swarm learns its pid). Real time: a wait on a file, not a deadline
  * of the engine's.
  */
-export async function agentOfSoon(plan: string, waitMs: number): Promise<AgentRecord | null> {
+export async function agentOfSoon(plan: string, waitMs: number, spool?: string): Promise<AgentRecord | null> {
   const until = Date.now() + waitMs;
   for (;;) {
-    const found = agentOf(plan);
+    // A sandboxed command by its spool (in another pid namespace only), every other by ancestry.
+    const found = agentOfSpool(plan, spool) ?? agentOf(plan);
     if (found || Date.now() >= until) return found;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -1,6 +1,8 @@
 /**
  * Whose is this command (SPEC 10.3)? The agent whose recorded pane process is among its ancestors
- * (adapters/agentRegistry.ts) — never what SWARM_LANE or SWARM_ROLE say. A command of an agent run
+ * (adapters/agentRegistry.ts) — never what SWARM_LANE or SWARM_ROLE say. In a sandbox (another pid
+ * namespace, no ancestor visible) the agent whose spool SWARM_SPOOL names: the sandbox lets it
+ * write that spool alone, so its records are attributed by where they lie, as every record is. A command of an agent run
  * outside every pane swarm started is refused: `fenced` journaled, exit 3, nothing written.
  */
 import { resolve } from 'node:path';
@@ -26,7 +28,8 @@ export async function callerContext(io: { env: NodeJS.ProcessEnv; agent?: AgentR
   const { env } = io;
   const plan = resolve(agentPlan(env, command, leadsOnly));
   requirePlanFolder(plan, command);
-  const agent = io.agent ?? (await agentOfSoon(plan, env.SWARM_LANE ? RECORD_WAIT_MS : 0));
+  // A sandboxed agent (another pid namespace) is known by its spool; every other caller by ancestry.
+  const agent = io.agent ?? (await agentOfSoon(plan, env.SWARM_LANE || env.SWARM_SPOOL ? RECORD_WAIT_MS : 0, env.SWARM_SPOOL));
   if (agent) return agentContext(env, plan, agent);
   const claimed = env.SWARM_LANE?.trim() ? ` (its environment says ${env.SWARM_LANE.trim()}, which grants nothing)` : '';
   const reason = `swarm ${command} ran outside every pane swarm started for this plan${claimed}`;

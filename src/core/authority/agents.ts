@@ -22,6 +22,12 @@ export interface AgentRecord {
   /** The pane's first process, as swarm started it; null where the host gave none (no command can be known as this agent's by ancestry). */
   pane: ProcessId | null;
   host: string;
+  /**
+   * The pid namespace swarm recorded the agent from (`pid:[4026531836]`; absent in older records).
+   * A command in another one — a sandbox's, which shows it none of its ancestors — is known by its
+   * spool instead (`bySpool`).
+   */
+  pidns?: string;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -66,7 +72,35 @@ export function asAgentRecord(value: unknown): AgentRecord | null {
   if (typeof v.account !== 'string' || typeof v.host !== 'string' || typeof v.spool !== 'string') return null;
   if (v.spool !== spoolName(v.run, v.lane, v.generation)) return null;
   if (pane !== null && (!pane || !whole(pane.pid) || typeof pane.startTicks !== 'number' || !Number.isSafeInteger(pane.startTicks))) return null;
-  return { lane: v.lane, generation: v.generation, role: v.role, account: v.account, run: v.run, spool: v.spool, pane: pane === null ? null : { pid: pane.pid as number, startTicks: pane.startTicks as number }, host: v.host };
+  return {
+    lane: v.lane, generation: v.generation, role: v.role, account: v.account, run: v.run, spool: v.spool,
+    pane: pane === null ? null : { pid: pane.pid as number, startTicks: pane.startTicks as number }, host: v.host,
+    ...(typeof v.pidns === 'string' && v.pidns !== '' ? { pidns: v.pidns } : {}),
+  };
+}
+
+/**
+ * The spool a sandboxed agent's command names (SWARM_SPOOL, the absolute folder swarm gave its pane),
+ * relative to the plan's spool folder; null when it names none of the plan's spools. Trailing
+ * slashes, CRLF and escape codes are no spool.
+ */
+export function spoolOfPath(spoolRoot: string, given: string | undefined): string | null {
+  if (given === undefined) return null;
+  const prefix = `${spoolRoot.replace(/\/+$/, '')}/`;
+  if (!given.startsWith(prefix)) return null;
+  const name = given.slice(prefix.length);
+  return parseSpoolName(name) === null ? null : name;
+}
+
+/**
+ * A command known by its spool, not its ancestry (SPEC 10.3, sandboxed agents): only when it runs in
+ * another pid namespace than the one swarm recorded the agent from — a sandbox, where no ancestor is
+ * visible and only its own spool is writable, so what it writes lies where only it could write. A
+ * command in swarm's own namespace is known by ancestry alone (outside every pane: fenced).
+ */
+export function bySpool(agent: AgentRecord | null, own: { pidns: string | null; host: string }): AgentRecord | null {
+  if (agent === null || agent.pidns === undefined || own.pidns === null) return null;
+  return own.pidns !== agent.pidns && own.host === agent.host ? agent : null;
 }
 
 /**
