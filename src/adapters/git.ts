@@ -37,6 +37,16 @@ export function workSince(checkout: string, since: string | null): { branch: str
   return { branch, commits: count && /^\d+$/.test(count) ? Number(count) : null, files: files === null ? null : files.split('\0').filter(Boolean) };
 }
 
+/**
+ * The folders git writes for a checkout: its own git folder and the common one (for a worktree, its
+ * `.git/worktrees/<name>` and the main repository's `.git`), absolute; none outside a repository.
+ */
+export function gitDirs(checkout: string): string[] {
+  const out = git(checkout, ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir']);
+  if (out === null) return [];
+  return [...new Set(out.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('/')))];
+}
+
 /** The checkout's head commit, or null (not a repository, or no commit yet). */
 export function headOf(checkout: string): string | null {
   return git(checkout, ['rev-parse', '--verify', '--quiet', 'HEAD'])?.trim() || null;

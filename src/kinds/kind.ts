@@ -15,8 +15,12 @@ import type { ProfileKind } from '../adapters/profiles.js';
 export interface KindLaunch {
   /** The kind's environment besides the profile and SWARM_*: never anything that answers a screen. */
   env(compact: 'off' | 'auto'): Record<string, string>;
-  /** The plan's approvals as this kind's flags (`{approvals}` in panes/<kind>.yaml). */
-  approvals(approvals: Approvals): ApprovalFlags;
+  /**
+   * The plan's approvals as this kind's flags (`{approvals}` in panes/<kind>.yaml). `writable`: the
+   * folders the agent must be able to write beside its checkout (its spool, the checkout's git
+   * folders), for a kind whose sandbox would refuse them.
+   */
+  approvals(approvals: Approvals, writable: readonly string[]): ApprovalFlags;
   /** Refuse a start the CLI would end at once, saying what to do (throws UsageError). */
   check?(account: Pick<Account, 'id' | 'env'>, profileEnv: string | null): void;
   /** `{settings}`: inline settings that wire the kind's signals to swarm, the user's own kept. */

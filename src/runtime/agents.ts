@@ -13,7 +13,8 @@ import { agentFiles, firstLine, promptText, protocolBrief, type AgentIntro, type
 import { launchArgv, replacesLaunch } from '../core/launch/launch.js';
 import { paneEnvironment } from '../core/launch/paneEnv.js';
 import type { PaneSpec } from '../adapters/host.js';
-import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
+import { ensureDir, readTextIfExists, writeFileAtomic } from '../adapters/files.js';
+import { gitDirs } from '../adapters/git.js';
 import { loadKind } from '../adapters/kinds.js';
 import { SWARM_BIN } from './swarmBin.js';
 import type { Kind } from '../kinds/kind.js';
@@ -76,6 +77,9 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
   const profile = profileDir(kind, start.kind, start.account, env.HOME);
   const prompt = promptText(intro);
   const uses = (name: string) => template.some((arg) => arg.includes(`{${name}}`));
+  // The agent's spool exists before its start: a sandbox is given it as a writable folder (SPEC 10.3).
+  const spool = join(planPaths(plan).spoolDir, spoolName(start.run, start.name, start.generation));
+  ensureDir(spool, 0o755);
   const argv = launchArgv(kind, {
     command: start.command,
     promptFile: files.prompt,
@@ -86,7 +90,7 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
     sessionId,
     settings: uses('settings') ? (launch.settings?.(swarmBin, start.checkout, profile) ?? '') : '',
     systemPromptFile: files.brief,
-    approvals: uses('approvals') ? planApprovalFlags(start.kind, plan) : { argv: [], promptAfterDashDash: false },
+    approvals: uses('approvals') ? planApprovalFlags(start.kind, plan, [spool, ...gitDirs(start.checkout)]) : { argv: [], promptAfterDashDash: false },
     notify: uses('notify') ? (launch.notify?.(swarmBin, profile) ?? '') : '',
     who: start.name,
   });
@@ -107,7 +111,7 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
     SWARM_GENERATION: String(start.generation),
     SWARM_EPOCH: String(start.epoch),
     SWARM_RUN: String(start.run),
-    SWARM_SPOOL: join(planPaths(plan).spoolDir, spoolName(start.run, start.name, start.generation)),
+    SWARM_SPOOL: spool,
     SWARM_PROMPT_FILE: files.prompt,
     SWARM_SESSION_ID: sessionId,
     SWARM_TASK: start.task,

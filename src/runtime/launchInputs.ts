@@ -19,8 +19,11 @@ export function profileDir(spec: KindSpec, kind: Kind, account: Pick<Account, 'e
   return kind.profile === null || home === undefined ? null : join(home, kind.profile.home);
 }
 
-/** The plan's approvals as flags for this kind; throws UsageError (PLAN.md:line:col) when they are not valid. */
-export function planApprovalFlags(kind: Kind, plan: string): ApprovalFlags {
+/**
+ * The plan's approvals as flags for this kind, with the folders its sandbox must let it write;
+ * throws UsageError (PLAN.md:line:col) when they are not valid.
+ */
+export function planApprovalFlags(kind: Kind, plan: string, writable: readonly string[] = []): ApprovalFlags {
   const file = planPaths(plan).planFile;
   const result = parseApprovals(readPlanText(plan) ?? '');
   if (!result.ok) {
@@ -28,5 +31,5 @@ export function planApprovalFlags(kind: Kind, plan: string): ApprovalFlags {
       hint: 'fix approvals: in the front matter of PLAN.md (swarm validate lists every problem), or remove it to keep the agents\' defaults',
     });
   }
-  return kind.launch.approvals(result.ok ? result.approvals : NO_APPROVALS);
+  return kind.launch.approvals(result.ok ? result.approvals : NO_APPROVALS, writable);
 }

@@ -96,7 +96,10 @@ describe('the claude and codex launches (real tmux, recording agents)', () => {
     expect(JSON.parse(readFileSync(join(prompts, 'lc-g1.session.json'), 'utf8'))).toEqual({ lane: 'lc', generation: 1, account: 'c1', kind: 'claude', sessionId: id });
 
     const lx = await record('codex-lx-g1');
-    expect(lx.argv).toEqual(['--no-daemon', '-c', 'notice.hide_rate_limit_model_nudge=true', '-c', 'allow_login_shell=false', '-a', 'never', '-s', 'workspace-write', '-c',
+    // Under workspace-write: its spool and its worktree's git folders (its own and the repository's) writable.
+    const roots = [join(s.plan, '.swarm', 'spool', 'r1', 'lx-g1'), join(s.root, 'repo', '.git', 'worktrees', 'wt-lx'), join(s.root, 'repo', '.git')];
+    expect(lx.argv).toEqual(['--no-daemon', '-c', 'notice.hide_rate_limit_model_nudge=true', '-c', 'allow_login_shell=false', '-a', 'never', '-s', 'workspace-write',
+      '-c', `sandbox_workspace_write.writable_roots=${JSON.stringify(roots)}`, '-c',
       `notify=[${JSON.stringify(bin)},"hook","codex-notify","--then","[\\"notify-send\\",\\"Codex \\\\\\"done\\\\\\"\\"]"]`,
       `You are lx in swarm e2e. Read your prompt file ${join(prompts, 'lx-g1.md')} ($SWARM_PROMPT_FILE) and follow it.`]);
     expect(lx.env.CODEX_HOME).toBe(join(profiles, 'x1'));

@@ -3,7 +3,7 @@
  * the files of the generation, built by agentPane against real files in a throwaway plan.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TIMEOUTS, type Account, type SwarmConfig } from '../../src/core/config/config.js';
@@ -160,7 +160,12 @@ describe('agentPane: codex', () => {
     const bin = join(t.plan, '.swarm', 'bin', 'swarm');
     const then = theirs === null ? '' : `,"--then",${JSON.stringify(JSON.stringify(theirs))}`;
     const notify = `notify=[${JSON.stringify(bin).replace(/'/g, "'")},"hook","codex-notify"${then}]`;
-    expect(pane.argv).toEqual(['codex', '--no-daemon', '-c', 'notice.hide_rate_limit_model_nudge=true', '-c', 'allow_login_shell=false', ...flags, '-c', notify, expect.stringMatching(/^You are lane-a in swarm e2e\. Read your prompt file /)]);
+    // Under workspace-write (the plan's, or the profile's when the plan sets none) the agent's spool
+    // and its checkout's git folders are writable roots; the spool is there before the start.
+    const spool = join(t.plan, '.swarm', 'spool', 'r1', 'lane-a-g1');
+    const roots = ['-c', expect.stringMatching(new RegExp(`^sandbox_workspace_write\\.writable_roots=\\[${JSON.stringify(spool).replace(/[.[\]/\\]/g, '\\$&')}`))];
+    expect(pane.argv).toEqual(['codex', '--no-daemon', '-c', 'notice.hide_rate_limit_model_nudge=true', '-c', 'allow_login_shell=false', ...flags, ...roots, '-c', notify, expect.stringMatching(/^You are lane-a in swarm e2e\. Read your prompt file /)]);
+    expect(statSync(spool).isDirectory()).toBe(true);
     expect(pane.env.CODEX_HOME).toBe(t.profile);
     expect(pane.env.DISABLE_AUTOUPDATER).toBeUndefined();
     expect(pane.env.SWARM_SESSION_ID).toMatch(UUID);

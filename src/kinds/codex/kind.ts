@@ -11,7 +11,7 @@ export const codex: Kind = {
   profile: CODEX_PROFILE,
   launch: {
     env: () => ({}),
-    approvals: (approvals) => codexApprovalFlags(approvals.codex),
+    approvals: (approvals, writable) => codexApprovalFlags(approvals.codex, writable),
     check: checkCodexProfile,
     notify: notifyFor,
   },

@@ -35,10 +35,17 @@ export function checkCodexProfile(account: Pick<Account, 'id' | 'env'>, profileE
   });
 }
 
-/** The plan's `approvals.codex` as Codex's flags. */
-export function codexApprovalFlags(c: CodexApprovals | null): ApprovalFlags {
-  if (c === null) return { argv: [], promptAfterDashDash: false };
-  return { argv: [...(c.approval === null ? [] : ['-a', c.approval]), ...(c.sandbox === null ? [] : ['-s', c.sandbox])], promptAfterDashDash: false };
+/**
+ * The plan's `approvals.codex` as Codex's flags. Under `workspace-write` Codex may write only the
+ * checkout (its `.git` read-only) and /tmp: the agent's spool (where its reports go, SPEC 10.3) and
+ * the checkout's git folders (a worktree's live outside it) are added as writable roots, and nothing
+ * else of the plan. Where the plan sets no sandbox, the profile's config.toml may choose
+ * workspace-write: the roots are given too (Codex reads them only in that mode).
+ */
+export function codexApprovalFlags(c: CodexApprovals | null, writable: readonly string[] = []): ApprovalFlags {
+  const sandbox = c?.sandbox ?? null;
+  const roots = (sandbox === null || sandbox === 'workspace-write') && writable.length > 0 ? ['-c', `sandbox_workspace_write.writable_roots=${tomlStringArray(writable)}`] : [];
+  return { argv: [...(c?.approval ? ['-a', c.approval] : []), ...(sandbox === null ? [] : ['-s', sandbox]), ...roots], promptAfterDashDash: false };
 }
 
 function isDirectory(path: string): boolean {

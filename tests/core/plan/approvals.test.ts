@@ -87,7 +87,7 @@ describe('parseApprovals: problems, with PLAN.md line:col', () => {
 
 // Each kind turns the plan's approvals into its own flags (kinds/<kind>/launch.ts), through its Kind.
 const KINDS = await loadKinds([]);
-const approvalFlags = (kind: string, a: Approvals): ApprovalFlags => KINDS(kind).launch.approvals(a);
+const approvalFlags = (kind: string, a: Approvals, writable: string[] = []): ApprovalFlags => KINDS(kind).launch.approvals(a, writable);
 
 describe('approvalFlags', () => {
   const claude = (c: Partial<NonNullable<Approvals['claude']>>): Approvals => ({ claude: { permissionMode: null, allowedTools: [], addDirs: [], ...c }, codex: null });
@@ -106,6 +106,28 @@ describe('approvalFlags', () => {
     ['none at all', 'codex', NO_APPROVALS, { argv: [], promptAfterDashDash: false }],
   ])('%s', (_name, kind, a, expected) => {
     expect(approvalFlags(kind, a)).toEqual(expected);
+  });
+
+  // A sandboxed Codex agent writes its reports to its spool and commits through git folders outside
+  // its checkout: both are writable roots, and only under workspace-write (the others need none).
+  const SPOOL = '/repo/plans/p/.swarm/spool/r1/lane-a-g1';
+  const GIT = ['/repo/.git/worktrees/lane-a', '/repo/.git'];
+  it.each<[string, string, Approvals, string[]]>([
+    ['workspace-write: the spool and git folders writable', 'codex', codex({ approval: 'never', sandbox: 'workspace-write' }),
+      ['-a', 'never', '-s', 'workspace-write', '-c', `sandbox_workspace_write.writable_roots=["${SPOOL}","${GIT[0]}","${GIT[1]}"]`]],
+    ['read-only: nothing made writable', 'codex', codex({ sandbox: 'read-only' }), ['-s', 'read-only']],
+    ['danger-full-access: no roots needed', 'codex', codex({ sandbox: 'danger-full-access' }), ['-s', 'danger-full-access']],
+    ['no sandbox set (the profile may choose workspace-write): the roots given', 'codex', codex({ approval: 'never' }),
+      ['-a', 'never', '-c', `sandbox_workspace_write.writable_roots=["${SPOOL}","${GIT[0]}","${GIT[1]}"]`]],
+    ['no codex approvals at all: the roots given', 'codex', NO_APPROVALS, ['-c', `sandbox_workspace_write.writable_roots=["${SPOOL}","${GIT[0]}","${GIT[1]}"]`]],
+    ['claude: its own flags only', 'claude', claude({ permissionMode: 'plan' }), ['--permission-mode', 'plan']],
+  ])('%s', (_name, kind, a, argv) => {
+    expect(approvalFlags(kind, a, [SPOOL, ...GIT]).argv).toEqual(argv);
+  });
+
+  it('a folder with a quote or a backslash stays one TOML string', () => {
+    const argv = approvalFlags('codex', codex({ sandbox: 'workspace-write' }), ['/a "b"\\c']).argv;
+    expect(argv.at(-1)).toBe('sandbox_workspace_write.writable_roots=["/a \\"b\\"\\\\c"]');
   });
 
   it('never produces the flags that answer a screen for the agent', () => {
