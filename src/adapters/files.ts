@@ -1,7 +1,7 @@
 /** Small, boring file operations with the guarantees the engine relies on. */
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync, chmodSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { planFilesFault } from '../errors.js';
+import { planFilesFault, type PlanFilesError } from '../errors.js';
 import { appendWhole } from './appendWhole.js';
 
 /**
@@ -101,16 +101,19 @@ function writeAll(fd: number, bytes: Buffer): void {
 /**
  * Run a write; while the file system refuses it (a planFilesFault: unwritable, full, immutable), try
  * again with backoff (0.1 s doubling to 2 s) until `budgetMs` has passed, then throw the fault (exit 5).
+ * `refused` hears the first refusal, when there is time left to wait (so the caller can say why it waits).
  */
-export async function retryWrite<T>(write: () => T, budgetMs: number): Promise<T> {
+export async function retryWrite<T>(write: () => T, budgetMs: number, refused?: (fault: PlanFilesError) => void): Promise<T> {
   const deadline = Date.now() + budgetMs;
-  for (let wait = 100; ; wait = Math.min(wait * 2, 2000)) {
+  for (let wait = 100, told = false; ; wait = Math.min(wait * 2, 2000)) {
     try {
       return write();
     } catch (error) {
       const fault = planFilesFault(error);
       if (!fault) throw error;
       if (Date.now() >= deadline) throw fault;
+      if (!told) refused?.(fault);
+      told = true;
       await new Promise((resolve) => setTimeout(resolve, Math.min(wait, Math.max(0, deadline - Date.now()))));
     }
   }

@@ -21,7 +21,7 @@ import { appendSpool } from '../adapters/spool.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { readPacketFile } from '../adapters/packetFile.js';
 import type { CommandIO } from './io.js';
-import { writeBudget } from './writeBudget.js';
+import { sayWaiting, writeBudget } from './writeBudget.js';
 
 export async function accept(io: CommandIO): Promise<number> {
   const ctx = await callerContext(io, 'accept');
@@ -53,7 +53,8 @@ export async function accept(io: CommandIO): Promise<number> {
   // A refused write (a full disk, for a moment) is tried again for the budget, as notify's is: a
   // successor that gave up at once would fail its account for a disk's fault.
   const budget = writeBudget(io.env);
-  const written = await landed(path, () => writeOnce(`${path}.accepted.json`, `${JSON.stringify(record, null, 2)}\n`), budget);
+  const say = sayWaiting(io.stderr, 'accept', budget);
+  const written = await landed(path, () => writeOnce(`${path}.accepted.json`, `${JSON.stringify(record, null, 2)}\n`), budget, say);
   if (!written.ok) {
     const previous = JSON.parse(written.existing) as { by?: { lane?: string; generation?: number } };
     if (previous.by?.lane !== ctx.lane || previous.by?.generation !== ctx.generation) {
@@ -72,15 +73,15 @@ export async function accept(io: CommandIO): Promise<number> {
     epoch: ctx.epoch,
     run: ctx.run,
     packet: path,
-  }), budget);
+  }), budget, say);
   io.stdout(resumeBrief(packet, { name: basename(plan), planFile: planPaths(plan).planFile, contract }));
   return 0;
 }
 
 /** A write tried again while the plan's files refuse it; past the budget, exit 5 saying the packet is not accepted. */
-async function landed<T>(path: string, write: () => T, budget: number): Promise<T> {
+async function landed<T>(path: string, write: () => T, budget: number, say: (fault: PlanFilesError) => void): Promise<T> {
   try {
-    return await retryWrite(write, budget);
+    return await retryWrite(write, budget, say);
   } catch (error) {
     const fault = planFilesFault(error);
     if (!fault) throw error;

@@ -16,7 +16,7 @@ import { readLeadRecord } from '../adapters/leadStore.js';
 import { saveReportedCapacity } from '../adapters/capacityCache.js';
 import { retryWrite } from '../adapters/files.js';
 import type { CommandIO } from './io.js';
-import { writeBudget } from './writeBudget.js';
+import { sayWaiting, writeBudget } from './writeBudget.js';
 
 const ADDRESS = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const USAGE = 'usage: swarm notify <lane|lead|all> <text> [--epoch N]';
@@ -54,7 +54,8 @@ export async function notify(io: CommandIO): Promise<number> {
   } as const;
   // A report must not be lost silently: a refused write is tried again for a while, then exit 5.
   try {
-    await retryWrite(() => appendSpool(ctx.plan, ctx.spool, record), writeBudget(io.env));
+    const budget = writeBudget(io.env);
+    await retryWrite(() => appendSpool(ctx.plan, ctx.spool, record), budget, sayWaiting(io.stderr, 'notify', budget));
   } catch (error) {
     const fault = planFilesFault(error);
     if (!fault) throw error;

@@ -45,6 +45,7 @@ describe.skipIf(!immutable)('swarm notify with an immutable inbox', () => {
     chattr('-i', inboxPath);
     const run = await running;
     expect(run).toMatchObject({ code: 0, stdout: 'swarm: queued for lead' });
+    expect(run.stderr).toBe(`swarm notify: cannot write ${inboxPath}: EPERM (operation not permitted); trying again for up to 10 s`);
     expect(readFileSync(inboxPath, 'utf8')).toContain('"text":"done\\ncapacity=ok 70% @acct-lane-a"');
   });
 });
