@@ -66,6 +66,13 @@ export interface SwarmOptions {
   preflight?: () => Promise<void>;
 }
 
+/**
+ * How long a run that ends while the plan's files refuse writes waits for them before it exits 5
+ * (real time: the file system's, whatever the run's clock).
+ */
+const FINISH_GRACE_MS = 5000;
+const realDelay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Promise<RunningSwarm> {
   const paths = planPaths(config.plan);
   ensureDir(paths.swarmDir, 0o755);
@@ -147,10 +154,15 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
     if (done) return;
     done = true;
     engine.finished = true;
-    const fault = engine.writes.fault;
-    if (fault) outcome = { code: 5, why: `the plan's files still refuse writes: ${fault.error.message}`, fault: fault.error };
-    journalFollower.drain();
-    settle(outcome);
+    void (async () => {
+      // A refusal met at the very end (a full disk for a moment) gets a last while to pass: what the
+      // run holds in memory — the journal's last lines, plan_done among them — is written, not lost.
+      if (engine.writes.fault) await Promise.race([engine.writes.settled().catch(() => undefined), realDelay(FINISH_GRACE_MS)]);
+      const fault = engine.writes.fault;
+      if (fault) outcome = { code: 5, why: `the plan's files still refuse writes: ${fault.error.message}`, fault: fault.error };
+      journalFollower.drain();
+      settle(outcome);
+    })();
   };
 
   engine.spawner = (lane, generation, account, packet) => spawn(engine, lane, generation, account, packet);
