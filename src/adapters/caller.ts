@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { agentContext, agentPlan, type AgentContext, type LeadsOnly } from '../core/protocol/agentContext.js';
 import type { AgentRecord } from '../core/authority/agents.js';
 import { MismatchError } from '../errors.js';
-import { agentOf, agentOfSoon } from './agentRegistry.js';
+import { agentOf, agentOfSoon, agentOfSpool } from './agentRegistry.js';
 import { appendJournal } from './journal.js';
 import { requirePlanFolder } from './planFolder.js';
 
@@ -43,6 +43,14 @@ export async function callerContext(io: { env: NodeJS.ProcessEnv; agent?: AgentR
       ? `only the swarm's lead ${leadsOnly.does}, from its own pane: ask it there (\`swarm attach\`)`
       : 'agents report from the pane swarm started them in; as the developer, answer a lane with `swarm answer <lane> <text>`',
   });
+}
+
+/**
+ * Whether the command runs sandboxed (another pid namespace, known by its spool): it may write its
+ * spool alone, so what it would put in the plan's shared folders goes there for the engine to publish.
+ */
+export function sandboxed(plan: string, env: NodeJS.ProcessEnv): boolean {
+  return agentOfSpool(plan, env.SWARM_SPOOL) !== null;
 }
 
 /**

@@ -1,11 +1,11 @@
 /** Packet files on disk: written 0600 in a 0700 folder; their facts gathered for validation. */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, realpathSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { planPaths } from '../core/plan/paths.js';
 import { MAX_PACKET_BYTES } from '../core/packet/packet.js';
 import type { PacketFile } from '../core/packet/check.js';
 import { MismatchError } from '../errors.js';
-import { ensureDir, writeFileAtomic } from './files.js';
+import { ensureDir, readTextIfExists, writeFileAtomic } from './files.js';
 
 /** `<lane>-g<generation>-<UTC stamp>.yaml`, e.g. lane-a-g1-20261129T234501Z.yaml. */
 export function packetFileName(lane: string, generation: number, now: Date): string {
@@ -19,11 +19,61 @@ export function packetFileName(lane: string, generation: number, now: Date): str
  * written through it would land outside the plan, where validation rejects it.
  */
 export function writePacketFile(plan: string, name: string, text: string): string {
+  return writeInto(planPaths(resolve(plan)).handoffDir, name, text);
+}
+
+/**
+ * A sandboxed agent's packet (SPEC 10.3: it may write only its spool): into `<spool>/packets/` (0700)
+ * as 0600; the engine publishes it into the handoff folder when the agent reports it (publishPacket).
+ */
+export function writeSpoolPacket(plan: string, spool: string, name: string, text: string): string {
+  return writeInto(spoolPacketsDir(plan, spool), name, text);
+}
+
+/** Where a sandboxed agent's packets go: its spool's `packets/` folder. */
+export function spoolPacketsDir(plan: string, spool: string): string {
+  return join(planPaths(resolve(plan)).spoolDir, spool, 'packets');
+}
+
+/**
+ * Publish a packet an agent wrote into its own spool (`spool`) into the plan's handoff folder, as
+ * 0600, under its own name (another name if that one holds other bytes; the same path when it was
+ * published before, so reading the report again publishes nothing twice). Null when `from` is not a
+ * plain file of that spool's `packets/` folder, or is too large: the report stands as sent, and the
+ * packet's checks reject it with the reason.
+ */
+export function publishPacket(plan: string, spool: string, from: string): string | null {
+  const abs = resolve(from);
+  const folder = spoolPacketsDir(plan, spool);
+  if (dirname(abs) !== folder || realOr(dirname(abs)) !== join(realOr(resolve(plan)), '.swarm', 'spool', spool, 'packets')) return null;
+  let stat;
+  try {
+    stat = lstatSync(abs);
+  } catch {
+    return null;
+  }
+  if (!stat.isFile() || stat.size > MAX_PACKET_BYTES) return null;
+  const text = readHead(abs, MAX_PACKET_BYTES + 1);
   const dir = planPaths(resolve(plan)).handoffDir;
+  const name = basename(abs);
+  for (let n = 1; ; n += 1) {
+    const candidate = join(dir, n === 1 ? name : name.replace(/\.yaml$/, `-${n}.yaml`));
+    let there: string | null = null;
+    try {
+      if (lstatSync(candidate).isFile()) there = readHead(candidate, MAX_PACKET_BYTES + 1);
+      else continue;
+    } catch {
+      return writeInto(dir, basename(candidate), text);
+    }
+    if (there === text) return candidate;
+  }
+}
+
+function writeInto(dir: string, name: string, text: string): string {
   for (const folder of [dirname(dir), dir]) {
     const kind = entryKind(folder);
     if (kind === 'dir' || kind === 'none') continue;
-    throw new MismatchError(`swarm packet write: ${folder} is ${kind === 'symlink' ? 'a symlink' : 'not a folder'}; packets go only into the plan's own analysis_results/handoff/`, [], {
+    throw new MismatchError(`swarm packet write: ${folder} is ${kind === 'symlink' ? 'a symlink' : 'not a folder'}; packets go only into the plan's own analysis_results/handoff/ (or a sandboxed agent's spool)`, [], {
       hint: `nothing was written; remove ${folder} (swarm creates the folder itself) and write the packet again`,
     });
   }
@@ -100,4 +150,43 @@ function realOr(path: string): string {
   } catch {
     return path;
   }
+}
+
+/**
+ * Create the file only if absent, whole or not at all: an acceptance record exists at most once per
+ * packet. Written beside it first, then linked to its name (link fails if the name exists), so a
+ * write refused half-way (a full disk) leaves no empty record that would refuse every later accept.
+ */
+export function writeOnce(path: string, text: string): { ok: true } | { ok: false; existing: string } {
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    const fd = openSync(temp, 'w', 0o600);
+    try {
+      writeSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    linkSync(temp, path);
+    return { ok: true };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return { ok: false, existing: readTextIfExists(path) ?? '{}' };
+  } finally {
+    rmSync(temp, { force: true });
+  }
+}
+
+/** The acceptance record of a packet (`<packet>.accepted.json`), as `swarm accept` and the engine write it. */
+export interface AcceptanceRecord {
+  packet: string;
+  accepted_at: string;
+  by: { lane: string; account: string; generation: number };
+  epoch: number | null;
+  from: { lane: string; account: string | null; generation: number };
+  degraded: boolean;
+}
+
+/** Write a packet's acceptance record unless one is there (whole or not at all); false when one was. */
+export function recordAcceptance(record: AcceptanceRecord): boolean {
+  return writeOnce(`${record.packet}.accepted.json`, `${JSON.stringify(record, null, 2)}\n`).ok;
 }

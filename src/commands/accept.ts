@@ -5,8 +5,7 @@
  * lead packet: the lead lead.json names); on a mismatch prints every one, writes nothing, exits 3; else writes
  * `<packet>.accepted.json` (once per packet), tells swarm through the inbox, prints the resume brief.
  */
-import { callerContext } from '../adapters/caller.js';
-import { closeSync, linkSync, openSync, rmSync, writeSync } from 'node:fs';
+import { callerContext, sandboxed } from '../adapters/caller.js';
 import { basename, resolve } from 'node:path';
 import { MAX_PACKET_BYTES, parsePacket } from '../core/packet/packet.js';
 import { successorMismatches, validatePacket } from '../core/packet/check.js';
@@ -19,7 +18,7 @@ import { readPlanText } from '../adapters/planFile.js';
 import { gitState } from '../adapters/git.js';
 import { appendSpool } from '../adapters/spool.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
-import { readPacketFile } from '../adapters/packetFile.js';
+import { readPacketFile, writeOnce, type AcceptanceRecord } from '../adapters/packetFile.js';
 import type { CommandIO } from './io.js';
 import { sayWaiting, writeBudget } from './writeBudget.js';
 
@@ -42,7 +41,7 @@ export async function accept(io: CommandIO): Promise<number> {
   if (reasons.length > 0 || !parsed?.ok) throw mismatch(path, reasons);
 
   const packet = parsed.packet;
-  const record = {
+  const record: AcceptanceRecord = {
     packet: path,
     accepted_at: new Date().toISOString(),
     by: { lane: ctx.lane, account: ctx.account, generation: ctx.generation },
@@ -54,7 +53,13 @@ export async function accept(io: CommandIO): Promise<number> {
   // successor that gave up at once would fail its account for a disk's fault.
   const budget = writeBudget(io.env);
   const say = sayWaiting(io.stderr, 'accept', budget);
-  const written = await landed(path, () => writeOnce(`${path}.accepted.json`, `${JSON.stringify(record, null, 2)}\n`), budget, say);
+  // Sandboxed, it cannot write beside the packet: its spool's record is the acceptance, and the engine
+  // writes the record file once it takes it (SPEC 10.3). One already there still refuses another agent.
+  const inSandbox = sandboxed(plan, io.env);
+  const existing = readTextIfExists(`${path}.accepted.json`);
+  const written = inSandbox
+    ? (existing === null ? { ok: true as const } : { ok: false as const, existing })
+    : await landed(path, () => writeOnce(`${path}.accepted.json`, `${JSON.stringify(record, null, 2)}\n`), budget, say);
   if (!written.ok) {
     const previous = JSON.parse(written.existing) as { by?: { lane?: string; generation?: number } };
     if (previous.by?.lane !== ctx.lane || previous.by?.generation !== ctx.generation) {
@@ -97,28 +102,4 @@ function mismatch(path: string, reasons: string[]): MismatchError {
   return new MismatchError(`swarm accept: ${basename(path)} does not match:\n  ${reasons.join('\n  ')}`, reasons, {
     hint: 'nothing was written; report `blocked decision <what differs>` to the lead if the checkout moved on',
   });
-}
-
-/**
- * Create the file only if absent, whole or not at all: an acceptance record exists at most once per
- * packet. Written beside it first, then linked to its name (link fails if the name exists), so a
- * write refused half-way (a full disk) leaves no empty record that would refuse every later accept.
- */
-function writeOnce(path: string, text: string): { ok: true } | { ok: false; existing: string } {
-  const temp = `${path}.${process.pid}.tmp`;
-  try {
-    const fd = openSync(temp, 'w', 0o600);
-    try {
-      writeSync(fd, text);
-    } finally {
-      closeSync(fd);
-    }
-    linkSync(temp, path);
-    return { ok: true };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return { ok: false, existing: readTextIfExists(path) ?? '{}' };
-  } finally {
-    rmSync(temp, { force: true });
-  }
 }

@@ -3,7 +3,7 @@
  * the calling lane's environment and its checkout's git state, write it 0600 into the plan's
  * handoff folder, print its absolute path.
  */
-import { callerContext } from '../adapters/caller.js';
+import { callerContext, sandboxed } from '../adapters/caller.js';
 import { didYouMean } from '../core/config/suggest.js';
 import { parseArgs } from 'node:util';
 import { basename, resolve } from 'node:path';
@@ -14,7 +14,7 @@ import { UsageError } from '../errors.js';
 import { readPlanText } from '../adapters/planFile.js';
 import { gitState } from '../adapters/git.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
-import { packetFileName, writePacketFile } from '../adapters/packetFile.js';
+import { packetFileName, writePacketFile, writeSpoolPacket } from '../adapters/packetFile.js';
 import type { CommandIO } from './io.js';
 import { argsProblem } from './argsProblem.js';
 
@@ -64,7 +64,10 @@ export async function packetWrite(io: CommandIO): Promise<number> {
       hint: 'keep each field short: point at files, logs and commits instead of pasting them',
     });
   }
-  const path = writePacketFile(plan, packetFileName(ctx.lane, ctx.generation, new Date()), text);
+  // Sandboxed, it may write its spool alone: the packet goes there, and the engine publishes it into
+  // the handoff folder when the agent reports `handoff <path>` (SPEC 10.3).
+  const name = packetFileName(ctx.lane, ctx.generation, new Date());
+  const path = sandboxed(plan, io.env) ? writeSpoolPacket(plan, ctx.spool, name, text) : writePacketFile(plan, name, text);
   io.stdout(`${path}\n`);
   return 0;
 }

@@ -186,7 +186,13 @@ export function onAccepted(lane: LaneState, event: Ev<'accepted'>, ctx: MachineC
     startedAt: s.spawnedAt ?? ctx.now, lastActivity: ctx.now, stallNudged: false, gate: null,
   };
   const { from } = h;
-  const effects: Step['effects'] = [clearTimer(lane, 'accept', ctx.now)];
+  const effects: Step['effects'] = [
+    clearTimer(lane, 'accept', ctx.now),
+    {
+      type: 'record_acceptance', id: effectId(lane, s.generation, 'acceptance'), packet: event.packet,
+      by: { lane: lane.name, account: s.account, generation: s.generation }, from: { lane: lane.name, account: from.account, generation: from.generation }, degraded: h.degraded,
+    },
+  ];
   if (from.account !== null && from.account !== s.account) {
     effects.push({ type: 'release_lease', id: effectId(lane, from.generation, 'release', from.account), account: from.account });
   }

@@ -169,6 +169,11 @@ export type Effect =
   | { type: 'kill_pane'; id: string; paneId: string }
   | { type: 'close_pane'; id: string; paneId: string }
   | { type: 'release_lease'; id: string; account: string }
+  /**
+   * The packet's acceptance record (`<packet>.accepted.json`), written by swarm when none is there: a
+   * sandboxed successor cannot write beside the packet (SPEC 10.3); `swarm accept` wrote it otherwise.
+   */
+  | { type: 'record_acceptance'; id: string; packet: string; by: { lane: string; account: string; generation: number }; from: { lane: string; account: string | null; generation: number }; degraded: boolean }
   | { type: 'mark_limited'; id: string; account: string; resetsAt: string | null }
   | { type: 'mark_not_ready'; id: string; account: string; why: string }
   /** `rejected`: the lane's last packet, rejected, that the degraded one stands in for (named in its scene). */

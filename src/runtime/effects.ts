@@ -20,7 +20,7 @@ import { planContractOf } from '../adapters/planFile.js';
 import { gitState } from '../adapters/git.js';
 import { endGate, findGate, gateRun, startGate } from '../adapters/gate.js';
 import { acquireLease, readLeases, releaseLease } from '../adapters/leaseFiles.js';
-import { packetFileName, readPacketFile, writePacketFile } from '../adapters/packetFile.js';
+import { packetFileName, readPacketFile, recordAcceptance, writePacketFile } from '../adapters/packetFile.js';
 import { parsePacket } from '../core/packet/packet.js';
 import { isoNow } from './clock.js';
 import type { SwarmConfig } from '../core/config/config.js';
@@ -111,6 +111,9 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
       await engine.host.kill(effect.paneId).catch(() => undefined);
       return;
     }
+    case 'record_acceptance':
+      recordAcceptance({ packet: effect.packet, accepted_at: new Date(engine.now()).toISOString(), by: effect.by, epoch: engine.state.epoch, from: effect.from, degraded: effect.degraded });
+      return;
     case 'release_lease':
       releaseLease(plan, effect.account);
       // Every lane hears of it; one `waiting` for an account picks again now (the reducer decides).

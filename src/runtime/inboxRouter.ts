@@ -7,8 +7,10 @@
  */
 import type { InboxRecord } from '../core/protocol/inbox.js';
 import type { Sender } from '../core/protocol/mailbox.js';
-import { isAnswer, isAsk, parseReport, type CapacityState } from '../core/protocol/protocol.js';
-import { recordVerdict } from '../core/swarm/runs.js';
+import { isAnswer, isAsk, parseReport, type CapacityState, type Report } from '../core/protocol/protocol.js';
+import { spoolName } from '../core/authority/agents.js';
+import { recordVerdict, runOf } from '../core/swarm/runs.js';
+import { publishPacket, spoolPacketsDir } from '../adapters/packetFile.js';
 import type { Engine } from './engine.js';
 import { leadRecordEvent } from './leadSuccession.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
@@ -84,7 +86,7 @@ function message(engine: Engine, record: Extract<InboxRecord, { kind: 'message' 
       const reading = { state: line.state, remainingPct: line.pct, resetsAt: null };
       engine.dispatch({ type: 'reading', lane, from: record.from, generation: record.generation, named: line.account, reading, source: 'report', verdict: null });
     }
-    if (lane && parsed.ok) engine.dispatch(lane, { type: 'report', generation: record.generation ?? 0, report: parsed.report });
+    if (lane && parsed.ok) engine.dispatch(lane, { type: 'report', generation: record.generation ?? 0, report: published(engine, record, parsed.report) });
     return;
   }
   const targets = record.to === 'all'
@@ -92,6 +94,21 @@ function message(engine: Engine, record: Extract<InboxRecord, { kind: 'message' 
     : [record.to === 'lead' ? leadMailbox : record.to];
   const from = senderOf(engine, record);
   for (const to of targets) engine.deliver(to, from, record.text);
+}
+
+/**
+ * A handoff whose packet lies in the sender's own spool (a sandboxed agent wrote it there: SPEC 10.3)
+ * names the packet as published into the handoff folder (`packet_published`); any other report
+ * stands as sent. Publishing again on a re-read (after a crash) finds the same packet published.
+ */
+function published(engine: Engine, record: Extract<InboxRecord, { kind: 'message' }>, report: Report): Report {
+  if (report.event.kind !== 'handoff' || record.generation === null) return report;
+  const spool = spoolName(record.run ?? runOf(engine.state), record.from, record.generation);
+  if (!report.event.path.startsWith(`${spoolPacketsDir(engine.config.plan, spool)}/`)) return report;
+  const packet = publishPacket(engine.config.plan, spool, report.event.path);
+  if (packet === null) return report;
+  engine.journal({ type: 'observation', event: 'packet_published', lane: record.from, generation: record.generation, from: report.event.path, packet });
+  return { ...report, event: { kind: 'handoff', path: packet } };
 }
 
 /**

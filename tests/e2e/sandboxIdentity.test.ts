@@ -7,8 +7,8 @@
  * the same spool, is fenced as before.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseMailbox } from '../../src/core/protocol/mailbox.js';
 import { swarm } from '../helpers/swarm.js';
@@ -68,5 +68,38 @@ describe.skipIf(!unshareWorks)(title, () => {
     const run = await up;
     expect(run.all).toContain('plan done');
     expect(s.events('lane_result').filter((e) => e.lane === 'lane-a')).toHaveLength(1);
+  });
+
+  // A sandbox lets its agent write its spool alone: its packet goes there and the engine publishes it;
+  // its successor's acceptance is its spool's record, and the engine writes the record file.
+  it('hands off from a sandbox: the packet written to its spool is published, the sandboxed successor accepts, the record is written by swarm', { timeout: 90_000 }, async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', account: 'a2', command: 'placeholder-a' }] }));
+    const out = (g: number) => join(s.root, `g${g}.out`);
+    writeFileSync(join(s.root, 'lane-a.sh'), [
+      'if [ "$SWARM_GENERATION" = 1 ]; then',
+      `  unshare -p -f --mount-proc sh -c 'p=$(swarm packet write --reason capacity_low --doing "step 1" --next "finish the task") || exit 1; echo "packet=$p"; swarm notify lead "handoff $p"; echo "notify=$?"' > '${out(1)}' 2>&1`,
+      '  exec sleep 600',
+      'fi',
+      `unshare -p -f --mount-proc sh -c 'swarm accept > /dev/null; echo "accept=$?"' > '${out(2)}' 2>&1`,
+      `AGENT_G2=ready,done exec '${process.execPath}' '${AGENT}'`,
+      '',
+    ].join('\n'));
+    writeFileSync(s.file, readFileSync(s.file, 'utf8').replace('command: "placeholder-a"', `command: "sh ${join(s.root, 'lane-a.sh')}"`));
+
+    const run = await s.up(['--timeout', '60s']);
+    expect(run.all).toContain('plan done');
+    const g1 = readFileSync(out(1), 'utf8');
+    const spooled = /^packet=(.+)$/m.exec(g1)?.[1];
+    expect(spooled).toBe(join(s.plan, '.swarm', 'spool', 'r1', 'lane-a-g1', 'packets', basename(spooled!)));
+    expect(g1).toContain('notify=0');
+    const published = join(s.plan, 'analysis_results', 'handoff', basename(spooled!));
+    expect(s.events('packet_published')).toMatchObject([{ lane: 'lane-a', generation: 1, from: spooled, packet: published }]);
+    expect(statSync(published).mode & 0o777).toBe(0o600);
+    expect(readFileSync(published, 'utf8')).toBe(readFileSync(spooled!, 'utf8'));
+    expect(s.events('handoff_reported')).toMatchObject([{ lane: 'lane-a', packet: published }]);
+    expect(readFileSync(out(2), 'utf8')).toContain('accept=0');
+    expect(s.events('packet_accepted')).toMatchObject([{ lane: 'lane-a', generation: 2, packet: published }]);
+    expect(JSON.parse(readFileSync(`${published}.accepted.json`, 'utf8'))).toMatchObject({ packet: published, by: { lane: 'lane-a', generation: 2 }, from: { lane: 'lane-a', generation: 1 } });
+    expect(s.events('fenced')).toEqual([]);
   });
 });

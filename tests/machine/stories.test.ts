@@ -29,7 +29,7 @@ describe('a planned handoff, report to accepted', () => {
       ['pick_account'],
       ['journal', 'spawn', 'set_timer'],
       ['journal'],
-      ['clear_timer', 'release_lease', 'close_pane', 'journal', 'journal', 'journal', 'set_timer'],
+      ['clear_timer', 'record_acceptance', 'release_lease', 'close_pane', 'journal', 'journal', 'journal', 'set_timer'],
     ]);
     expect(journals(story.effects)).toEqual([
       'capacity_verdict', 'capacity_verdict', 'handoff_reported', 'lease_acquired', 'successor_spawned',

@@ -7,8 +7,8 @@
  * neither lane-b's spool nor the plan's journal. The swarm lives outside /tmp: the sandbox lets every
  * command write all of /tmp. Not part of `npm test`.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseMailbox } from '../../src/core/protocol/mailbox.js';
 import { gitDirs } from '../../src/adapters/git.js';
@@ -17,8 +17,8 @@ import { git } from '../helpers/swarm.js';
 import { AGENT, makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
 import { waitFor } from '../helpers/waitFor.js';
 
-/** Outside /tmp (see above), inside the project; removed after. */
-const BASE = resolve('.sandbox-tests');
+/** Outside /tmp (see above) and $TMPDIR, wherever the project is checked out; removed after. */
+const BASE = mkdtempSync('/var/tmp/swarm-sandbox-tests-');
 let t: TestSwarm | null = null;
 afterEach(async () => {
   await t?.cleanup();
@@ -90,5 +90,39 @@ describe('a Codex lane under workspace-write, in the real Codex sandbox (tmux)',
     expect(s.events('fenced')).toEqual([]);
     const run = await up;
     expect(run.all).toContain('plan done');
+  });
+
+  it('hands off from the sandbox: its packet (in its spool) published, its sandboxed successor accepting, the record written by swarm', { timeout: 120_000 }, async () => {
+    const s = (t = swarmOutsideTmp());
+    const home = join(s.root, 'codex-home');
+    mkdirSync(home, { recursive: true });
+    const out = (g: number) => join(s.root, `g${g}.out`);
+    // Each generation runs its commands in the sandbox with the roots swarm gives it (its own spool).
+    const sandboxed = (g: number, inside: string) => {
+      const checkout = join(s.root, 'wt-lane-a');
+      const flags = codexApprovalFlags({ approval: 'never', sandbox: 'workspace-write' }, [join(s.plan, '.swarm', 'spool', 'r1', `lane-a-g${g}`), ...gitDirs(checkout)]).argv;
+      return `HOME=${shellQuote(home)} codex sandbox -c 'sandbox_mode="workspace-write"' -c ${shellQuote(flags[flags.indexOf('-c') + 1]!)} -- sh -c ${shellQuote(inside)} > ${shellQuote(out(g))} 2>&1`;
+    };
+    writeFileSync(join(s.root, 'lane-a.sh'), [
+      'if [ "$SWARM_GENERATION" = 1 ]; then',
+      `  ${sandboxed(1, 'p=$(swarm packet write --reason capacity_low --doing "step 1" --next "finish the task") || exit 1; echo "packet=$p"; swarm notify lead "handoff $p"; echo "notify=$?"')}`,
+      '  exec sleep 600',
+      'fi',
+      sandboxed(2, 'swarm accept > /dev/null; echo "accept=$?"'),
+      `AGENT_G2=ready,done exec '${process.execPath}' '${AGENT}'`,
+      '',
+    ].join('\n'));
+    writeFileSync(s.file, readFileSync(s.file, 'utf8').replace('command: "placeholder-a"', `command: "sh ${join(s.root, 'lane-a.sh')}"`));
+
+    const run = await s.up(['--timeout', '90s']);
+    expect(run.all).toContain('plan done');
+    const spooled = /^packet=(.+)$/m.exec(readFileSync(out(1), 'utf8'))?.[1] ?? '';
+    expect(spooled.startsWith(join(s.plan, '.swarm', 'spool', 'r1', 'lane-a-g1', 'packets'))).toBe(true);
+    const published = join(s.plan, 'analysis_results', 'handoff', basename(spooled));
+    expect(s.events('packet_published')).toMatchObject([{ lane: 'lane-a', from: spooled, packet: published }]);
+    expect(readFileSync(out(2), 'utf8')).toContain('accept=0');
+    expect(s.events('packet_accepted')).toMatchObject([{ lane: 'lane-a', generation: 2, packet: published }]);
+    expect(JSON.parse(readFileSync(`${published}.accepted.json`, 'utf8'))).toMatchObject({ by: { lane: 'lane-a', generation: 2 } });
+    expect(s.events('fenced')).toEqual([]);
   });
 });
