@@ -36,17 +36,22 @@ function gatePassed(f: DrillFacts, lane: string, minGeneration: number): Journal
   return of(f, 'lane_result', lane).find((e) => e.result === 'done' && e.passed === true && Number(e.generation ?? 0) >= minGeneration);
 }
 
-/** A lane handed off at its quota, its successor on the other vendor accepted and passed the gate. */
+/**
+ * A lane handed off at its quota, its successor on the other vendor accepted and passed the gate. The
+ * Codex lane runs sandboxed (workspace-write): its packet was written to its spool and published by
+ * swarm (`packet_published`), which shows its commands ran in the sandbox and were known by their spool.
+ */
 function quotaItem(f: RealFacts, lane: string, from: 'claude' | 'codex'): DrillItem {
   const to = from === 'claude' ? 'codex' : 'claude';
   const packet = f.packets.find((p) => p.author?.lane === lane && p.author.generation === 1);
   const successor = packet?.accepted ?? null;
   const gate = gatePassed(f, lane, 2);
+  const sandboxed = from !== 'codex' || of(f, 'packet_published', lane).some((e) => e.packet === packet?.path);
   const holds = packet !== undefined && !packet.degraded && /^capacity_/.test(packet.reason ?? '') && f.kinds[packet.author!.account] === from &&
-    successor !== null && f.kinds[successor.account] === to && gate !== undefined && f.laneStates[lane] === 'done';
+    successor !== null && f.kinds[successor.account] === to && gate !== undefined && f.laneStates[lane] === 'done' && sandboxed;
   const detail = packet === undefined
     ? `${lane} wrote no packet at g1 (${f.laneStates[lane] ?? 'not started'})`
-    : `${packet.reason ?? '?'} packet by ${packet.author!.account} (${f.kinds[packet.author!.account] ?? '?'}), accepted by ${successor ? `${successor.account} (${f.kinds[successor.account] ?? '?'}) g${successor.generation}` : 'nobody'}; gate ${gate ? 'passed' : 'not passed'}; lane ${f.laneStates[lane] ?? '?'}`;
+    : `${packet.reason ?? '?'} packet by ${packet.author!.account} (${f.kinds[packet.author!.account] ?? '?'}${from === 'codex' ? (sandboxed ? ', sandboxed: published from its spool' : ', NOT published from a sandbox spool') : ''}), accepted by ${successor ? `${successor.account} (${f.kinds[successor.account] ?? '?'}) g${successor.generation}` : 'nobody'}; gate ${gate ? 'passed' : 'not passed'}; lane ${f.laneStates[lane] ?? '?'}`;
   return { item: `${from} quota: ${lane} hands off to ${to}, done`, holds, evidence: at('packets.md'), detail };
 }
 

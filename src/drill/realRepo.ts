@@ -44,7 +44,7 @@ function planText(plan: string): string {
       allowed_tools: ['Bash(swarm:*)', 'Bash(cat:*)', 'Bash(sh:*)', 'Bash(grep:*)', 'Bash(test:*)'],
       add_dirs: [plan],
     },
-    codex: { approval: 'never', sandbox: 'danger-full-access' },
+    codex: { approval: 'never', sandbox: 'workspace-write' },
   };
   return `---\ncontract: real-drill-v1\n${stringify({ approvals }).trimEnd()}\n---\n# Drill on the real CLIs\n\n## Goal\nEach lane runs its step and its gate in its own worktree; swarm hands lanes on between accounts.\n\n## Approvals\n- The protocol's commands (\`swarm …\`), the steps (\`sh -c …\`) and the gates; no pushes.\n`;
 }

@@ -17,6 +17,7 @@ function facts(over: Partial<RealFacts> = {}): RealFacts {
     journal: [
       e('lane_result', 'lc', { result: 'done', passed: true, generation: 2 }),
       e('lane_result', 'lo', { result: 'done', passed: true, generation: 2 }),
+      e('packet_published', 'lo', { generation: 1, from: '/p/.swarm/spool/r1/lo-g1/packets/lo.yaml', packet: '/p/lo.yaml' }),
       e('lane_started', 'lp', { account: 'c4' }),
       e('escalation', 'lp', { class: 'permission', what: 'a permission screen' }),
     ],
@@ -41,6 +42,7 @@ describe('realItems', () => {
     ['the successor on the same vendor', { packets: [packet('lc', 'c1', 'capacity_critical', false, 'c2'), ...facts().packets.slice(1)] }, 0],
     ['a degraded packet instead of the lane’s own', { packets: [packet('lc', 'c1', 'capacity_critical', true, 'o2'), ...facts().packets.slice(1)] }, 0],
     ['the codex lane not done', { laneStates: { ...facts().laneStates, lo: 'working' } }, 1],
+    ['the codex lane\'s packet not written sandboxed (never published from its spool)', { journal: facts().journal.filter((x) => x.event !== 'packet_published') }, 1],
     ['the limited account not marked', { limited: [] }, 2],
     ['no 429 from the mock', { requests: facts().requests.slice(1) }, 2],
     ['the blocked command ran after all (its result reached the mock)', { requests: [...facts().requests, { vendor: 'claude' as const, account: 'c4', path: '/v1/messages', status: 200, action: { kind: 'say' as const, text: 'pushed' } }] }, 3],
