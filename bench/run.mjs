@@ -27,6 +27,8 @@ const env = {
   SWARM_ACCOUNT: 'work1',
   SWARM_GENERATION: '1',
   SWARM_EPOCH: '1',
+  // As in a real pane: every agent command first asks whether it runs sandboxed (known by its spool).
+  SWARM_SPOOL: join(plan, '.swarm', 'spool', 'r1', 'lane-a-g1'),
 };
 
 // The agent is known by its pane (SPEC 10.3): this process stands in for the pane swarm started, recorded
