@@ -2,12 +2,16 @@ import { defineConfig } from 'vitest/config';
 
 // Three projects: the pure core and adapters run in parallel; anything that drives a real tmux
 // server, a pseudo-terminal or whole `swarm` processes runs serially (2 cores, shared machines).
+// Each test process leases from a machine lease folder of its own (tests/helpers/stateDir.ts).
+const STATE_DIR = './tests/helpers/stateDir.ts';
+
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
           name: 'unit',
+          setupFiles: [STATE_DIR],
           include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
           exclude: ['tests/e2e/**', 'tests/real/**', 'node_modules/**'],
           testTimeout: 20_000,
@@ -16,6 +20,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          setupFiles: [STATE_DIR],
           include: ['tests/e2e/**/*.test.ts'],
           fileParallelism: false,
           testTimeout: 120_000,
@@ -27,6 +32,7 @@ export default defineConfig({
         // Never part of `npm test`, which runs the two projects above.
         test: {
           name: 'real',
+          setupFiles: [STATE_DIR],
           include: ['tests/real/**/*.test.ts'],
           fileParallelism: false,
           testTimeout: 240_000,

@@ -1,75 +1,297 @@
 /**
- * Account leases as files (`.swarm/leases/<account>.json`), created with O_EXCL so two engines never
- * both hold one account. A lease names the lane and generation it serves and the engine holding it.
+ * Account leases, machine-wide (SPEC 10.4): every swarm on the machine leases from one folder
+ * (`$SWARM_STATE_DIR/leases`, else `$XDG_STATE_HOME/swarm/leases`, else `~/.local/state/swarm/leases`),
+ * one file per account key (core/accounts/leaseKey.ts), created with O_EXCL so two engines never both
+ * hold one account. A lease names its holder: plan, lane, generation, the engine process and, once its
+ * pane is there, the agent process; it is free only when neither runs (core/accounts/leases.ts
+ * `leaseHolder`). The plan's `.swarm/leases/<account>.json` is a view of its own leases, written after
+ * the machine's file and removed with it.
+ *
+ * Taking over a lease whose holder is dead: the file is renamed aside, and kept only when it is still
+ * the very lease judged dead (its text unchanged); a fresh lease another engine made in between is
+ * put back. No lock is held across processes, so a killed process leaves nothing held.
  */
-import { closeSync, openSync, readdirSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { join } from 'node:path';
-import { leaseFileName, parseLease, type Lease } from '../core/accounts/leases.js';
+import { closeSync, linkSync, openSync, readdirSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, mkdirSync, readFileSync } from 'node:fs';
+import { homedir, hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import { leaseFileName, leaseHolder, parseLease, type Lease } from '../core/accounts/leases.js';
+import { leaseFileOfKey, leaseKey } from '../core/accounts/leaseKey.js';
+import type { Account } from '../core/config/types.js';
 import { planPaths } from '../core/plan/paths.js';
+import { profileFolder, type ProfileKind } from './profiles.js';
 import { readTextIfExists, writeFileAtomic } from './files.js';
+import { holderAlive } from './lock.js';
+import { readStat } from './procStatFile.js';
 
+/** Where one swarm leases: the machine's folder, its plan, its swarm.yaml, and each account's key. */
+export interface LeaseStore {
+  /** The machine's lease folder. */
+  readonly dir: string;
+  /** The plan folder, absolute (a lease naming it is this swarm's). */
+  readonly plan: string;
+  /** swarm.yaml, absolute. */
+  readonly config: string;
+  /** Account id → its machine-wide key. */
+  readonly keys: ReadonlyMap<string, string>;
+}
+
+/** The machine's lease folder (SPEC 10.4). */
+export function machineLeaseDir(env: NodeJS.ProcessEnv): string {
+  if (env.SWARM_STATE_DIR) return join(resolve(env.SWARM_STATE_DIR), 'leases');
+  if (env.XDG_STATE_HOME) return join(resolve(env.XDG_STATE_HOME), 'swarm', 'leases');
+  return join(env.HOME || homedir(), '.local', 'state', 'swarm', 'leases');
+}
+
+const real = (path: string): string => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path); // not there (yet): as written
+  }
+};
+
+/** What a lease needs of a kind: where it keeps its profile (kinds/kind.ts `profile`). */
+export type KindProfiles = (kind: string) => { readonly profile: ProfileKind | null };
+
+/** Each account's key: its profile folder's real path where its kind keeps one, else swarm.yaml and the id. */
+export function accountKeys(accounts: readonly Account[], kinds: KindProfiles, configFile: string, env: NodeJS.ProcessEnv): Map<string, string> {
+  const host = hostname();
+  const config = real(configFile);
+  return new Map(accounts.map((account) => {
+    const kind = kinds(account.kind).profile;
+    const profile = kind === null ? null : real(profileFolder(kind, account, account.env.HOME || env.HOME || homedir()));
+    return [account.id, leaseKey(account.id, { host, profile, config })];
+  }));
+}
+
+export function leaseStore(input: { plan: string; file: string; accounts: readonly Account[] }, kinds: KindProfiles, env: NodeJS.ProcessEnv): LeaseStore {
+  return { dir: machineLeaseDir(env), plan: input.plan, config: input.file, keys: accountKeys(input.accounts, kinds, input.file, env) };
+}
+
+/** The plan's view of its lease of `account`. */
 export function leasePath(plan: string, account: string): string {
   return join(planPaths(plan).leasesDir, leaseFileName(account));
 }
 
-export function readLeases(plan: string): Lease[] {
-  const dir = planPaths(plan).leasesDir;
+const machinePath = (store: Pick<LeaseStore, 'dir'>, key: string): string => join(store.dir, leaseFileOfKey(key));
+
+/** Every lease file of the machine's folder that parses, with its path and text. */
+function machineLeases(dir: string): { path: string; text: string; lease: Lease }[] {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
     return [];
   }
-  const leases: Lease[] = [];
+  const out: { path: string; text: string; lease: Lease }[] = [];
   for (const name of names) {
-    if (!name.endsWith('.json')) continue;
-    const parsed = parseLease(readTextIfExists(join(dir, name)) ?? '');
-    if (parsed.ok) leases.push(parsed.lease);
+    if (!/^[0-9a-f]{32}\.json$/.test(name)) continue;
+    const path = join(dir, name);
+    const text = readTextIfExists(path) ?? '';
+    const parsed = parseLease(text);
+    if (parsed.ok) out.push({ path, text, lease: parsed.lease });
   }
-  return leases;
+  return out;
 }
 
-/** Create the lease; false when another holds it (the caller picks again). Re-acquiring one's own lease is true. */
-export function acquireLease(plan: string, input: { account: string; lane: string; generation: number }): boolean {
-  const lease: Lease = { ...input, pid: process.pid, host: hostname(), acquired_at: new Date().toISOString() };
-  const path = leasePath(plan, input.account);
-  mkdirSync(planPaths(plan).leasesDir, { recursive: true });
+/**
+ * The leases on this swarm's accounts, whoever holds them, each as this swarm's account id (two ids
+ * on one key: one lease for each); `plan` tells whose it is.
+ */
+export function readLeases(store: LeaseStore): Lease[] {
+  const ids = new Map<string, string[]>();
+  for (const [id, key] of store.keys) ids.set(key, [...(ids.get(key) ?? []), id]);
+  return machineLeases(store.dir).flatMap(({ lease }) => (ids.get(lease.key ?? '') ?? []).map((account) => ({ ...lease, account })));
+}
+
+/** The leases this swarm's plan holds, on any account (also one no longer in swarm.yaml). */
+export function planLeases(dir: string, plan: string): Lease[] {
+  return machineLeases(dir).filter(({ lease }) => lease.plan === plan).map(({ lease }) => lease);
+}
+
+/** The plan's leases in the machine's folder that `env` names (`swarm down`, tests). */
+export function readPlanLeases(plan: string, env: NodeJS.ProcessEnv = process.env): Lease[] {
+  return planLeases(machineLeaseDir(env), plan);
+}
+
+/** This process as a lease's engine. */
+function engineOf(): { pid: number; start: number | null } {
+  return { pid: process.pid, start: readStat(process.pid)?.startTicks ?? null };
+}
+
+export const holderFacts = {
+  host: hostname(),
+  alive: (p: { pid: number; start: number | null }) => holderAlive({ pid: p.pid, startTicks: p.start }),
+  agentByIdentity: (lease: Lease) => lease.plan !== undefined && identityRuns({ SWARM_PLAN: lease.plan, SWARM_ACCOUNT: lease.account, SWARM_GENERATION: String(lease.generation) }),
+};
+
+/**
+ * Whether a process of this user runs with every one of `vars` in its environment (an agent whose
+ * pane swarm started with that identity, SPEC 4.1), read from /proc; false without /proc.
+ */
+export function identityRuns(vars: Record<string, string>): boolean {
+  let pids: string[];
   try {
-    const fd = openSync(path, 'wx', 0o644);
-    try {
-      writeWhole(fd, `${JSON.stringify(lease)}\n`, path);
-    } catch (error) {
-      // A lease the disk refused (full) must not stay as an empty file no one can parse or recover:
-      // the file is this call's own (O_EXCL), so it is removed and the account stays free.
-      closeSync(fd);
-      unlinkSync(path);
-      throw error;
-    }
-    closeSync(fd);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return false;
   }
-  const parsed = parseLease(readTextIfExists(path) ?? '');
-  if (parsed.ok && parsed.lease.lane === input.lane && parsed.lease.generation === input.generation) {
-    adoptLease(plan, parsed.lease);
-    return true;
+  const wanted = Object.entries(vars).map(([name, value]) => `${name}=${value}`);
+  for (const pid of pids) {
+    let environ: string;
+    try {
+      environ = readFileSync(`/proc/${pid}/environ`, 'latin1');
+    } catch {
+      continue; // gone, or another user's
+    }
+    const entries = new Set(environ.split('\0'));
+    if (wanted.every((entry) => entries.has(entry))) return true;
   }
   return false;
 }
 
-/** Rewrite a lease as held by this engine process (after a restart re-adopts its lanes). */
-export function adoptLease(plan: string, lease: Lease): void {
-  writeFileAtomic(leasePath(plan, lease.account), `${JSON.stringify({ ...lease, pid: process.pid, host: hostname() })}\n`);
+const TORN_MS = 10_000;
+
+/**
+ * Create the lease; false when another live holder has it (the caller picks again or waits).
+ * Re-acquiring one's own lease (same plan, lane and generation) adopts it; a lease whose holder is
+ * dead is taken over. The plan's view is written after the machine's file.
+ */
+export function acquireLease(store: LeaseStore, input: { account: string; lane: string; generation: number }): boolean {
+  const key = store.keys.get(input.account);
+  if (key === undefined) throw new Error(`account ${input.account} is not in swarm.yaml's pool`);
+  const path = machinePath(store, key);
+  mkdirSync(store.dir, { recursive: true, mode: 0o700 });
+  const engine = engineOf();
+  const lease: Lease = {
+    ...input, pid: engine.pid, host: hostname(), acquired_at: new Date().toISOString(),
+    key, plan: store.plan, config: store.config, start: engine.start, agent: null,
+  };
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    if (createExclusive(path, `${JSON.stringify(lease)}\n`)) {
+      writeView(store.plan, lease);
+      return true;
+    }
+    const text = readTextIfExists(path);
+    if (text === null) continue; // released in between: create again
+    const parsed = parseLease(text);
+    if (parsed.ok) {
+      const held = parsed.lease;
+      if (held.plan === store.plan && held.lane === input.lane && held.generation === input.generation) {
+        adoptLease(store, { ...held, account: input.account });
+        return true;
+      }
+      if (leaseHolder(held, holderFacts) !== null) return false;
+    } else if (ageMs(path) < TORN_MS) {
+      return false; // being written this moment (or a torn file, taken over once it is old)
+    }
+    takeOver(path, text);
+  }
+  return false;
 }
 
-export function releaseLease(plan: string, account: string): boolean {
+/** Create `path` with `text` unless it exists; a write the disk refuses leaves no file. */
+function createExclusive(path: string, text: string): boolean {
+  let fd: number;
   try {
-    unlinkSync(leasePath(plan, account));
+    fd = openSync(path, 'wx', 0o644);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    writeWhole(fd, text, path);
+  } catch (error) {
+    // A lease the disk refused (full) must not stay as an empty file no one can parse or recover:
+    // the file is this call's own (O_EXCL), so it is removed and the account stays free.
+    closeSync(fd);
+    unlinkSync(path);
+    throw error;
+  }
+  closeSync(fd);
+  return true;
+}
+
+/** Remove a dead holder's lease, unless the file is no longer that lease (then it is put back). */
+function takeOver(path: string, seen: string): void {
+  const aside = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.dead`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return; // another engine took it over first
+  }
+  if (readTextIfExists(aside) !== seen) {
+    try {
+      linkSync(aside, path); // a fresh lease, made after we looked: its holder keeps it
+    } catch {
+      // a third lease was made meanwhile: that one stands
+    }
+  }
+  try {
+    unlinkSync(aside);
+  } catch {
+    // already gone
+  }
+}
+
+function ageMs(path: string): number {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** Rewrite one's own lease as held by this engine process (after a restart re-adopts its lanes). */
+export function adoptLease(store: LeaseStore, lease: Lease): void {
+  const key = lease.key ?? store.keys.get(lease.account);
+  if (key === undefined) return;
+  const engine = engineOf();
+  const next: Lease = { ...lease, key, plan: store.plan, config: store.config, pid: engine.pid, start: engine.start, host: hostname(), agent: lease.agent ?? null };
+  writeFileAtomic(machinePath(store, key), `${JSON.stringify(next)}\n`, 0o644, { durable: false });
+  writeView(store.plan, next);
+}
+
+/** Name the agent a lease serves, once its pane runs (SPEC 10.4: the lease outlives its engine while the agent runs). */
+export function leaseAgent(store: LeaseStore, input: { account: string; lane: string; generation: number }, agent: { pid: number; start: number | null }): void {
+  const key = store.keys.get(input.account);
+  if (key === undefined) return;
+  const parsed = parseLease(readTextIfExists(machinePath(store, key)) ?? '');
+  if (!parsed.ok || parsed.lease.plan !== store.plan || parsed.lease.lane !== input.lane || parsed.lease.generation !== input.generation) return;
+  const next: Lease = { ...parsed.lease, agent };
+  writeFileAtomic(machinePath(store, key), `${JSON.stringify(next)}\n`, 0o644, { durable: false });
+  writeView(store.plan, { ...next, account: input.account });
+}
+
+/** Release this plan's lease of `account` (never another swarm's); false when it held none. */
+export function releaseLease(store: LeaseStore, account: string): boolean {
+  removeView(store.plan, account);
+  const key = store.keys.get(account);
+  return key !== undefined && releaseKey(store.dir, store.plan, key);
+}
+
+/** Release a lease of the plan by its key (`swarm down`, a lease of an account no longer declared). */
+export function releaseKey(dir: string, plan: string, key: string): boolean {
+  const path = machinePath({ dir }, key);
+  const parsed = parseLease(readTextIfExists(path) ?? '');
+  if (!parsed.ok || parsed.lease.plan !== plan) return false;
+  try {
+    unlinkSync(path);
     return true;
   } catch {
     return false;
+  }
+}
+
+function writeView(plan: string, lease: Lease): void {
+  writeFileAtomic(leasePath(plan, lease.account), `${JSON.stringify(lease)}\n`, 0o644, { durable: false });
+}
+
+function removeView(plan: string, account: string): void {
+  try {
+    unlinkSync(leasePath(plan, account));
+  } catch {
+    // no view
   }
 }
 

@@ -9,14 +9,14 @@
  * packets and reports stay.
  */
 import { refuseFromAgent } from '../adapters/caller.js';
-import { readdirSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import { release } from '../core/lead/epochs.js';
 import { planPaths } from '../core/plan/paths.js';
 import { UsageError } from '../errors.js';
 import { appendJournal } from '../adapters/journal.js';
 import { readLeadRecord, updateLeadRecord } from '../adapters/leadStore.js';
-import { readLeases, releaseLease } from '../adapters/leaseFiles.js';
+import { machineLeaseDir, readPlanLeases, releaseKey } from '../adapters/leaseFiles.js';
 import { holderAlive, liveHolder, type LockHolder } from '../adapters/lock.js';
 import { loadConfig } from '../adapters/configFile.js';
 import { loadState, saveState, type EngineState } from '../runtime/engineState.js';
@@ -62,14 +62,10 @@ export async function down(io: CommandIO): Promise<number> {
   if (!refused) await host.destroy().catch(() => undefined);
   io.stdout(`swarm down: ${panes.length} pane${panes.length === 1 ? '' : 's'} stopped\n`);
 
-  const leases = readLeases(config.plan);
-  for (const lease of leases) releaseLease(config.plan, lease.account);
-  // Lease files that did not parse are removed too: nobody can hold them now.
-  try {
-    for (const name of readdirSync(paths.leasesDir)) releaseLease(config.plan, name.replace(/\.json$/, ''));
-  } catch {
-    // no leases folder
-  }
+  // The plan's own leases in the machine's folder (SPEC 10.4), never another swarm's; then the plan's view of them.
+  const leases = readPlanLeases(config.plan, io.env);
+  for (const lease of leases) releaseKey(machineLeaseDir(io.env), config.plan, lease.key ?? '');
+  rmSync(paths.leasesDir, { recursive: true, force: true });
 
   const record = readLeadRecord(config.plan);
   if (record && !record.released && record.lead) {

@@ -5,6 +5,9 @@
  */
 import path from 'node:path';
 import { loadConfig } from '../adapters/configFile.js';
+import { accountKeys } from '../adapters/leaseFiles.js';
+import { sharedKeys } from '../core/accounts/leaseKey.js';
+import { loadKinds } from '../kinds/index.js';
 import type { SwarmConfig } from '../core/config/config.js';
 import { parseApprovals } from '../core/plan/approvals.js';
 import { planPaths } from '../core/plan/paths.js';
@@ -30,8 +33,21 @@ export async function validate(args: string[], io: ValidateIo): Promise<number> 
   const config = loadConfig(file, { cwd: io.cwd, env: io.env });
   const problems = checkApprovals(config, io.cwd);
   if (problems.length > 0) throw new ConfigError(problems);
-  io.stdout(`${summary(file, config)}\n${akLines(config)}`);
+  io.stdout(`${summary(file, config)}\n${akLines(config)}${await oneAccountLines(config, io.env)}`);
   return 0;
+}
+
+/**
+ * Ids on one profile folder (SPEC 10.4): one account to swarm — one lease at a time on the machine,
+ * one reading, one limit. Said, not refused: a profile may be named twice on purpose (two roles).
+ */
+async function oneAccountLines(config: SwarmConfig, env: NodeJS.ProcessEnv): Promise<string> {
+  const kinds = await loadKinds(config.accounts.map((a) => a.kind));
+  const keys = accountKeys(config.accounts, kinds, config.file, env);
+  return sharedKeys(keys).map((ids) => {
+    const folder = keys.get(ids[0]!)!.replace(/^[^:]*:profile:/, '');
+    return `  accounts ${ids.join(', ')} are one account: one profile folder (${folder}); swarm gives it to one agent at a time on this machine and shares its readings and limits\n`;
+  }).join('');
 }
 
 /** The CLI entry: `swarm validate [file]` with the command's I/O. */

@@ -12,6 +12,7 @@ import { notices, tail } from './notices.js';
 import { andThen, type Ev, ignored } from './step.js';
 import { attention, failSuccessor, freshHandoff, startPick, waiting } from './successor.js';
 import type { Handoff, LaneState, MachineContext, Step, TimerName } from './types.js';
+import { firstStartAgain, successorWaitsForAccount } from './accountWait.js';
 
 /** Why a `handoff <path>` report changes nothing, or null when it starts (or restarts) the handoff. */
 export function handoffRefusal(lane: LaneState, path: string): string | null {
@@ -77,11 +78,12 @@ export function onLease(lane: LaneState, event: Ev<'lease'>, ctx: MachineContext
   const h = lane.handoff;
   if (lane.phase === 'spawning' && h !== null && h.successor === null) {
     if (event.account === null) {
+      if (event.heldElsewhere === true) return successorWaitsForAccount(lane, h, event.why, ctx);
       if (h.tried.length === 0 && event.noneReady !== true) return waiting(lane, h, event.resetsAt, event.why, ctx);
       return attention(lane, noAccountLeft(h, event.why), ctx);
     }
     const successor = { generation: h.from.generation + 1, account: event.account, paneId: null, deadline: ctx.now + ctx.timeouts.accept, spawnedAt: null };
-    const next: LaneState = { ...lane, handoff: { ...h, successor } };
+    const next: LaneState = { ...lane, handoff: { ...h, successor }, waitingForAccount: null };
     return {
       lane: next,
       effects: [
@@ -248,7 +250,8 @@ export function onHandoffTimer(lane: LaneState, timer: Exclude<TimerName, 'stall
       return failSuccessor(lane, `no acceptance within ${spokenDuration(ctx.timeouts.accept)}`, s.paneId, ctx);
     }
     case 'reset': {
-      if (lane.phase !== 'waiting' || h === null) return { lane, effects: [] };
+      if (h === null) return firstStartAgain(lane, ctx) ?? { lane, effects: [] };
+      if (lane.phase !== 'waiting') return { lane, effects: [] };
       if (h.retryAt !== null && now < h.retryAt) return { lane, effects: [setTimer(lane, 'reset', h.retryAt)] };
       return startPick(lane, h, ctx);
     }

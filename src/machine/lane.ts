@@ -27,6 +27,7 @@ import { onResume } from './resume.js';
 import { block } from './block.js';
 import { onExited } from './exits.js';
 import { onWorkOver } from './doneExit.js';
+import { onAccountHeld } from './accountWait.js';
 
 export { handoffInFlight, initialLane } from './laneState.js';
 export { MAX_GENERATIONS_HINT, QUICK_EXIT_MS, WAIT_RETRY_MS } from './types.js';
@@ -57,6 +58,7 @@ export function reduceLane(lane: LaneState, event: LaneEvent, ctx: MachineContex
     case 'gate_process': return onGateProcess(lane, event, ctx);
     case 'timer': return event.timer === 'stall' ? onStall(lane, ctx) : onHandoffTimer(lane, event.timer, ctx);
     case 'account_freed': return onAccountFreed(lane, ctx);
+    case 'account_held': return onAccountHeld(lane, event, ctx);
     case 'resume': return onResume(lane, event, ctx, onExited);
     case 'work_over': return onWorkOver(lane, ctx);
   }
@@ -80,9 +82,11 @@ function onStarted(lane: LaneState, event: Ev<'started'>, ctx: MachineContext): 
     return ignored(lane, event, `generation ${event.generation} is retired (the lane is at g${lane.generation})`, ctx.now);
   }
   if (event.generation === lane.generation && event.paneId === lane.paneId) return ignored(lane, event, 'duplicate start', ctx.now);
+  const waited = lane.phase === 'waiting' && lane.handoff === null;
   const next: LaneState = {
     ...lane, generation: event.generation, account: event.account, paneId: event.paneId, state: 'starting',
     blocked: null, startedAt: ctx.now, lastActivity: ctx.now, stallNudged: false, gate: null,
+    ...(waited ? { phase: null, phaseSince: null } : {}), waitingForAccount: null,
   };
   return {
     lane: next,

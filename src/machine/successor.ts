@@ -44,7 +44,7 @@ export function failSuccessor(lane: LaneState, why: string, paneId: string | nul
 export function waiting(lane: LaneState, h: Handoff, resetsAt: string | null, why: string, ctx: MachineContext): Step {
   const reset = resetsAt === null ? Number.NaN : Date.parse(resetsAt);
   const retryAt = Number.isFinite(reset) && reset > ctx.now ? reset : ctx.now + (ctx.waitRetryMs ?? WAIT_RETRY_MS);
-  const next: LaneState = { ...lane, phase: 'waiting', phaseSince: ctx.now, handoff: { ...h, retryAt } };
+  const next: LaneState = { ...lane, phase: 'waiting', phaseSince: ctx.now, handoff: { ...h, retryAt }, waitingForAccount: null };
   const data = { resetsAt, why, retryAt: new Date(retryAt).toISOString() };
   return { lane: next, effects: [journal(next, 'waiting_for_reset', 'observation', data, ctx.now), setTimer(next, 'reset', retryAt)] };
 }

@@ -94,6 +94,12 @@ export interface LaneState {
   /** The `done_when` gate running: the intent record, saved before it starts; null when none runs. */
   gate: GateRun | null;
   handoff: Handoff | null;
+  /**
+   * The account this lane waits for, held by another swarm on the machine (SPEC 10.4
+   * `waiting_for_account`): its first start or its successor is tried again every few seconds and
+   * takes it when it is freed. Absent when not waiting so, and in older state files.
+   */
+  waitingForAccount?: { why: string; since: number } | null;
 }
 
 /** A run of a lane's `done_when` gate (machine/gate.ts). */
@@ -120,6 +126,8 @@ export interface MachineContext {
   quickExitMs?: number;
   /** Default 15 min, when no reset time is known. */
   waitRetryMs?: number;
+  /** How often a lane waiting for an account another swarm holds asks again; default ACCOUNT_RETRY_MS. */
+  accountRetryMs?: number;
 }
 
 export type LaneEvent =
@@ -134,7 +142,9 @@ export type LaneEvent =
   | { type: 'exited'; paneId: string; status: number | null; tail?: string; vanished?: boolean }
   | { type: 'packet_checked'; packet: string; reasons: string[] }
   /** `noneReady`: no account is free and every one the pick refused, besides the lead's and those tried, is not ready. */
-  | { type: 'lease'; account: string | null; resetsAt: string | null; why: string; noneReady?: boolean }
+  | { type: 'lease'; account: string | null; resetsAt: string | null; why: string; noneReady?: boolean; heldElsewhere?: boolean }
+  /** A first start found its account (or every eligible one) held by another swarm: it waits and asks again. */
+  | { type: 'account_held'; generation: number; why: string }
   /** A successor's pane shows a screen that stops it before it accepts (login, consent, payment, bypass, offline). */
   /** `text`: the matched screen lines; `lines`: the pane's last lines (quoted when no account is left). */
   | { type: 'successor_screen'; generation: number; account: string; paneId: string; screen: StartScreen; text: string; lines?: string }
@@ -169,6 +179,8 @@ export type Effect =
   | { type: 'kill_pane'; id: string; paneId: string }
   | { type: 'close_pane'; id: string; paneId: string }
   | { type: 'release_lease'; id: string; account: string }
+  /** Try the lane's first start again (it waited for an account another swarm held). */
+  | { type: 'start_again'; id: string }
   /**
    * The packet's acceptance record (`<packet>.accepted.json`), written by swarm when none is there: a
    * sandboxed successor cannot write beside the packet (SPEC 10.3); `swarm accept` wrote it otherwise.
@@ -191,4 +203,6 @@ export interface Step { lane: LaneState; effects: Effect[] }
 
 export const QUICK_EXIT_MS = 15_000;
 export const WAIT_RETRY_MS = 15 * 60_000;
+/** A lane waiting for an account another swarm holds asks again this often (SPEC 10.4: it starts within seconds of the other's `down`). */
+export const ACCOUNT_RETRY_MS = 2000;
 export const MAX_GENERATIONS_HINT = 'the window or thresholds are probably set too low';

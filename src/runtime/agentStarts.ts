@@ -3,8 +3,10 @@
  * the leases and panes an earlier engine left. Every start adopts a pane that already carries its
  * identity (`@swarm_lane`, `@swarm_generation`), so a start repeated after a crash starts nothing twice.
  */
-import { hostname } from 'node:os';
-import { isStale, pick, type PickInput } from '../core/accounts/leases.js';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { leaseFileName, leaseHolder, pick, type PickInput } from '../core/accounts/leases.js';
+import { planPaths } from '../core/plan/paths.js';
 import { recordLane } from '../core/lead/epochs.js';
 import { unstarted } from '../machine/firstStart.js';
 import { runOf } from '../core/swarm/runs.js';
@@ -12,11 +14,10 @@ import type { LaneEvent, LaneState } from '../machine/types.js';
 import { planFilesFault, SwarmError } from '../errors.js';
 import type { PaneHost } from '../adapters/host.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
-import { acquireLease, adoptLease, readLeases, releaseLease } from '../adapters/leaseFiles.js';
-import { pidAlive } from '../adapters/lock.js';
+import { acquireLease, adoptLease, holderFacts, leaseAgent, leasePath, planLeases, readLeases, releaseKey } from '../adapters/leaseFiles.js';
 import { processNow, recordAgent } from '../adapters/agentRegistry.js';
 import { agentPane } from './agents.js';
-import { briefFor } from './effects.js';
+import { briefFor, faultPoint } from './effects.js';
 import { isoNow } from './clock.js';
 import type { Engine } from './engine.js';
 import { bumpEpoch, leadSuccessorName } from './leadSuccession.js';
@@ -24,25 +25,37 @@ import { commandOf, runnablePool } from './runnable.js';
 import { journalSkips, notReadyAccounts } from './readyAccounts.js';
 
 /**
- * Leases whose holder (an earlier engine) is dead: those still serving a lane's current agent or its
- * successor in flight are adopted; the rest are released (never a lease held by nobody).
+ * The plan's leases an earlier engine (now dead) held: those still serving a lane's current agent or
+ * its successor in flight are adopted; the rest are released (never a lease held by nobody), unless
+ * their agent still runs (SPEC 10.4: free only when neither runs). Views with no lease behind them go.
  */
 export function reconcileLeases(engine: Engine): void {
-  const { config, state } = engine;
-  for (const lease of readLeases(config.plan)) {
-    if (lease.pid === process.pid || !isStale(lease, { host: hostname(), pidAlive })) continue;
+  const { state } = engine;
+  const store = engine.leases;
+  const held = planLeases(store.dir, store.plan);
+  for (const lease of held) {
+    if (lease.pid === process.pid || leaseHolder(lease, holderFacts) === 'engine') continue;
     const lane = state.lanes[lease.lane];
     // A done lane's agent keeps its lease as in a run that was never killed (its pane stays open).
-    const serving = lane !== undefined &&
+    const serving = lane !== undefined && store.keys.get(lease.account) === lease.key &&
       ((lane.generation === lease.generation && lane.account === lease.account) ||
         (lane.handoff?.successor?.generation === lease.generation && lane.handoff.successor.account === lease.account));
     if (serving) {
-      adoptLease(config.plan, lease);
-    } else {
-      releaseLease(config.plan, lease.account);
+      adoptLease(store, lease);
+    } else if (leaseHolder(lease, holderFacts) === null) {
+      rmSync(leasePath(store.plan, lease.account), { force: true });
+      releaseKey(store.dir, store.plan, lease.key ?? '');
       engine.journal({ type: 'observation', event: 'lease_recovered', lane: lease.lane, generation: lease.generation, account: lease.account, holder: lease.pid });
     }
   }
+  const views = new Set(planLeases(store.dir, store.plan).map((l) => leaseFileName(l.account)));
+  let names: string[] = [];
+  try {
+    names = readdirSync(planPaths(store.plan).leasesDir);
+  } catch {
+    // no views
+  }
+  for (const name of names) if (name.endsWith('.json') && !views.has(name)) rmSync(join(planPaths(store.plan).leasesDir, name), { force: true });
 }
 
 /** Start the lead, then each lane, that has no agent yet (first start, or a lane added at run time). */
@@ -60,12 +73,20 @@ export async function startMissing(engine: Engine, panes: Awaited<ReturnType<Pan
     if (!unstarted(lane)) continue; // started, or after a failed start: tried again
     const adopted = panes.find((p) => p.lane === want.name && p.generation === 1 && !p.dead);
     const picked = adopted?.account ?? want.account ?? firstAccount(engine, want.name, want.kind ?? null);
+    if (typeof picked === 'object' && picked?.heldElsewhere === true) {
+      engine.dispatch(want.name, { type: 'account_held', generation: 1, why: picked.why });
+      continue;
+    }
     if (typeof picked !== 'string') {
       engine.journal({ type: 'observation', event: 'waiting_for_reset', lane: want.name, generation: 1, why: picked?.why ?? 'no account in the pool has headroom to start this lane' });
       continue;
     }
     const account = picked;
-    acquireLease(config.plan, { account, lane: want.name, generation: 1 });
+    if (!acquireLease(engine.leases, { account, lane: want.name, generation: 1 })) {
+      heldElsewhere(engine, want.name, account);
+      continue;
+    }
+    faultPoint(engine, `after:lease:${want.name}`); // crash tests: the lease taken, no pane yet
     const event = adopted
       ? ({ type: 'spawned', generation: 1, account, paneId: adopted.paneId } as const)
       : await spawn(engine, lane, 1, account, '');
@@ -80,14 +101,22 @@ export async function startMissing(engine: Engine, panes: Awaited<ReturnType<Pan
   }
 }
 
+/** A first start whose account another swarm holds: the lane waits for it (SPEC 10.4), naming the holder. */
+function heldElsewhere(engine: Engine, lane: string, account: string): void {
+  const holder = readLeases(engine.leases).find((l) => l.account === account);
+  const by = holder === undefined ? 'another holder' : holder.plan === engine.leases.plan ? `${holder.lane} g${holder.generation} of this plan` : `plan ${holder.plan}, ${holder.lane} g${holder.generation}`;
+  engine.dispatch(lane, { type: 'account_held', generation: 1, why: `${account} is held by ${by}` });
+}
+
 /** The account of a lane declared without one: picked like a successor's, skipping those not ready. */
-function firstAccount(engine: Engine, lane: string, kind: string | null): string | { why: string } | null {
+function firstAccount(engine: Engine, lane: string, kind: string | null): string | { why: string; heldElsewhere?: boolean } | null {
   const pool = runnablePool(engine, lane).filter((a) => !kind || a.kind === kind);
   const inUse = engine.accountsInUse();
   const declared = new Map(engine.config.lanes.flatMap((l) => (l.account === null ? [] : [[l.account, `declared for ${l.name}`] as const])));
   const input: PickInput = {
     pool,
-    leases: readLeases(engine.config.plan),
+    leases: readLeases(engine.leases),
+    plan: engine.leases.plan,
     readings: new Map(Object.entries(engine.state.readings)),
     spent: new Map(Object.entries(engine.state.limited)),
     notReady: notReadyAccounts(engine, pool, engine.checkoutOf(lane)),
@@ -98,8 +127,8 @@ function firstAccount(engine: Engine, lane: string, kind: string | null): string
   };
   const result = pick(input);
   journalSkips(engine, lane, 1, input);
-  if (!result.ok) return { why: result.why };
-  return acquireLease(engine.config.plan, { account: result.account, lane, generation: 1 }) ? result.account : null;
+  if (!result.ok) return { why: result.why, ...(result.heldElsewhere ? { heldElsewhere: true } : {}) };
+  return acquireLease(engine.leases, { account: result.account, lane, generation: 1 }) ? result.account : null;
 }
 
 /** Start an agent (first generation or successor); adopt a pane that already carries its identity. */
@@ -164,6 +193,9 @@ async function hostLossTold(engine: Engine): Promise<void> {
  */
 export function recordPane(engine: Engine, agent: { lane: string; role: 'lead' | 'lane'; generation: number; account: string }, pid: number | null): void {
   const record = { ...agent, run: runOf(engine.state), pane: pid === null ? null : processNow(pid) };
+  // The lease names its agent: it stays held while the agent runs, even once this engine is gone (SPEC 10.4).
+  const laneName = engine.laneOfAgent(agent.lane) ?? agent.lane;
+  if (record.pane !== null) leaseAgent(engine.leases, { account: agent.account, lane: laneName, generation: agent.generation }, { pid: record.pane.pid, start: record.pane.startTicks });
   const left = unrecorded(engine);
   left.delete(`${agent.lane}-g${agent.generation}`);
   try {

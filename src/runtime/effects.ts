@@ -19,7 +19,7 @@ import { writePaneLog } from '../adapters/paneLogs.js';
 import { planContractOf } from '../adapters/planFile.js';
 import { gitState } from '../adapters/git.js';
 import { endGate, findGate, gateRun, startGate } from '../adapters/gate.js';
-import { acquireLease, readLeases, releaseLease } from '../adapters/leaseFiles.js';
+import { acquireLease, readLeases, releaseLease, type LeaseStore } from '../adapters/leaseFiles.js';
 import { packetFileName, readPacketFile, recordAcceptance, writePacketFile } from '../adapters/packetFile.js';
 import { parsePacket } from '../core/packet/packet.js';
 import { isoNow } from './clock.js';
@@ -39,6 +39,9 @@ export interface EffectsEngine {
   readonly env: NodeJS.ProcessEnv;
   readonly kinds: Kinds;
   readonly state: EngineState;
+  readonly leases: LeaseStore;
+  /** Start the lanes that have no agent yet (a first start that waited for an account). */
+  startAgain(): Promise<void>;
   readonly clock: Clock;
   now(): number;
   lane(name: string): LaneState | undefined;
@@ -114,8 +117,11 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
     case 'record_acceptance':
       recordAcceptance({ packet: effect.packet, accepted_at: new Date(engine.now()).toISOString(), by: effect.by, epoch: engine.state.epoch, from: effect.from, degraded: effect.degraded });
       return;
+    case 'start_again':
+      await engine.startAgain();
+      return;
     case 'release_lease':
-      releaseLease(plan, effect.account);
+      releaseLease(engine.leases, effect.account);
       // Every lane hears of it; one `waiting` for an account picks again now (the reducer decides).
       engine.dispatch({ type: 'account_freed', account: effect.account });
       return;
@@ -163,9 +169,9 @@ function checkPacket(engine: EffectsEngine, lane: LaneState, packet: string): st
 
 /** Pick and lease an account for the lane's next generation; an existing lease for it is reused. */
 function pickAccount(engine: EffectsEngine, lane: LaneState, exclude: string[], spentAccount: string | null): LaneEvent {
-  const plan = engine.config.plan;
+  const store = engine.leases;
   const generation = (lane.handoff?.from.generation ?? lane.generation) + 1;
-  const leases = readLeases(plan);
+  const leases = readLeases(store).filter((l) => l.plan === store.plan);
   const mine = leases.find((l) => l.lane === lane.name && l.generation === generation && !exclude.includes(l.account));
   if (mine) return { type: 'lease', account: mine.account, resetsAt: null, why: 'already leased for this generation' };
   const pool: Account[] = runnablePool(engine, lane.name);
@@ -176,7 +182,8 @@ function pickAccount(engine: EffectsEngine, lane: LaneState, exclude: string[], 
     const inUse = engine.accountsInUse();
     const input: PickInput = {
       pool,
-      leases: readLeases(plan),
+      leases: readLeases(store),
+      plan: store.plan,
       readings: new Map(Object.entries(engine.state.readings)),
       spent: limited,
       notReady,
@@ -192,9 +199,9 @@ function pickAccount(engine: EffectsEngine, lane: LaneState, exclude: string[], 
     if (!result.ok) {
       // Nothing a reset or a freed lease would change: every account but the lead's and those tried is not ready.
       const noneReady = result.resetsAt === null && notReady.size > 0 && pool.every((a) => a.id === input.leadAccount || exclude.includes(a.id) || notReady.has(a.id));
-      return { type: 'lease', account: null, resetsAt: result.resetsAt, why: result.why, noneReady };
+      return { type: 'lease', account: null, resetsAt: result.resetsAt, why: result.why, noneReady, ...(result.heldElsewhere ? { heldElsewhere: true } : {}) };
     }
-    if (acquireLease(plan, { account: result.account, lane: lane.name, generation })) {
+    if (acquireLease(store, { account: result.account, lane: lane.name, generation })) {
       return { type: 'lease', account: result.account, resetsAt: null, why: result.why };
     }
   }

@@ -19,7 +19,8 @@ import type { Kinds } from '../kinds/index.js';
 import type { PaneHost } from '../adapters/host.js';
 import { appendJournal, journaledIntents, journalEntry, type JournalInput } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
-import { readLeases } from '../adapters/leaseFiles.js';
+import { leaseStore, readLeases, type LeaseStore } from '../adapters/leaseFiles.js';
+import { sharedKeys } from '../core/accounts/leaseKey.js';
 import { appendMailbox } from '../adapters/mailbox.js';
 import { senderName, type Sender } from '../core/protocol/mailbox.js';
 import { pushEvent, type SwarmStore } from '../ui/store.js';
@@ -74,6 +75,11 @@ export class Engine {
   /** The intents the journal's end shows written (read once, when a recovered one is first due). */
   private journaled: Set<string> | null = null;
   spawner: ((lane: LaneState, generation: number, account: string, packet: string) => Promise<LaneEvent>) | null = null;
+  starter: (() => Promise<void>) | null = null;
+
+  async startAgain(): Promise<void> {
+    await this.starter?.();
+  }
 
   constructor(deps: EngineDeps) {
     this.config = deps.config;
@@ -158,7 +164,7 @@ export class Engine {
   }
 
   private context(): SwarmContext {
-    return { now: this.now(), config: this.config, untilDone: this.untilDone, leadRecord: this.leadRecord(), finished: this.finished };
+    return { now: this.now(), config: this.config, untilDone: this.untilDone, leadRecord: this.leadRecord(), finished: this.finished, sameAccount: this.sameAccount() };
   }
 
   /**
@@ -270,9 +276,27 @@ export class Engine {
     return this.state.lanes[this.state.leadName]?.account ?? this.config.lead.account;
   }
 
+  private leaseStoreOf: LeaseStore | null = null;
+  private sameAccountOf: Record<string, string[]> | null = null;
+
+  /** Account id → the other ids on its profile folder (SPEC 10.4: one account, its readings and limits shared). */
+  sameAccount(): Record<string, string[]> {
+    if (this.sameAccountOf === null) {
+      const same: Record<string, string[]> = {};
+      for (const ids of sharedKeys(this.leases.keys)) for (const id of ids) same[id] = ids.filter((other) => other !== id);
+      this.sameAccountOf = same;
+    }
+    return this.sameAccountOf;
+  }
+
+  /** Where this swarm leases (SPEC 10.4): the machine's folder and each account's key, worked out once. */
+  get leases(): LeaseStore {
+    return (this.leaseStoreOf ??= leaseStore(this.config, this.kinds, this.env));
+  }
+
   /** Accounts serving a live agent or a successor in flight, or leased (never picked for another): account → by whom. */
   accountsInUse(): Map<string, string> {
-    return accountsInUse(this.state.lanes, readLeases(this.config.plan));
+    return accountsInUse(this.state.lanes, readLeases(this.leases).filter((l) => l.plan === undefined || l.plan === this.config.plan));
   }
 
   async spawnSuccessor(lane: LaneState, generation: number, account: string, packet: string): Promise<LaneEvent> {

@@ -166,6 +166,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   };
 
   engine.spawner = (lane, generation, account, packet) => spawn(engine, lane, generation, account, packet);
+  engine.starter = () => engine.writes.persistently(async () => startMissing(engine, await engine.host.list()));
   engine.swarmEffect = (effect, intent) => runSwarmEffect(engine, effect, {
     finish,
     startAdded: () => engine.writes.persistently(async () => startMissing(engine, await engine.host.list())),

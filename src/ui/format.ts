@@ -109,6 +109,7 @@ export function accountText(view: LaneView): string {
 /** What the last column says: why the lane is held, the packet's rejection reasons, else the last report. */
 export function lastText(lane: LaneState): string {
   if (lane.state === 'blocked' && lane.blocked) return oneLine(lane.blocked.what);
+  if (lane.waitingForAccount) return oneLine(`waiting for an account: ${lane.waitingForAccount.why}`);
   if (lane.phase === 'rejected' && lane.handoff && lane.handoff.rejected.length > 0) return oneLine(`rejected: ${lane.handoff.rejected.join('; ')}`);
   return oneLine(lane.last ?? '');
 }

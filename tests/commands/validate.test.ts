@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,27 @@ describe('swarm validate', () => {
     mkdirSync(join(dir, 'p'));
     writeFileSync(join(dir, 'swarm.yaml'), 'version: 1\nname: one\nplan: p\naccounts: [{ id: a1, kind: sim }]\nlead: { account: a1 }\nlanes: [{ name: l, task: t }]\nbackend: pty\n');
     expect((await run([], dir)).out).toBe('swarm.yaml: ok — swarm "one", plan p, lead lead@a1, 1 lane, 1 account (1 vendor), backend pty\n');
+  });
+
+  it('names ids on one profile folder (a symlink to it too) as one account (SPEC 10.4); other folders are not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'swarm-validate-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'p'));
+    mkdirSync(join(dir, 'claude-work'));
+    mkdirSync(join(dir, 'claude-other'));
+    symlinkSync(join(dir, 'claude-work'), join(dir, 'claude-link'));
+    const accounts = [
+      `{ id: w1, kind: claude, env: { CLAUDE_CONFIG_DIR: ${join(dir, 'claude-work')} } }`,
+      `{ id: w2, kind: claude, env: { CLAUDE_CONFIG_DIR: ${join(dir, 'claude-link')} } }`,
+      `{ id: o1, kind: claude, env: { CLAUDE_CONFIG_DIR: ${join(dir, 'claude-other')} } }`,
+      '{ id: s1, kind: sim }', '{ id: s2, kind: sim }',
+    ];
+    writeFileSync(join(dir, 'swarm.yaml'), `version: 1\nname: one\nplan: p\naccounts: [${accounts.join(', ')}]\nlead: { account: s1 }\nlanes: [{ name: l, task: t, command: "true" }]\nbackend: pty\n`);
+    const out = (await run([], dir)).out.split('\n');
+    expect(out.slice(1)).toEqual([
+      `  accounts w1, w2 are one account: one profile folder (${realpathSync(join(dir, 'claude-work'))}); swarm gives it to one agent at a time on this machine and shares its readings and limits`,
+      '',
+    ]);
   });
 
   it.each([

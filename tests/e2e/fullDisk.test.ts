@@ -6,7 +6,7 @@
  * Skipped, saying why, where a tmpfs cannot be mounted.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,7 +137,10 @@ describe.skipIf(!mounted)(title, () => {
 
   it('a lease a full disk refuses leaves no empty lease file: the account is free again once space is freed', () => {
     free();
+    // The machine's lease folder (SPEC 10.4) on the full disk too.
+    const store = { dir: join(mountPoint, 'state', 'leases'), plan, config: join(plan, 'swarm.yaml'), keys: new Map([['a7', `test:account:${plan}#a7`]]) };
     mkdirSync(join(plan, '.swarm', 'leases'), { recursive: true });
+    mkdirSync(store.dir, { recursive: true });
     fill();
     // Until not even a new file's first page is had (a page the filler's end left is used up first).
     for (let i = 0; i < 64; i += 1) {
@@ -147,10 +150,12 @@ describe.skipIf(!mounted)(title, () => {
         break;
       }
     }
-    expect(() => acquireLease(plan, { account: 'a7', lane: 'lane-a', generation: 2 })).toThrow(expect.objectContaining({ code: 'ENOSPC' }));
+    expect(() => acquireLease(store, { account: 'a7', lane: 'lane-a', generation: 2 })).toThrow(expect.objectContaining({ code: 'ENOSPC' }));
+    expect(readdirSync(store.dir)).toEqual([]);
     expect(() => statSync(leasePath(plan, 'a7'))).toThrow(expect.objectContaining({ code: 'ENOENT' }));
     free();
-    expect(acquireLease(plan, { account: 'a7', lane: 'lane-a', generation: 2 })).toBe(true);
-    expect(readLeases(plan)).toMatchObject([{ account: 'a7', lane: 'lane-a', generation: 2 }]);
+    expect(acquireLease(store, { account: 'a7', lane: 'lane-a', generation: 2 })).toBe(true);
+    expect(readLeases(store)).toMatchObject([{ account: 'a7', lane: 'lane-a', generation: 2, plan }]);
+    expect(JSON.parse(readFileSync(leasePath(plan, 'a7'), 'utf8'))).toMatchObject({ account: 'a7', lane: 'lane-a', generation: 2 });
   });
 });

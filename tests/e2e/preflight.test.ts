@@ -56,12 +56,18 @@ describe('swarm up: the preflight', () => {
     const forced = s.up(['--force'], env);
     await s.waitEvent('run_started', 1, 30_000);
     await s.waitEvent('lead_claimed', 1, 30_000);
+    // The lanes are in the saved state once one has started (a run stopped before that is no open run
+    // to re-adopt: the next `swarm up` begins one, preflight and all).
+    await s.waitEvent('lane_started', 1, 30_000);
     forced.kill('SIGTERM'); // detached: the panes keep running, the run stays open
     await forced;
 
     // Re-adopting the open run is no start of a run: no preflight, although the profile is still signed out.
     const again = s.up([], env);
-    await s.waitEvent('readopted', 1, 30_000);
+    await Promise.race([
+      s.waitEvent('readopted', 1, 30_000),
+      again.then((r) => { throw new Error(`swarm up exited ${r.exitCode} before re-adopting: ${r.all}`); }),
+    ]);
     expect(again.exitCode).toBe(null);
     again.kill('SIGTERM');
     await again;

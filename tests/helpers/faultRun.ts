@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { loadConfig } from '../../src/adapters/configFile.js';
-import { readLeases } from '../../src/adapters/leaseFiles.js';
+import { readPlanLeases } from '../../src/adapters/leaseFiles.js';
 import type { EngineState } from '../../src/runtime/engineState.js';
 import { startSwarm, type Outcome } from '../../src/runtime/swarm.js';
 import type { JournalEntry } from '../../src/core/protocol/journal.js';
@@ -176,7 +176,7 @@ export function invariants(r: Run, label: string): void {
   const saved = state(r);
   const excused = (l: { lane: string; generation: number }) =>
     final.code !== 0 && saved.lanes[l.lane]?.handoff?.from.generation === l.generation;
-  const leases = readLeases(r.t.plan).filter((l) => !excused(l)).map((l) => `${l.lane} g${l.generation} @${l.account}`).sort();
+  const leases = readPlanLeases(r.t.plan, r.t.env).filter((l) => !excused(l)).map((l) => `${l.lane} g${l.generation} @${l.account}`).sort();
   const held = live.filter((p) => !excused({ lane: laneOf(p.split(' ')[0]!), generation: Number(p.split(' ')[1]!.slice(1)) }));
   expect(leases, `${label}: leases ↔ live agents`).toEqual(held.map((p) => p.replace(/^lead-b /, 'lead ')).sort());
   const journal = r.t.journal();

@@ -38,7 +38,7 @@ export const PANE = join(ROOT, 'tests', 'fixtures', 'pane.mjs');
  * names a plan and a lane (t.agentEnv), the agent it names. `pane: false`: outside every pane.
  */
 export async function swarm(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string; pane?: PaneAgent | false; before?: string } = {}): Promise<Run> {
-  const base: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' };
+  const base: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: process.env.HOME, SWARM_STATE_DIR: process.env.SWARM_STATE_DIR, NO_COLOR: '1' };
   const env = options.env ?? {};
   const agent = options.pane === false ? null : options.pane ?? paneOf(env);
   // `before`: a shell line the stand-in pane runs first (e.g. wait for a file), then the command.

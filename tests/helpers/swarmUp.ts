@@ -124,6 +124,8 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? dir,
     SWARM_TMUX_SOCKET: socket,
+    // The machine's lease folder (SPEC 10.4): this swarm's own, so no test leases from another's.
+    SWARM_STATE_DIR: join(dir, 'state'),
     AGENT_LOG: join(dir, 'agents.log'),
     AGENT_KEYS: join(dir, 'keys.log'),
     NOTIFY_LOG: join(dir, 'notify.log'),

@@ -5,11 +5,11 @@
  * and run to the end. Every cut must end the same: the plan done, the handoff finished exactly once,
  * one live agent per lane, every lease held for a live agent and every agent on a lease.
  */
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/adapters/configFile.js';
-import { readLeases } from '../../src/adapters/leaseFiles.js';
+import { readPlanLeases } from '../../src/adapters/leaseFiles.js';
 import type { EngineState } from '../../src/runtime/engineState.js';
 import { startSwarm } from '../../src/runtime/swarm.js';
 import { FakeHost, type PaneSnapshot, type Scripts } from '../helpers/fakeHost.js';
@@ -34,6 +34,7 @@ type Files = { dirs: string[]; files: { path: string; data: Buffer; mode: number
 
 function readTree(root: string): Files {
   const out: Files = { dirs: [], files: [] };
+  if (!existsSync(root)) return out;
   for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
     const path = join(entry.parentPath, entry.name);
     if (entry.isDirectory()) out.dirs.push(path);
@@ -56,6 +57,14 @@ function putBack(root: string, tree: Files): void {
   const leases = join(root, '.swarm', 'leases');
   for (const name of tree.files.filter((f) => dirname(f.path) === leases).map((f) => f.path)) {
     writeFileSync(name, JSON.stringify({ ...(JSON.parse(readFileSync(name, 'utf8')) as object), pid: DEAD_PID }));
+  }
+}
+
+/** The machine's lease folder as it was at the cut, every lease's engine dead (SPEC 10.4: the leases live outside the plan). */
+function putBackLeases(dir: string, tree: Files): void {
+  putBack(dir, tree);
+  for (const f of tree.files.filter((file) => file.path.endsWith('.json'))) {
+    writeFileSync(f.path, JSON.stringify({ ...(JSON.parse(readFileSync(f.path, 'utf8')) as object), pid: DEAD_PID }));
   }
 }
 
@@ -82,7 +91,7 @@ function sameEnd(s: TestSwarm, host: FakeHost, outcome: { code: number; why: str
   expect(s.events('lead_accepted'), label).toHaveLength(lead === 'lead' ? 0 : 1);
   // A new lead's notice is an intent like any other: a cut between its step's save and the notice still tells the lanes.
   if (lead !== 'lead') expect(s.events('lead_notice').filter((e) => e.lane === lead).length, label).toBeGreaterThanOrEqual(1);
-  const leases = readLeases(s.plan).map((l) => `${l.lane} g${l.generation} @${l.account}`).sort();
+  const leases = readPlanLeases(s.plan, s.env).map((l) => `${l.lane} g${l.generation} @${l.account}`).sort();
   // A lease is the lead lane's whatever name its agent goes by (`lead-b`).
   expect(leases, label).toEqual(live.map((p) => p.replace(/^lead-b /, 'lead ')).sort());
 }
@@ -102,7 +111,8 @@ describe('crash at every cut (in-process, fake host)', () => {
     ['an ask outstanding', { name: 'lane-a' }, { 'lane-a g1': ['ready', 'ask', 'done'] }, 0, 'lead', (s) => s.asks.length > 0],
   ])('%s: every cut ends with the plan done, each handoff finished exactly once', async (name, lane, scripts, handoffs, lead, moment) => {
     const s = (t = makeSwarm({ lanes: [lane], timeouts: '{ accept: 5s, packet: 2s, stall: 10m, ask: 30s, release: 50ms }', ...(lead === 'lead' ? {} : { succession: [lead] }) }));
-    const cuts: { files: Files; panes: PaneSnapshot }[] = [];
+    const cuts: { files: Files; leases: Files; panes: PaneSnapshot }[] = [];
+    const leaseDir = join(s.env.SWARM_STATE_DIR!, 'leases');
     let host = new FakeHost(scripts);
     const reference = host;
     cut.onSave = () => {
@@ -110,7 +120,7 @@ describe('crash at every cut (in-process, fake host)', () => {
       const state = files.files.find((f) => f.path === join(s.plan, '.swarm', 'state.json'));
       // A cut once the plan is done is no cut: the next `swarm up` starts a new run.
       if (state && (JSON.parse(state.data.toString('utf8')) as EngineState).planDone) return;
-      cuts.push({ files, panes: reference.snapshot() });
+      cuts.push({ files, leases: readTree(leaseDir), panes: reference.snapshot() });
     };
     const first = await runOn(s, host);
     if (process.env.CUT_DEBUG === '0') console.log(s.journal().map((e) => `${String(e.event)} ${String(e.lane)} g${String(e.generation ?? '')} ${String(e.account ?? '')} ${String(e.why ?? e.reason ?? '')}`).join('\n'));
@@ -119,6 +129,7 @@ describe('crash at every cut (in-process, fake host)', () => {
     const ends: string[] = [];
     for (const [i, at] of cuts.entries()) {
       putBack(s.plan, at.files);
+      putBackLeases(leaseDir, at.leases);
       host = new FakeHost(scripts, at.panes);
       const before = s.journal().length;
       const outcome = await runOn(s, host);

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readLeases, releaseLease } from '../../src/adapters/leaseFiles.js';
+import { machineLeaseDir, readPlanLeases, releaseKey } from '../../src/adapters/leaseFiles.js';
 import { planPaths } from '../../src/core/plan/paths.js';
 import { loadState, saveState } from '../../src/runtime/engineState.js';
 import { endRun } from '../../src/runtime/runEnd.js';
@@ -55,7 +55,7 @@ describe('runs, in-process', () => {
     expect(s.events('lane_lost')).toEqual([]);
     expect(s.events('successor_spawned')).toEqual([]);
     expect(s.events('handoff_reported').filter((e) => e.degraded === true)).toEqual([]);
-    expect(readLeases(s.plan)).not.toContainEqual(expect.objectContaining({ lane: 'lane-a' }));
+    expect(readPlanLeases(s.plan, s.env)).not.toContainEqual(expect.objectContaining({ lane: 'lane-a' }));
   });
 
   it('after swarm down, an old agent (its job outlived its pane) reports done: into its run 1 spool, which run 2 never reads; the new run\'s lane is done only by its own agent', async () => {
@@ -69,7 +69,7 @@ describe('runs, in-process', () => {
     // `swarm down`: the run ended, its leases released (its panes closed; the old job lives on).
     const paths = planPaths(s.plan);
     saveState(paths.state, endRun(loadState(paths.state)!, new Date(clock.now()).toISOString()));
-    for (const lease of readLeases(s.plan)) releaseLease(s.plan, lease.account);
+    for (const lease of readPlanLeases(s.plan, s.env)) releaseKey(machineLeaseDir(s.env), s.plan, lease.key!);
 
     const oldSpool = join(s.plan, '.swarm', 'spool', 'r1', 'lane-a-g1', 'records.jsonl');
     const staleSeen = async () => {

@@ -8,7 +8,7 @@ import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/adapters/configFile.js';
-import { readLeases } from '../../src/adapters/leaseFiles.js';
+import { readPlanLeases } from '../../src/adapters/leaseFiles.js';
 import { startSwarm, type Outcome } from '../../src/runtime/swarm.js';
 import type { SwarmStore } from '../../src/ui/store.js';
 import { TORN_AFTER_MS } from '../../src/core/protocol/inbox.js';
@@ -213,7 +213,7 @@ describe('the engine in-process, with a fake pane host', () => {
       'lane-a g1': ['ready', 'done', async () => { await waitFor(() => t!.events('lane_result').some((e) => e.lane === 'lane-a'), { what: 'lane-a done' }); }, 'exit'],
       'lane-b g1': ['ready', async () => {
         await waitFor(() => t!.events('lease_released').some((e) => e.lane === 'lane-a'), { what: 'lane-a\'s lease released' });
-        leasedAfterExit = readLeases(t!.plan).map((l) => l.lane);
+        leasedAfterExit = readPlanLeases(t!.plan, t!.env).map((l) => l.lane);
       }, 'done'],
     });
     expect(outcome.code).toBe(0);

@@ -20,7 +20,17 @@ export type AccountEvent =
   | { type: 'not_ready'; account: string; why: string }
   | { type: 'reading'; account: string; reading: Reading };
 
-export function reduceAccounts(facts: AccountFacts, event: AccountEvent): AccountFacts {
+/**
+ * `sameAs`: the other ids of the same account (SPEC 10.4: two ids on one profile folder are one
+ * account): what is learnt of one holds for each.
+ */
+export function reduceAccounts(facts: AccountFacts, event: AccountEvent, sameAs: readonly string[] = []): AccountFacts {
+  let next = reduceOne(facts, event);
+  for (const id of sameAs) if (id !== event.account) next = reduceOne(next, { ...event, account: id });
+  return next;
+}
+
+function reduceOne(facts: AccountFacts, event: AccountEvent): AccountFacts {
   switch (event.type) {
     case 'limited':
       return { ...facts, limited: { ...facts.limited, [event.account]: event.resetsAt } };

@@ -37,6 +37,8 @@ export interface SwarmContext {
   leadRecord: LeadRecord | null;
   /** The run has settled (its `finish` was carried out): the plan's end is decided no more. */
   finished: boolean;
+  /** Account id → the other ids on the same profile folder (SPEC 10.4: one account); absent: none. */
+  sameAccount?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface SwarmStep {
@@ -101,7 +103,7 @@ function apply(b: Build, event: SwarmEvent, ctx: SwarmContext): void {
     case 'lane_add':
       return laneAdd(b, event.record, ctx);
     case 'account':
-      return account(b, event.event);
+      return account(b, event.event, ctx);
     case 'reading':
       return reading(b, event, ctx);
     case 'account_freed':
@@ -170,8 +172,9 @@ function lane(b: Build, name: string, event: LaneEvent, ctx: SwarmContext): void
   const { timers, rest } = applyTimers(s.timers, name, effects);
   let facts = { limited: s.limited, notReady: s.notReady ?? {}, readings: s.readings };
   for (const effect of rest) {
-    if (effect.type === 'mark_limited') facts = reduceAccounts(facts, { type: 'limited', account: effect.account, resetsAt: effect.resetsAt });
-    else if (effect.type === 'mark_not_ready') facts = reduceAccounts(facts, { type: 'not_ready', account: effect.account, why: effect.why });
+    const same = 'account' in effect ? ctx.sameAccount?.[effect.account] : undefined;
+    if (effect.type === 'mark_limited') facts = reduceAccounts(facts, { type: 'limited', account: effect.account, resetsAt: effect.resetsAt }, same);
+    else if (effect.type === 'mark_not_ready') facts = reduceAccounts(facts, { type: 'not_ready', account: effect.account, why: effect.why }, same);
     else b.effects.push({ lane: name, effect });
   }
   b.state = { ...s, lanes: { ...s.lanes, [name]: next }, timers, ...facts };
@@ -190,9 +193,9 @@ function leadWorkOver(s: SwarmState, lead: LaneState, event: LaneEvent, ctx: Swa
   return s.planDone || (progressOf(s).kind === 'all_done' && ctx.leadRecord?.released === true);
 }
 
-function account(b: Build, event: AccountEvent): void {
+function account(b: Build, event: AccountEvent, ctx: SwarmContext): void {
   const s = b.state;
-  const facts = reduceAccounts({ limited: s.limited, notReady: s.notReady ?? {}, readings: s.readings }, event);
+  const facts = reduceAccounts({ limited: s.limited, notReady: s.notReady ?? {}, readings: s.readings }, event, ctx.sameAccount?.[event.account]);
   b.state = { ...s, ...facts };
 }
 
@@ -204,7 +207,7 @@ function reading(b: Build, event: Extract<SwarmEvent, { type: 'reading' }>, ctx:
     const data = { generation: event.generation, named_account: whose.named, sender_account: whose.own, source: event.source };
     return swarm(b, { type: 'journal', kind: 'observation', event: 'capacity_ignored', lane: event.lane ?? event.from, data });
   }
-  if (whose.account !== null) account(b, { type: 'reading', account: whose.account, reading: event.reading });
+  if (whose.account !== null) account(b, { type: 'reading', account: whose.account, reading: event.reading }, ctx);
   if (event.lane !== null && event.verdict !== null) lane(b, event.lane, event.verdict, ctx);
 }
 

@@ -75,7 +75,7 @@ export function statusTable(input: StatusInput): string {
       l.phase ? `${l.phase} ${age(input.now - (l.phaseSince ?? input.now))}` : '-',
       l.capacity ?? '-',
       l.contextPct === null ? '-' : `${l.contextPct}%`,
-      oneLine(l.last ?? '-', 60),
+      l.waitingForAccount ? oneLine(`waiting for an account: ${l.waitingForAccount.why}`, 160) : oneLine(l.last ?? '-', 60),
     ]);
   const table = [['LANE', 'GEN', 'ACCOUNT', 'STATE', 'PHASE', 'CAPACITY', 'CTX', 'LAST'], ...rows];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));

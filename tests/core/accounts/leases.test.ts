@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Account } from '../../../src/core/config/config.js';
-import { isStale, leaseFileName, parseLease, pick, skippedNotReady, type Lease, type PickInput, type Reading } from '../../../src/core/accounts/leases.js';
+import { isStale, leaseFileName, leaseHolder, parseLease, pick, skippedNotReady, type Lease, type PickInput, type Reading } from '../../../src/core/accounts/leases.js';
+import { leaseFileOfKey, leaseKey, sharedKeys } from '../../../src/core/accounts/leaseKey.js';
 
 const NOW = '2025-01-01T12:00:00.000Z';
 const PAST = '2025-01-01T11:00:00.000Z';
@@ -126,16 +127,81 @@ describe('pick: none eligible', () => {
   });
 });
 
-describe('isStale', () => {
-  it.each([
-    ['same host, pid dead', lease('a1', { host: 'h1', pid: 42 }), false, true],
-    ['same host, pid alive', lease('a1', { host: 'h1', pid: 42 }), true, false],
-    ['other host, pid dead here', lease('a1', { host: 'h2', pid: 42 }), false, false],
-    ['other host, pid alive here', lease('a1', { host: 'h2', pid: 42 }), true, false],
-  ])('%s', (_label, given, alive, expected) => {
-    const asked: number[] = [];
-    expect(isStale(given, { host: 'h1', pidAlive: (pid) => (asked.push(pid), alive) })).toBe(expected);
-    if (given.host === 'h1') expect(asked).toEqual([42]);
+describe('leaseHolder: free only when neither the engine nor the agent runs (SPEC 10.4)', () => {
+  const ENGINE = 42;
+  const AGENT = 77;
+  const withAgent = { agent: { pid: AGENT, start: 900 } };
+  it.each<[string, Partial<Lease>, { engine: boolean; agent: boolean; identity?: boolean }, ReturnType<typeof leaseHolder>]>([
+    ['engine alive', {}, { engine: true, agent: false }, 'engine'],
+    ['engine dead, no agent named, none found by identity', {}, { engine: false, agent: false }, null],
+    ['engine dead, no agent named, one found by identity (killed between spawn and record)', {}, { engine: false, agent: false, identity: true }, 'agent'],
+    ['engine dead, agent alive (agents outlive engines)', withAgent, { engine: false, agent: true }, 'agent'],
+    ['engine dead, agent dead', withAgent, { engine: false, agent: false }, null],
+    ['engine dead, agent dead: identity not asked once an agent is named', withAgent, { engine: false, agent: false, identity: true }, null],
+    ['engine alive, agent dead', withAgent, { engine: true, agent: false }, 'engine'],
+    ['another host: held whatever runs here', { host: 'h2' }, { engine: false, agent: false }, 'another host'],
+  ])('%s', (_label, over, alive, expected) => {
+    const given = lease('a1', { host: 'h1', pid: ENGINE, start: 500, plan: '/p', ...over });
+    const asked: string[] = [];
+    const facts = {
+      host: 'h1',
+      alive: (p: { pid: number; start: number | null }) => {
+        asked.push(`${p.pid}@${p.start}`);
+        return p.pid === ENGINE ? alive.engine : p.pid === AGENT && alive.agent;
+      },
+      agentByIdentity: () => alive.identity === true,
+    };
+    expect(leaseHolder(given, facts)).toBe(expected);
+    expect(isStale(given, facts)).toBe(expected === null);
+    // The engine is asked by its pid and start time, never by a bare pid.
+    if (given.host === 'h1') expect(asked[0]).toBe(`${ENGINE}@500`);
+  });
+});
+
+describe('leaseKey: one account per profile folder (SPEC 10.4)', () => {
+  const at = { host: 'h1', config: '/home/u/p/swarm.yaml' };
+  it.each<[string, string, { profile: string | null; host?: string; config?: string }, string]>([
+    ['a profile folder: its real path and host', 'a1', { profile: '/home/u/.claude-work' }, 'h1:profile:/home/u/.claude-work'],
+    ['another id on the same folder: the same key', 'a2', { profile: '/home/u/.claude-work' }, 'h1:profile:/home/u/.claude-work'],
+    ['the same folder from another swarm.yaml: the same key', 'x', { profile: '/home/u/.claude-work', config: '/other/swarm.yaml' }, 'h1:profile:/home/u/.claude-work'],
+    ['the same folder on another host: another account', 'a1', { profile: '/home/u/.claude-work', host: 'h2' }, 'h2:profile:/home/u/.claude-work'],
+    ['no profile folder (sim, command): swarm.yaml and id', 's1', { profile: null }, 'h1:account:/home/u/p/swarm.yaml#s1'],
+  ])('%s', (_label, id, facts, key) => {
+    expect(leaseKey(id, { ...at, ...facts })).toBe(key);
+  });
+  it('the lease file is a fixed-length hash of the key: a long path fits, two keys two files', () => {
+    const long = `h1:profile:/${'x'.repeat(5000)}`;
+    expect(leaseFileOfKey(long)).toMatch(/^[0-9a-f]{32}\.json$/);
+    expect(leaseFileOfKey('h1:account:/a#s1')).not.toBe(leaseFileOfKey('h1:account:/a#s2'));
+    expect(leaseFileOfKey('h1:account:/a#s1')).toBe(leaseFileOfKey('h1:account:/a#s1'));
+  });
+  it('sharedKeys names the ids that are one account, in declaration order', () => {
+    expect(sharedKeys(new Map([['a1', 'k1'], ['o1', 'k2'], ['a2', 'k1'], ['s1', 'k3'], ['a3', 'k1']]))).toEqual([['a1', 'a2', 'a3']]);
+    expect(sharedKeys(new Map([['a1', 'k1'], ['a2', 'k2']]))).toEqual([]);
+  });
+});
+
+describe('pick: machine-wide leases and low accounts (SPEC 10.4)', () => {
+  it('a lease of another plan is "held by another swarm", and a pick that found only such is worth waiting for', () => {
+    const pool = [acct('lead1', 'anthropic'), acct('a1', 'anthropic')];
+    const result = pick(input({ pool, plan: '/me', leases: [lease('a1', { plan: '/other', lane: 'lane-x', generation: 3 })] }));
+    expect(result).toEqual({ ok: false, resetsAt: null, heldElsewhere: true, why: "no account has headroom (lead1 the lead's, a1 held by another swarm (plan /other, lane-x g3))" });
+  });
+  it('a lease of this plan is "leased" and not worth waiting for here', () => {
+    const pool = [acct('lead1', 'anthropic'), acct('a1', 'anthropic')];
+    expect(pick(input({ pool, plan: '/me', leases: [lease('a1', { plan: '/me' })] }))).toEqual({ ok: false, resetsAt: null, why: "no account has headroom (lead1 the lead's, a1 leased)" });
+  });
+  it('with every account low: the one whose reset comes first, before the one with more left', () => {
+    const r = { a1: { ...low(30), resetsAt: LATER }, a2: { ...low(10), resetsAt: SOON }, o1: low(40), o2: { ...low(20), resetsAt: LATER } };
+    expect(pick(input({ r }))).toEqual({ ok: true, account: 'a2', why: `a2: low, 10% left, resets ${SOON} (every eligible account is low)` });
+  });
+  it('with every account low and no reset known: by most remaining', () => {
+    expect(pick(input({ r: { a1: low(30), a2: low(10), o1: low(40), o2: low(20) } }))).toMatchObject({ ok: true, account: 'o1' });
+  });
+  it('an account back from its limit goes to one successor at a time: once one lane leases it, the next waits', () => {
+    const s = { a1: PAST, a2: SOON, o1: SOON, o2: SOON };
+    expect(pick(input({ s }))).toMatchObject({ ok: true, account: 'a1' });
+    expect(pick(input({ s, leases: [lease('a1', { lane: 'lane-a', generation: 2 })] }))).toMatchObject({ ok: false, resetsAt: SOON });
   });
 });
 

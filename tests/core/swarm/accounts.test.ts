@@ -22,3 +22,16 @@ describe('reduceAccounts', () => {
     expect(facts).not.toBe(next);
   });
 });
+
+describe('reduceAccounts: two ids on one profile folder are one account (SPEC 10.4)', () => {
+  it.each<[string, AccountEvent, AccountFacts]>([
+    ['a limit holds for both ids', { type: 'limited', account: 'a1', resetsAt: RESET }, { ...empty, limited: { a1: RESET, a3: RESET } }],
+    ['a reading holds for both ids', { type: 'reading', account: 'a3', reading: low }, { ...empty, readings: { a3: low, a1: low } }],
+    ['a screen that says not ready holds for both ids', { type: 'not_ready', account: 'a1', why: 'login' }, { ...empty, notReady: { a1: 'login', a3: 'login' } }],
+  ])('%s', (_name, event, next) => {
+    const same = event.account === 'a1' ? ['a3'] : ['a1'];
+    expect(reduceAccounts(empty, event, same)).toEqual(next);
+    // Without the other id: that id alone.
+    expect(Object.keys(reduceAccounts(empty, event)[event.type === 'limited' ? 'limited' : event.type === 'reading' ? 'readings' : 'notReady'])).toEqual([event.account]);
+  });
+});
