@@ -209,7 +209,7 @@ export async function oneRun(seed, { keep = false } = {}) {
       }
     }
     const result = checkRun({
-      plan: layout.plan, socket, exit: ended, samples, snapshots, lanes: run.lanes,
+      plan: layout.plan, machineLeases: join(env.SWARM_STATE_DIR, 'leases'), socket, exit: ended, samples, snapshots, lanes: run.lanes,
       hostLost: stats.stoppedShort, refusals: stats.refusals, faultsTold: stats.faultsTold,
       fullDisk: stats.refusals.some((r) => r.target === 'full-disk'), downReports: stats.downReports,
     });

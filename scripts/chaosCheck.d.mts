@@ -5,6 +5,8 @@ export interface DownReport { lane: string; generation: number; kind: 'done' | '
 export function livePanes(socket: string): LivePane[] | null;
 export function checkRun(run: {
   plan: string;
+  /** The machine's lease folder the run leased from (SPEC 10.4). */
+  machineLeases?: string;
   socket: string;
   exit: { code: number | null; signal?: string | null } | null;
   samples: LivePane[][];

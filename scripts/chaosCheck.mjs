@@ -39,9 +39,8 @@ function readJournal(plan) {
   return { text, entries };
 }
 
-function readLeases(plan) {
-  const dir = join(plan, '.swarm', 'leases');
-  if (!existsSync(dir)) return [];
+function leaseFiles(dir) {
+  if (!dir || !existsSync(dir)) return [];
   return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => {
     const text = readFileSync(join(dir, f), 'utf8');
     try {
@@ -52,6 +51,12 @@ function readLeases(plan) {
   });
 }
 
+/** The plan's view of its leases, and its leases in the machine's folder (SPEC 10.4) when given. */
+function readLeases(plan, machineLeases) {
+  const mine = leaseFiles(machineLeases).filter((l) => l.torn !== undefined || l.plan === plan);
+  return [...leaseFiles(join(plan, '.swarm', 'leases')), ...mine.map((l) => ({ ...l, file: `machine ${l.file}` }))];
+}
+
 /**
  * The violations of one run, and how many handoffs it made. `live`: the agent panes alive at the end
  * (else read from tmux -L socket); `hostLost`: how many times swarm up stopped short on a killed tmux
@@ -59,7 +64,7 @@ function readLeases(plan) {
  * how many plan_files_fault lines swarm up printed; `fullDisk`: the disk under `.swarm/` was full for a
  * while; `downReports`: reports made while no engine ran (scripts/chaosAppends.mjs).
  */
-export function checkRun({ plan, socket, exit, samples, snapshots, lanes, live, hostLost = 0, refusals = [], faultsTold = 0, fullDisk = false, downReports = [] }) {
+export function checkRun({ plan, machineLeases, socket, exit, samples, snapshots, lanes, live, hostLost = 0, refusals = [], faultsTold = 0, fullDisk = false, downReports = [] }) {
   const violations = [];
   const { text, entries } = readJournal(plan);
   const ev = (name) => entries.filter((e) => e.event === name);
@@ -109,7 +114,7 @@ export function checkRun({ plan, socket, exit, samples, snapshots, lanes, live, 
   }
 
   // No lease without a live holder, once the run is over.
-  for (const lease of readLeases(plan)) {
+  for (const lease of readLeases(plan, machineLeases)) {
     if (lease.torn !== undefined) {
       violations.push(`lease ${lease.file} is not a lease (${JSON.stringify(lease.torn.slice(0, 40))}): the account can never be leased again`);
       continue;

@@ -23,7 +23,8 @@ export const runFolder = (prefix) => mkdtempSync(join(tmpdir(), prefix));
 
 /** The environment of a run's `swarm up`: nothing of the caller's but PATH and HOME, its own socket. */
 export function runEnv(dir, socket) {
-  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, NO_COLOR: '1', SWARM_TMUX_SOCKET: socket };
+  // The run's own machine lease folder (SPEC 10.4): never the developer's ~/.local/state.
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, NO_COLOR: '1', SWARM_TMUX_SOCKET: socket, SWARM_STATE_DIR: join(dir, 'state') };
 }
 
 function git(cwd, ...args) {

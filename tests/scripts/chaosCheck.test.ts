@@ -81,6 +81,17 @@ describe('chaosCheck', () => {
     expect(check(plan, { live: [] })).toHaveLength(2);
   });
 
+  it("flags this plan's lease in the machine's folder without a live holder (SPEC 10.4), never another plan's", () => {
+    const plan = plant(cleanJournal(), { leases: [] });
+    const machine = join(plan, '..', 'state', 'leases');
+    mkdirSync(machine, { recursive: true });
+    writeFileSync(join(machine, 'k1.json'), JSON.stringify({ account: 'a1', lane: 'lane-b', generation: 3, plan }));
+    writeFileSync(join(machine, 'k2.json'), JSON.stringify({ account: 'x1', lane: 'lane-z', generation: 1, plan: '/another/plan' }));
+    const run = (live: LivePane[]) => checkRun({ plan, machineLeases: machine, socket: 'unused', exit: { code: 0 }, samples: [], snapshots: [], lanes: ['lane-a'], live }).violations;
+    expect(run(LIVE)).toEqual(['lease machine k1.json (lane-b g3) has no live holder']);
+    expect(run([...LIVE, { lane: 'lane-b', generation: 3, pid: 9 }])).toEqual([]);
+  });
+
   it('flags a lease file that is not a lease (an empty file a full disk left) instead of failing the run', () => {
     const plan = plant(cleanJournal(), { leases: [{ lane: 'lane-a', generation: 2 }] });
     writeFileSync(join(plan, '.swarm', 'leases', 'acct-9.json'), '');
