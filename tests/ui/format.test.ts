@@ -146,6 +146,7 @@ describe('lane cells', () => {
       phase: 'rejected', last: 'handoff x',
       handoff: { packet: '/p.yaml', reason: 'capacity_critical', degraded: false, from: { generation: 1, account: 'o1', paneId: '%3' }, successor: null, tried: [], rejected: ['mode 0644, not 0600', 'missing next'], picks: 0, retryAt: null, accountLimited: false },
     }), 'rejected: mode 0644, not 0600; missing next'],
+    ['the account it waits for, held by another swarm (SPEC 10.4)', lane('a', { phase: 'waiting', last: 'handoff x', waitingForAccount: { why: 'w1 is held by plan /p, lane-x g2', since: 0 } }), 'waiting for an account: w1 is held by plan /p, lane-x g2'],
   ])('last: %s', (_name, view, expected) => {
     expect(lastText(view.lane)).toBe(expected);
   });
