@@ -77,6 +77,10 @@ export class Engine {
   spawner: ((lane: LaneState, generation: number, account: string, packet: string) => Promise<LaneEvent>) | null = null;
   starter: (() => Promise<void>) | null = null;
 
+  hostLost(reason: string): void {
+    this.dispatch({ type: 'host_lost', reason });
+  }
+
   async startAgain(): Promise<void> {
     await this.starter?.();
   }

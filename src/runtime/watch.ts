@@ -27,10 +27,12 @@ export interface WatchedEngine {
   readonly clock: Clock;
   readonly state: { readonly lanes: Readonly<Record<string, LaneState>> };
   readonly config: Pick<SwarmConfig, 'accounts' | 'dir' | 'timeouts'>;
-  readonly host: Pick<PaneHost, 'capture'>;
+  readonly host: Pick<PaneHost, 'capture' | 'unreachable'>;
   readonly deliveries: { poke(agent: string): void };
   lane(name: string): LaneState | undefined;
   dispatch(lane: string, event: LaneEvent): void;
+  /** The tmux server is gone (runEnd.ts stopOnHostLost). */
+  hostLost?(reason: string): void;
   agentName(lane: LaneState): string;
 }
 
@@ -221,6 +223,10 @@ export class PaneWatch {
    */
   private async exited(laneName: string, end: PaneEnd): Promise<void> {
     const { paneId } = end;
+    // A pane that went with its tmux server is no agent's exit: the host is lost, and the run stops
+    // short saying so (its agents are not blamed, no successor is started on a server of its own).
+    const lost = await this.engine.host.unreachable?.().catch(() => null);
+    if (lost !== undefined && lost !== null && this.engine.hostLost) return this.engine.hostLost(lost);
     if (end.type === 'gone') return this.engine.dispatch(laneName, { type: 'exited', paneId, status: null, vanished: true });
     let tail = '';
     try {
