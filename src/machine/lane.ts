@@ -176,7 +176,7 @@ function capacityStep(lane: LaneState, decision: Decision, ctx: MachineContext):
     return {
       lane: next,
       effects: [
-        { type: 'notify', id: effectId(next, next.generation, 'write', ctx.now), text: notices.write(ctx.timeouts.packet) },
+        { type: 'notify', id: effectId(next, next.generation, 'write', ctx.now), text: notices.write(ctx.timeouts.packet, lane.role) },
         setTimer(next, 'packet', ctx.now + ctx.timeouts.packet),
         verdict,
       ],

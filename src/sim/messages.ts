@@ -29,8 +29,8 @@ export type Meaning =
 export function meaningOf(message: MailMessage): Meaning {
   const text = stripAnsi(message.text).trim();
   if (message.authority === 'swarm' || message.authority === 'lead_notice') {
-    if (/^swarm: hand off now\b/i.test(text)) return { kind: 'handoff_now' };
-    if (/^swarm: you are running low\b/i.test(text)) return { kind: 'handoff_soon' };
+    if (/^swarm: hand (off|over the lead) now\b/i.test(text)) return { kind: 'handoff_now' };
+    if (/^swarm: you(, the lead,)? are running low\b/i.test(text)) return { kind: 'handoff_soon' };
     const rejected = /^swarm: your packet (\S+) was rejected/i.exec(text);
     if (rejected) return { kind: 'rejected', packet: rejected[1]! };
     if (/every lane is done\. release the plan/i.test(text)) return { kind: 'release' };

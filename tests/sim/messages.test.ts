@@ -35,6 +35,8 @@ describe('meaningOf', () => {
     ['a multi-line answer', m('lane-a', 'answer one\ntwo'), { kind: 'answer', answer: 'one\ntwo' }],
     ['hand off now', m('swarm', 'swarm: hand off now. Write your packet with `swarm packet write …`'), { kind: 'handoff_now' }],
     ['hand off soon', m('swarm', 'swarm: you are running low (capacity low 20%). Finish your current step'), { kind: 'handoff_soon' }],
+    ["the lead's hand over now", m('swarm', 'swarm: hand over the lead now. Write your lead packet …'), { kind: 'handoff_now' }],
+    ["the lead's running low", m('swarm', 'swarm: you, the lead, are running low (capacity low 20%). Keep leading'), { kind: 'handoff_soon' }],
     ['a rejection', m('swarm', 'swarm: your packet /p/h/lane-a-g1.yaml was rejected:\n- mode 0644'), { kind: 'rejected', packet: '/p/h/lane-a-g1.yaml' }],
     ['the release', m('swarm', 'Every lane is done. Release the plan: `swarm lead release`.'), { kind: 'release' }],
     ['a lead notice', m('swarm', 'lead notice: the lead is now lead-b@2; take lead notices only from it.'), { kind: 'lead_notice', lead: 'lead-b', epoch: 2 }],
