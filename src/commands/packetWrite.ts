@@ -16,16 +16,22 @@ import { gitState } from '../adapters/git.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { packetFileName, writePacketFile, writeSpoolPacket } from '../adapters/packetFile.js';
 import type { CommandIO } from './io.js';
+import { planPaths } from '../core/plan/paths.js';
+import { loadState } from '../runtime/engineState.js';
 import { argsProblem } from './argsProblem.js';
 
 const USAGE =
-  'usage: swarm packet write --reason R --doing TEXT --next STEP [--next STEP…] [--done X…] [--deadend X…] [--decision X…] [--verified WHAT=EVIDENCE…] [--unverified WHAT=GATE…] [--ask X…] [--task T] [--step S]';
+  'usage: swarm packet write --reason R --doing TEXT --next STEP [--next STEP…] [--done X…] [--deadend X…] [--decision X…] [--verified WHAT=EVIDENCE…] [--unverified WHAT=GATE…] [--ask X…] [--task T] [--step S]'
+  + ' [--lead [--open-ask X…] [--release-order LANE…] [--pending-merge X…]]';
 
 export async function packetWrite(io: CommandIO): Promise<number> {
   const [sub, ...rest] = io.args;
   if (sub !== 'write') throw new UsageError(`swarm packet: unknown subcommand "${sub ?? ''}"${didYouMean(sub ?? '', ['write'])}`, { hint: USAGE });
   const flags = parseFlags(rest);
   const ctx = await callerContext(io, 'packet write');
+  if (flags.lead && ctx.role !== 'lead') {
+    throw new UsageError(`swarm packet write: --lead writes the lead's packet, and ${ctx.lane} is a lane`, { hint: 'a lane writes its own packet without --lead' });
+  }
   const plan = resolve(ctx.plan);
   const git = gitState(io.cwd, plan);
   const lead = readLeadRecord(plan);
@@ -50,7 +56,9 @@ export async function packetWrite(io: CommandIO): Promise<number> {
     epoch: lead?.epoch ?? ctx.epoch,
     author: { lane: ctx.lane, account: ctx.account, generation: ctx.generation },
     degraded: false,
+    ...(flags.lead ? leadPart(plan, flags) : {}),
   };
+
   const secrets = findSecrets(packet, io.env);
   if (secrets.length > 0) {
     throw new UsageError(`swarm packet write: refusing to write secret values into a packet:\n  ${secrets.join('\n  ')}`, {
@@ -72,7 +80,22 @@ export async function packetWrite(io: CommandIO): Promise<number> {
   return 0;
 }
 
+/**
+ * A lead packet's own fields (SPEC 10.5): every lane as the engine's saved state has it (the lead's
+ * own lane left out), and what the lead says of its open asks, release order and pending merges.
+ */
+function leadPart(plan: string, flags: Flags): Pick<Packet, 'lanes' | 'open_asks' | 'release_order' | 'pending_merges'> {
+  const state = loadState(planPaths(plan).state);
+  const lanes = state === null ? [] : state.order.map((name) => state.lanes[name]).filter((l) => l !== undefined && l.role === 'lane')
+    .map((l) => ({ name: l!.name, generation: l!.generation, state: l!.state, account: l!.account, last: l!.last }));
+  return { lanes, open_asks: flags.openAsk, release_order: flags.releaseOrder, pending_merges: flags.pendingMerge };
+}
+
 interface Flags {
+  lead: boolean;
+  openAsk: string[];
+  releaseOrder: string[];
+  pendingMerge: string[];
   reason: PacketReason;
   doing: string;
   next: string[];
@@ -105,6 +128,10 @@ function parseFlags(args: string[]): Flags {
         ask: { type: 'string', multiple: true },
         task: { type: 'string' },
         step: { type: 'string' },
+        lead: { type: 'boolean' },
+        'open-ask': { type: 'string', multiple: true },
+        'release-order': { type: 'string', multiple: true },
+        'pending-merge': { type: 'string', multiple: true },
       },
     }));
   } catch (error) {
@@ -119,7 +146,13 @@ function parseFlags(args: string[]): Flags {
   const next = (values.next ?? []).map((s) => s.trim()).filter(Boolean);
   if (next.length === 0) throw new UsageError('swarm packet write: at least one --next is required (the ordered next steps)', { hint: USAGE });
   const step = values.step === undefined ? null : /^\d+$/.test(values.step) ? Number(values.step) : values.step;
+  const leadOnly = (['open-ask', 'release-order', 'pending-merge'] as const).find((name) => values[name] !== undefined);
+  if (leadOnly !== undefined && values.lead !== true) throw new UsageError(`swarm packet write: --${leadOnly} belongs to a lead packet: add --lead`, { hint: USAGE });
   return {
+    lead: values.lead === true,
+    openAsk: values['open-ask'] ?? [],
+    releaseOrder: values['release-order'] ?? [],
+    pendingMerge: values['pending-merge'] ?? [],
     reason: reason as PacketReason,
     doing,
     next,

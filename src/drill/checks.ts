@@ -26,6 +26,8 @@ export interface PacketFact {
   author: { lane: string; account: string; generation: number } | null;
   unverified: { what: string; gate: string }[];
   accepted: { lane: string; account: string; generation: number; at: string } | null;
+  /** A lead packet's lane table (SPEC 10.5); absent from a lane's packet. */
+  lanes?: { name: string; generation: number; state: string; account: string | null; last: string | null }[];
 }
 
 export interface KeysLog {
@@ -89,7 +91,7 @@ export function handoffs(f: DrillFacts) {
 
 /** Every item of the rehearsal, in the order the summary shows them. */
 export function drillItems(f: DrillFacts): DrillItem[] {
-  return [keysItem(f), packetsItem(f), laneItem(f), successorItem(f), leadItem(f), epochsItem(f), finishItem(f), askItem(f), gatesItem(f), doneItem(f)];
+  return [keysItem(f), packetsItem(f), laneItem(f), successorItem(f), leadItem(f), leadPacketItem(f), epochsItem(f), finishItem(f), askItem(f), gatesItem(f), doneItem(f)];
 }
 
 function keysItem(f: DrillFacts): DrillItem {
@@ -144,6 +146,20 @@ function leadItem(f: DrillFacts): DrillItem {
     ? 'the lead wrote no lead packet'
     : `lead → ${f.successorLead} at epoch ${str(handover?.epoch ?? '?')}, ${leadAccepted ? 'accepted' : 'not accepted'}, ${after ? 'after' : 'not after'} ${f.capped.lane}'s succession`;
   return { item: 'capped lead hands over', holds, evidence: at('epochs.md'), detail };
+}
+
+/** The lead's packet is a lead packet (SPEC 10.5): it lists every lane of the drill. */
+function leadPacketItem(f: DrillFacts): DrillItem {
+  const { lead } = handoffs(f);
+  const packet = f.packets.find((p) => p.path === lead?.packet);
+  const listed = packet?.lanes?.map((l) => l.name) ?? [];
+  const missing = f.lanes.filter((name) => !listed.includes(name));
+  const holds = packet !== undefined && packet.lanes !== undefined && missing.length === 0;
+  const detail = packet === undefined
+    ? 'no lead packet'
+    : packet.lanes === undefined ? 'the lead packet has no lane table'
+      : `${listed.length} lane(s) listed: ${packet.lanes.map((l) => `${l.name} g${l.generation} ${l.state}`).join(', ')}${missing.length > 0 ? `; missing ${missing.join(', ')}` : ''}`;
+  return { item: "the lead packet lists every lane", holds, evidence: at('packets.md'), detail };
 }
 
 /** Epochs as the journal saw them: each lead event with its epoch. */

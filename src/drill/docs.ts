@@ -81,11 +81,18 @@ export function packetsDoc(f: DrillFacts): string {
     p.accepted ? `${p.accepted.lane} g${p.accepted.generation} @${p.accepted.account} at ${p.accepted.at} (${p.file}.accepted.json)` : 'NOT ACCEPTED',
   ]);
   const trail = f.journal.filter((e) => ['handoff_reported', 'packet_rejected', 'degraded_handoff', 'successor_spawned', 'packet_accepted', 'lease_released', 'pane_closed'].includes(e.event));
+  const leadTables = f.packets.filter((p) => p.lanes !== undefined).flatMap((p) => [
+    `## The lanes in the lead packet ${p.file}`,
+    '',
+    ...table(['lane', 'generation', 'state', 'account', 'last'], (p.lanes ?? []).map((l) => [l.name, l.generation, l.state, l.account ?? '-', l.last ?? '-'])),
+    '',
+  ]);
   return doc([
     '# Packets',
     '',
     ...table(['packet', 'mode', 'reason', 'author', 'degraded', 'accepted by'], rows),
     '',
+    ...leadTables,
     '## Each handoff, from the journal',
     '',
     ...journalTable(trail),

@@ -62,6 +62,7 @@ function packetFacts(plan: string): PacketFact[] {
       author: p?.author ?? null,
       unverified: p?.unverified ?? [],
       accepted: acceptance(`${path}.accepted.json`),
+      ...(p?.lanes === undefined ? {} : { lanes: p.lanes }),
     };
   });
 }

@@ -146,8 +146,10 @@ class Lead {
       return;
     }
     const flag = (name: string, value: string) => `--${name}=${value}`;
-    const args = ['packet', 'write', flag('reason', 'lead_handover'), flag('doing', tableDoing(basename(ctx.plan), this.rows))];
+    // A lead packet (SPEC 10.5): swarm fills its lanes; the sim's table rides in `next` as before.
+    const args = ['packet', 'write', '--lead', flag('reason', 'lead_handover'), flag('doing', tableDoing(basename(ctx.plan), this.rows))];
     for (const next of tableNext(this.rows)) args.push(flag('next', next));
+    for (const row of this.rows) args.push(flag('release-order', row.lane));
     const written = await world.swarm(args);
     const path = written.stdout.trim().split('\n').at(-1) ?? '';
     if (written.code !== 0 || path === '') {

@@ -58,6 +58,62 @@ describe('swarm packet write', () => {
   });
 });
 
+describe('swarm packet write --lead (SPEC 10.5)', () => {
+  /** The engine's saved state with the lead and two lanes, as a running swarm leaves it. */
+  function savedState(): void {
+    const lane = (name: string, role: 'lead' | 'lane', generation: number, account: string, state: string, last: string | null) => ({
+      name, role, generation, account, paneId: null, state, phase: null, phaseSince: null, blocked: null, capacity: null,
+      capacityState: 'unknown', remainingPct: null, contextPct: null, last, startedAt: 0, lastActivity: 0, quickExits: 0,
+      nearGeneration: null, stallNudged: false, gate: null, handoff: null,
+    });
+    mkdirSync(join(t.plan, '.swarm'), { recursive: true });
+    writeFileSync(join(t.plan, '.swarm', 'state.json'), JSON.stringify({
+      version: 1, order: ['lead', 'lane-a', 'lane-b'], timers: [], pending: [],
+      lanes: {
+        lead: lane('lead', 'lead', 1, 'acct-1', 'working', null),
+        'lane-a': lane('lane-a', 'lane', 2, 'o1', 'working', 'PR open https://example.test/pr/4'),
+        'lane-b': lane('lane-b', 'lane', 1, 'a2', 'done', 'done'),
+      },
+    }));
+  }
+  const lead = (extra: string[]) => swarm(['packet', 'write', '--reason', 'lead_handover', '--doing', 'merging lane-a', '--next', 're-check lane-a', ...extra], {
+    cwd: t.root, env: t.agentEnv('lead', { SWARM_ROLE: 'lead' }),
+  });
+
+  it('fills the lanes from the engine state and takes the open asks, release order and pending merges', async () => {
+    savedState();
+    const run = await lead(['--lead', '--open-ask', 'lane-b: which flag name?', '--release-order', 'lane-b', '--release-order', 'lane-a', '--pending-merge', 'lane-a PR 4 into main']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const text = readFileSync(run.stdout.trim(), 'utf8');
+    for (const piece of ['lanes:', '- name: lane-a', 'generation: 2', 'state: working', 'account: o1', 'last: PR open https://example.test/pr/4', '- name: lane-b', 'open_asks:', '- "lane-b: which flag name?"', 'release_order:', 'pending_merges:', '- lane-a PR 4 into main']) {
+      expect(text).toContain(piece);
+    }
+    expect(text).not.toContain('- name: lead');
+    // It reads back as a lead packet: the brief's own sections (tests/core/packet/brief.test.ts).
+    const { parsePacket } = await import('../../src/core/packet/packet.js');
+    const parsed = parsePacket(text);
+    expect(parsed.ok && parsed.packet.lanes?.map((l) => l.name)).toEqual(['lane-a', 'lane-b']);
+  });
+
+  it('a lane packet has none of it; the lead-only flags need --lead; a lane may not write a lead packet', async () => {
+    const plain = await write();
+    expect(readFileSync(plain.stdout.trim(), 'utf8')).not.toMatch(/^(lanes|open_asks|release_order|pending_merges):/m);
+    const noLead = await lead(['--open-ask', 'x']);
+    expect(noLead.code).toBe(2);
+    expect(noLead.stderr).toContain('--open-ask belongs to a lead packet: add --lead');
+    const byLane = await write(['--lead']);
+    expect(byLane.code).toBe(2);
+    expect(byLane.stderr).toContain("--lead writes the lead's packet, and lane-a is a lane");
+  });
+
+  it('with no saved state the lanes are an empty list, still a lead packet', async () => {
+    const run = await lead(['--lead']);
+    expect(run.code).toBe(0);
+    expect(readFileSync(run.stdout.trim(), 'utf8')).toContain('lanes: []');
+  });
+});
+
 describe('swarm accept', () => {
   it('accepts a matching packet once: writes the record, tells swarm, prints the resume brief', async () => {
     const path = (await write(['--unverified', 'e2e=npm run e2e'])).stdout.trim();

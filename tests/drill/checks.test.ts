@@ -51,7 +51,8 @@ function good(): DrillFacts {
     leadRecord: { plan: 'drill', lead: 'lead-b', epoch: 2, succession: [], lanes: ['lane-a', 'lane-b', 'lane-c'], revision: 6, updated_at: '', released: true },
     packets: [
       { file: 'analysis_results/handoff/lane-a-g1-1.yaml', path: LANE_PACKET, mode: 0o100600, reason: 'capacity_low', degraded: false, author: { lane: 'lane-a', account: 'd-a2', generation: 1 }, unverified: [{ what: 'step 2 gate', gate: GATE }], accepted: { lane: 'lane-a', account: 'd-o2', generation: 2, at: 'x' } },
-      { file: 'analysis_results/handoff/lead-g1-2.yaml', path: LEAD_PACKET, mode: 0o100600, reason: 'lead_handover', degraded: false, author: { lane: 'lead', account: 'd-a1', generation: 1 }, unverified: [], accepted: { lane: 'lead-b', account: 'd-o3', generation: 2, at: 'y' } },
+      { file: 'analysis_results/handoff/lead-g1-2.yaml', path: LEAD_PACKET, mode: 0o100600, reason: 'lead_handover', degraded: false, author: { lane: 'lead', account: 'd-a1', generation: 1 }, unverified: [], accepted: { lane: 'lead-b', account: 'd-o3', generation: 2, at: 'y' },
+        lanes: [{ name: 'lane-a', generation: 2, state: 'done', account: 'd-o2', last: 'done' }, { name: 'lane-b', generation: 1, state: 'working', account: 'd-a3', last: 'plan ready' }, { name: 'lane-c', generation: 1, state: 'done', account: 'd-o1', last: 'done' }] },
     ],
     keysLogs: [],
     panes: [
@@ -109,6 +110,7 @@ describe('drillItems', () => {
       ['capped lane-a hands off to a successor', true, 'analysis_results/drill/packets.md', 'lane-a g1 @d-a2 (capacity_low) → g2 @d-o2: accepted'],
       ['the successor passes the gates', true, 'analysis_results/drill/gates.md', 'reran 1 of 1 unverified gate(s); done_when passed in g2'],
       ['capped lead hands over', true, 'analysis_results/drill/epochs.md', "lead → lead-b at epoch 2, accepted, after lane-a's succession"],
+      ['the lead packet lists every lane', true, 'analysis_results/drill/packets.md', '3 lane(s) listed: lane-a g2 done, lane-b g1 working, lane-c g1 done'],
       ['every epoch recorded', true, 'analysis_results/drill/epochs.md', 'epochs 1, 2; lead.json at epoch 2'],
       ['the new lead finishes the plan', true, 'analysis_results/drill/epochs.md', 'lead.json: lead-b@2, released by lead-b'],
       ['one lane-to-lane ask answered', true, 'analysis_results/drill/asks.md', 'lane-c asked lane-a; answered: answer greeting.txt'],
@@ -131,6 +133,8 @@ describe('drillItems', () => {
     ["the successor's gate failed", (f) => drop(f, (x) => x.event === 'lane_result' && x.lane === 'lane-a'), 'the successor passes the gates', 'reran 1 of 1 unverified gate(s); done_when not run in g2'],
     ['the lead never handed over', (f) => drop(f, (x) => x.lane === 'lead' && x.event === 'handoff_reported'), 'capped lead hands over', 'the lead wrote no lead packet'],
     ["the lead handed over before the lane's succession", (f) => ({ ...f, journal: f.journal.map((x) => (x.event === 'handoff_reported' && x.lane === 'lead' ? { ...x, ts: '2026-01-01T00:00:00.000Z' } : x)) }), 'capped lead hands over', "lead → lead-b at epoch 2, accepted, not after lane-a's succession"],
+    ['the lead packet has no lane table', (f) => ({ ...f, packets: [f.packets[0]!, { ...f.packets[1]!, lanes: undefined }] }), 'the lead packet lists every lane', 'the lead packet has no lane table'],
+    ['the lead packet leaves a lane out', (f) => ({ ...f, packets: [f.packets[0]!, { ...f.packets[1]!, lanes: f.packets[1]!.lanes!.slice(0, 2) }] }), 'the lead packet lists every lane', '2 lane(s) listed: lane-a g2 done, lane-b g1 working; missing lane-c'],
     ['an epoch skipped', (f) => ({ ...f, journal: f.journal.map((x) => (x.event === 'lead_handover' ? { ...x, epoch: 3 } : x)) }), 'every epoch recorded', 'epochs 1, 2, 3; lead.json at epoch 2'],
     ['swarm released the plan, not the new lead', (f) => ({ ...f, journal: f.journal.map((x) => (x.event === 'lead_released' ? { ...x, by: 'swarm' } : x)) }), 'the new lead finishes the plan', 'lead.json: lead-b@2, released by swarm'],
     ['no lead record', (f) => ({ ...f, leadRecord: null }), 'the new lead finishes the plan', 'no lead record'],
@@ -153,7 +157,7 @@ describe('the summary as text', () => {
     const lines = summaryTable(items, { kept: true }).split('\n');
     expect(lines[0]).toBe(`${'item'.padEnd(38)}  holds  evidence`);
     expect(lines[2]).toBe(`${'no key typed by a human'.padEnd(38)}  yes    analysis_results/drill/keys.md`);
-    expect(lines[11]).toBe(`${'plan done, headless'.padEnd(38)}  NO     analysis_results/drill/summary.md`);
+    expect(lines[12]).toBe(`${'plan done, headless'.padEnd(38)}  NO     analysis_results/drill/summary.md`);
   });
 
   it('summaryTable names no evidence file once the repository is removed: what was seen instead', () => {
@@ -163,7 +167,7 @@ describe('the summary as text', () => {
     const lines = text.split('\n');
     expect(lines[0]).toBe(`${'item'.padEnd(38)}  holds  seen`);
     expect(lines[2]).toBe(`${'no key typed by a human'.padEnd(38)}  yes    2 line(s) typed into 6 pane(s), 0 not swarm's pointer line; 0 key(s) in 0 keys log(s)`);
-    expect(lines[11]).toBe(`${'plan done, headless'.padEnd(38)}  NO     stopped: x in 7.3 s`);
+    expect(lines[12]).toBe(`${'plan done, headless'.padEnd(38)}  NO     stopped: x in 7.3 s`);
   });
 
   it.each([

@@ -20,6 +20,7 @@ const ITEMS = [
   'capped lane-a hands off to a successor',
   'the successor passes the gates',
   'capped lead hands over',
+  'the lead packet lists every lane',
   'every epoch recorded',
   'the new lead finishes the plan',
   'one lane-to-lane ask answered',

@@ -7,7 +7,7 @@
  *   multi-line item is indented under its bullet, so no value can fake a heading or a rule.
  * - Sections are Markdown `## ` headings in SPEC order; an empty one reads `(none)`.
  */
-import type { Packet, PacketDecision } from './packet.js';
+import type { Packet, PacketDecision, PacketLane } from './packet.js';
 import { stripAnsi } from '../protocol/protocol.js';
 
 const DEGRADED_MARK = '[DEGRADED: handoff not written]';
@@ -63,10 +63,43 @@ function where(p: Packet): string {
   ].join('\n');
 }
 
+function laneLine(l: PacketLane): string {
+  const last = l.last === null || l.last.trim() === '' ? '' : ` — last: ${l.last}`;
+  return `${l.name} g${l.generation} ${l.state}${l.account === null ? '' : ` @${l.account}`}${last}`;
+}
+
+/**
+ * A lead packet's first instruction (SPEC 10.5): every lane to re-check and every open ask, before
+ * the new lead assigns anything.
+ */
+function leadFirst(p: Packet): string[] {
+  if (p.lanes === undefined) return [];
+  const lanes = p.lanes.map((l) => l.name);
+  const asks = [...p.asks, ...(p.open_asks ?? [])];
+  return [section('First, as the new lead', [
+    `- Re-check every lane before you assign anything: ${lanes.length === 0 ? '(none listed)' : lanes.map(clean).join(', ')} `
+      + '(its last report in your mailbox, `swarm status`, its checkout).',
+    `- Answer every open ask: ${asks.length === 0 ? '(none)' : `${asks.length} below`}.`,
+  ].join('\n'))];
+}
+
+/** A lead packet's own sections: the lanes, the asks it holds, the release order, pending merges. */
+function leadSections(p: Packet): string[] {
+  if (p.lanes === undefined) return [];
+  return [
+    section('Lanes — re-check each', bullets(p.lanes.map(laneLine))),
+    section('Open asks of the lead', bullets(p.open_asks ?? [])),
+    section('Release order', numbered(p.release_order ?? [])),
+    section('Pending merges', bullets(p.pending_merges ?? [])),
+  ];
+}
+
 /**
  * The resume brief the successor reads: a degraded notice first when swarm wrote the packet, then the
  * packet as headed sections (Plan, Task, Doing, Where, Done, Verified, Unverified — gates to rerun,
- * Next, Dead ends, Open asks, Decisions, Lead, Author), then the rules of continuity.
+ * Next, Dead ends, Open asks, Decisions, Lead, Author), then the rules of continuity. A lead packet
+ * (SPEC 10.5) first says what the new lead does first, and adds its lanes, the asks it holds, the
+ * release order and pending merges after Decisions.
  */
 export function resumeBrief(packet: Packet, plan: { name: string; planFile: string; contract: string }): string {
   const p = packet;
@@ -78,6 +111,7 @@ export function resumeBrief(packet: Packet, plan: { name: string; planFile: stri
       + '\nInspect the checkout yourself (git status, git log) and PLAN.md before trusting anything below.',
     ] : []),
     `# Resume brief: ${author} → successor (reason: ${p.reason})`,
+    ...leadFirst(p),
     section('Plan', [
       `${clean(plan.name)} (contract: ${plan.contract === '' ? 'none' : clean(plan.contract)})`,
       `Read first: ${clean(plan.planFile)}`,
@@ -92,6 +126,7 @@ export function resumeBrief(packet: Packet, plan: { name: string; planFile: stri
     section('Dead ends', bullets(p.deadends)),
     section('Open asks', bullets(p.asks)),
     section('Decisions', bullets(p.decisions.map(decision))),
+    ...leadSections(p),
     section('Lead', p.lead === null ? '(none)' : `${clean(p.lead)}@${p.epoch ?? '?'}`),
     section('Author', `${author}${p.degraded ? ' (degraded: swarm wrote this packet)' : ''}`),
     section('Rules', [

@@ -31,10 +31,24 @@ export interface Packet {
   lead: string | null; epoch: number | null;
   author: { lane: string; account: string; generation: number };
   degraded: boolean;
+  /** A lead packet's (SPEC 10.5, `swarm packet write --lead`): every lane as the engine last knew it. */
+  lanes?: PacketLane[];
+  /** A lead packet's: the asks the lead has not answered yet. */
+  open_asks?: string[];
+  /** A lead packet's: the order in which the lanes' work is to be merged and released. */
+  release_order?: string[];
+  /** A lead packet's: merges started or due and not done. */
+  pending_merges?: string[];
 }
 
+/** A lane as a lead packet lists it (filled by swarm from the engine's state). */
+export interface PacketLane { name: string; generation: number; state: string; account: string | null; last: string | null }
+
+/** The fields only a lead packet has (SPEC 10.5). */
+export const LEAD_FIELDS = ['lanes', 'open_asks', 'release_order', 'pending_merges'] as const;
+
 const FIELDS = ['schema', 'plan', 'contract', 'task', 'step', 'reason', 'doing', 'where', 'done', 'verified',
-  'unverified', 'next', 'deadends', 'asks', 'decisions', 'lead', 'epoch', 'author', 'degraded'] as const;
+  'unverified', 'next', 'deadends', 'asks', 'decisions', 'lead', 'epoch', 'author', 'degraded', ...LEAD_FIELDS] as const;
 const DEGRADED_MARK = '[DEGRADED: handoff not written]';
 const DEGRADED_NEXT = 'Inspect the checkout (git status, git log) and PLAN.md; rebuild the in-flight intent; rerun every gate';
 
@@ -164,7 +178,38 @@ function readFields(m: Raw, reasons: string[]): Packet {
       generation: generation ?? 0,
     },
     degraded: m.degraded === true,
+    ...leadFields(m, r, reasons),
   };
+}
+
+/** A lead packet's own fields, each only when present. */
+function leadFields(m: Raw, r: ReturnType<typeof reader>, reasons: string[]): Pick<Packet, (typeof LEAD_FIELDS)[number]> {
+  const out: Pick<Packet, (typeof LEAD_FIELDS)[number]> = {};
+  if (m.lanes !== undefined && m.lanes !== null) {
+    if (!Array.isArray(m.lanes)) reasons.push(`lanes must be a list of maps {name, generation, state, account, last}, found ${kind(m.lanes)}`);
+    else {
+      out.lanes = m.lanes.map((item, i) => {
+        if (!isMap(item)) {
+          reasons.push(`lanes[${i}] must be a map {name, generation, state, account, last}, found ${kind(item)}`);
+          return { name: '', generation: 0, state: '', account: null, last: null };
+        }
+        r.unknownKeys(item, ['name', 'generation', 'state', 'account', 'last'], `lanes[${i}].`);
+        const generation = typeof item.generation === 'number' && Number.isInteger(item.generation) && item.generation >= 1 ? item.generation : 0;
+        if (generation === 0) reasons.push(`lanes[${i}].generation must be a whole number ≥ 1, found ${typeof item.generation === 'number' ? item.generation : kind(item.generation)}`);
+        return {
+          name: r.text(item.name, `lanes[${i}].name`, { required: 'expected the lane name' }) ?? '',
+          generation,
+          state: r.text(item.state, `lanes[${i}].state`, { required: 'expected the lane state' }) ?? '',
+          account: r.text(item.account, `lanes[${i}].account`, { nullable: true }),
+          last: r.text(item.last, `lanes[${i}].last`, { nullable: true }),
+        };
+      });
+    }
+  }
+  for (const name of ['open_asks', 'release_order', 'pending_merges'] as const) {
+    if (m[name] !== undefined && m[name] !== null) out[name] = r.strings(m[name], name);
+  }
+  return out;
 }
 
 export function readPacket(text: string): PacketRead {
@@ -203,6 +248,10 @@ export function serializePacket(packet: Packet): string {
     lead: p.lead, epoch: p.epoch,
     author: { lane: p.author.lane, account: p.author.account, generation: p.author.generation },
     degraded: p.degraded,
+    ...(p.lanes === undefined ? {} : { lanes: p.lanes.map((l) => ({ name: l.name, generation: l.generation, state: l.state, account: l.account, last: l.last })) }),
+    ...(p.open_asks === undefined ? {} : { open_asks: p.open_asks }),
+    ...(p.release_order === undefined ? {} : { release_order: p.release_order }),
+    ...(p.pending_merges === undefined ? {} : { pending_merges: p.pending_merges }),
   });
   const who = `${excerpt(p.author.lane, 40)} g${p.author.generation} @${excerpt(p.author.account, 40)}`;
   doc.commentBefore = [

@@ -129,15 +129,15 @@ describe('parsePacket', () => {
     ['author.generation missing', (p) => { delete author(p).generation; }, ['author.generation is missing: expected a whole number ≥ 1']],
     ['author.generation a string', (p) => { author(p).generation = 'g1'; }, ['author.generation must be a whole number ≥ 1, found a string']],
     ['degraded a string', (p) => { p.degraded = 'no'; }, ['degraded must be true or false, found a string']],
-    ['an unknown field', (p) => { p.nxt = ['x']; }, ['unknown field "nxt": not part of dwp-handoff/v1 (expected schema, plan, contract, task, step, reason, doing, where, done, verified, unverified, next, deadends, asks, decisions, lead, epoch, author, degraded)']],
+    ['an unknown field', (p) => { p.nxt = ['x']; }, ['unknown field "nxt": not part of dwp-handoff/v1 (expected schema, plan, contract, task, step, reason, doing, where, done, verified, unverified, next, deadends, asks, decisions, lead, epoch, author, degraded, lanes, open_asks, release_order, pending_merges)']],
   ])('refuses %s', (_name, change, reasons) => {
     expect(reasonsOf(edit(change))).toEqual(reasons);
   });
 
   it('reports upper-case field names as unknown and the real ones as missing', () => {
     expect(reasonsOf(serializePacket(good()).replace(/^schema:/m, 'SCHEMA:').replace(/^doing:/m, 'Doing:'))).toEqual([
-      'unknown field "SCHEMA": not part of dwp-handoff/v1 (expected schema, plan, contract, task, step, reason, doing, where, done, verified, unverified, next, deadends, asks, decisions, lead, epoch, author, degraded)',
-      'unknown field "Doing": not part of dwp-handoff/v1 (expected schema, plan, contract, task, step, reason, doing, where, done, verified, unverified, next, deadends, asks, decisions, lead, epoch, author, degraded)',
+      'unknown field "SCHEMA": not part of dwp-handoff/v1 (expected schema, plan, contract, task, step, reason, doing, where, done, verified, unverified, next, deadends, asks, decisions, lead, epoch, author, degraded, lanes, open_asks, release_order, pending_merges)',
+      'unknown field "Doing": not part of dwp-handoff/v1 (expected schema, plan, contract, task, step, reason, doing, where, done, verified, unverified, next, deadends, asks, decisions, lead, epoch, author, degraded, lanes, open_asks, release_order, pending_merges)',
       'schema is missing: expected "dwp-handoff/v1"',
       'doing is missing: say what was in flight',
     ]);
@@ -244,5 +244,25 @@ describe('degradedPacket', () => {
   it.each(PACKET_REASONS)('keeps the reason %s and an empty task still says it is degraded', (reason) => {
     const packet = degradedPacket({ ...input, task: '', reason });
     expect([packet.reason, packet.doing, packet.step]).toEqual([reason, '[DEGRADED: handoff not written]', null]);
+  });
+});
+
+describe('a lead packet (SPEC 10.5)', () => {
+  it('round-trips its lanes, open asks, release order and pending merges, and refuses malformed ones', async () => {
+    const { parsePacket, serializePacket } = await import('../../../src/core/packet/packet.js');
+    const base = parsePacket([
+      'schema: dwp-handoff/v1', 'plan: demo', 'contract: v2', 'task: lead', 'step: null', 'reason: lead_handover', 'doing: merging',
+      'where: { repo: null, checkout: /repo, branch: main, head: null, pushed: null, uncommitted: [] }',
+      'done: []', 'verified: []', 'unverified: []', 'next: [re-check lanes]', 'deadends: []', 'asks: []', 'decisions: []',
+      'lead: lead', 'epoch: 2', 'author: { lane: lead, account: work1, generation: 1 }', 'degraded: false',
+      'lanes: [{ name: lane-a, generation: 2, state: working, account: o1, last: "PR open" }]',
+      'open_asks: [merge order?]', 'release_order: [lane-a]', 'pending_merges: []',
+    ].join('\n'));
+    expect(base.ok).toBe(true);
+    if (!base.ok) return;
+    expect(base.packet).toMatchObject({ lanes: [{ name: 'lane-a', generation: 2, state: 'working', account: 'o1', last: 'PR open' }], open_asks: ['merge order?'], release_order: ['lane-a'], pending_merges: [] });
+    expect(parsePacket(serializePacket(base.packet))).toEqual(base);
+    const bad = parsePacket(serializePacket(base.packet).replace('generation: 2\n    state', 'generation: 0\n    state').replace('open_asks:\n  - merge order?', 'open_asks: 3'));
+    expect(bad.ok ? [] : bad.reasons).toEqual(['lanes[0].generation must be a whole number ≥ 1, found 0', 'open_asks must be a list of strings, found a number']);
   });
 });
