@@ -11,7 +11,7 @@
  * the very lease judged dead (its text unchanged); a fresh lease another engine made in between is
  * put back. No lock is held across processes, so a killed process leaves nothing held.
  */
-import { closeSync, linkSync, openSync, readdirSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readdirSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { leaseFileName, leaseHolder, parseLease, type Lease } from '../core/accounts/leases.js';
@@ -22,6 +22,7 @@ import { profileFolder, type ProfileKind } from './profiles.js';
 import { readTextIfExists, writeFileAtomic } from './files.js';
 import { holderAlive } from './lock.js';
 import { readStat } from './procStatFile.js';
+import { identityRuns } from './processEnv.js';
 
 /** Where one swarm leases: the machine's folder, its plan, its swarm.yaml, and each account's key. */
 export interface LeaseStore {
@@ -124,31 +125,6 @@ export const holderFacts = {
   alive: (p: { pid: number; start: number | null }) => holderAlive({ pid: p.pid, startTicks: p.start }),
   agentByIdentity: (lease: Lease) => lease.plan !== undefined && identityRuns({ SWARM_PLAN: lease.plan, SWARM_ACCOUNT: lease.account, SWARM_GENERATION: String(lease.generation) }),
 };
-
-/**
- * Whether a process of this user runs with every one of `vars` in its environment (an agent whose
- * pane swarm started with that identity, SPEC 4.1), read from /proc; false without /proc.
- */
-export function identityRuns(vars: Record<string, string>): boolean {
-  let pids: string[];
-  try {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    return false;
-  }
-  const wanted = Object.entries(vars).map(([name, value]) => `${name}=${value}`);
-  for (const pid of pids) {
-    let environ: string;
-    try {
-      environ = readFileSync(`/proc/${pid}/environ`, 'latin1');
-    } catch {
-      continue; // gone, or another user's
-    }
-    const entries = new Set(environ.split('\0'));
-    if (wanted.every((entry) => entries.has(entry))) return true;
-  }
-  return false;
-}
 
 const TORN_MS = 10_000;
 

@@ -34,7 +34,9 @@ export function reconcileLeases(engine: Engine): void {
   const store = engine.leases;
   const held = planLeases(store.dir, store.plan);
   for (const lease of held) {
-    if (lease.pid === process.pid || leaseHolder(lease, holderFacts) === 'engine') continue;
+    if (lease.pid === process.pid) continue;
+    const holder = leaseHolder(lease, holderFacts); // once: a lease naming no agent costs a look through /proc
+    if (holder === 'engine') continue;
     const lane = state.lanes[lease.lane];
     // A done lane's agent keeps its lease as in a run that was never killed (its pane stays open).
     const serving = lane !== undefined && store.keys.get(lease.account) === lease.key &&
@@ -42,7 +44,7 @@ export function reconcileLeases(engine: Engine): void {
         (lane.handoff?.successor?.generation === lease.generation && lane.handoff.successor.account === lease.account));
     if (serving) {
       adoptLease(store, lease);
-    } else if (leaseHolder(lease, holderFacts) === null) {
+    } else if (holder === null) {
       rmSync(leasePath(store.plan, lease.account), { force: true });
       releaseKey(store.dir, store.plan, lease.key ?? '');
       engine.journal({ type: 'observation', event: 'lease_recovered', lane: lease.lane, generation: lease.generation, account: lease.account, holder: lease.pid });
