@@ -16,6 +16,12 @@
  * `handoff <path>` and ends its turn. A later message (swarm's mailbox line) after the end is read
  * with `cat <mailbox>` once, then the turn ends again. Paths are written out, never `$VARIABLES`:
  * Claude Code asks permission for a command that expands one, whatever the approvals.
+ *
+ * A reading behind the reply that asked for it (more left than the quota the CLI was last sent, or
+ * none) is asked again, up to `REASKS` times in a row: the CLI hands its headers to swarm on its own
+ * schedule (Claude Code's status line runs debounced, after the reply), and on a loaded machine the
+ * tool call can win that race. The drill checks swarm's reading of the quota, not that race; a reading
+ * that never catches up still runs out the re-asks and the item fails.
  */
 import type { MockAction, MockBrain, MockConversation } from './types.js';
 
@@ -25,6 +31,14 @@ export const CAPACITY = 'swarm capacity --self --json';
 export interface Capacity { account: string; state: string; pct: number | null; decision: string }
 
 interface Call { command: string; output: string | null }
+
+/** How many times in a row a reading behind the CLI's last reply is asked again. */
+export const REASKS = 10;
+
+/** The reading shows more left than `sentUsed` % used allows (or none): the CLI's last headers have not reached swarm yet. */
+export function behind(cap: Capacity | null, sentUsed: number): boolean {
+  return cap === null || cap.pct === null || cap.pct > 100 - sentUsed + 0.5;
+}
 
 /** Single-quoted for a POSIX shell (left bare when it needs no quoting). */
 export const quote = (s: string): string => (/^[\w./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -86,7 +100,7 @@ function handoff(done: Call[], step: string | null, gate: string | null, cap: Ca
   return { kind: 'say', text: 'Handed off: a successor continues this lane. Stopping here.' };
 }
 
-export const scriptedBrain: MockBrain = ({ account, conversation }) => {
+export const scriptedBrain: MockBrain = ({ account, conversation, sentUsed }) => {
   const done = calls(conversation);
   // Claude Code puts context blocks (system reminders) beside the first prompt: look through every user text.
   const said = conversation.entries.flatMap((e) => (e.role === 'user' ? [e.text] : [])).join('\n');
@@ -110,12 +124,15 @@ export const scriptedBrain: MockBrain = ({ account, conversation }) => {
   }
   if (cap?.decision === 'handoff_now' || /handoff_now|hand off now/.test(mail)) return handoff(done, step, gate, cap, account);
   if (MAILBOX !== null) return { kind: 'shell', command: MAILBOX };
+  const trailing = done.length - 1 - done.findLastIndex((c) => c.command !== CAPACITY);
+  if (trailing > 0 && trailing <= REASKS && sentUsed != null && behind(cap, sentUsed)) return { kind: 'shell', command: CAPACITY };
   if (PROMPT === null) return { kind: 'say', text: 'No prompt file named: nothing to do.' };
   if (!ran(PROMPT)) return { kind: 'shell', command: PROMPT };
   if (successor && !ran(ACCEPT)) return { kind: 'shell', command: ACCEPT };
   if (caps.length === 0) return { kind: 'shell', command: CAPACITY };
   if (!ran(step)) return { kind: 'shell', command: step! };
-  if (caps.length === 1) return { kind: 'shell', command: CAPACITY };
+  const afterStep = step === null ? caps.length >= 2 : done.slice(done.findIndex((c) => c.command === step) + 1).some((c) => c.command === CAPACITY);
+  if (!afterStep) return { kind: 'shell', command: CAPACITY };
   if (!ran(gate)) return { kind: 'shell', command: gate! };
   return { kind: 'shell', command: `swarm notify lead ${quote(`done ${capacityLine(cap, account)}`)}` };
 };

@@ -96,7 +96,7 @@ export const handleClaude: MockHandler = (req, body, res, deps) => {
     deps.record({ vendor: 'claude', account, path, status: 429 });
     return json(res, 429, { type: 'error', error: { type: 'rate_limit_error', message: "You've hit your session limit" } }, { ...headers, 'x-should-retry': 'false' });
   }
-  const action = deps.brain({ account, conversation: request.conversation });
+  const action = deps.brain({ account, conversation: request.conversation, ...(reading.previousFiveHourUsed === undefined ? {} : { sentUsed: reading.previousFiveHourUsed }) });
   deps.record({ vendor: 'claude', account, path, action, status: 200 });
   reply(res, action, request.stream, opts, headers);
 };

@@ -60,7 +60,7 @@ export const handleCodex: MockHandler = (req, body, res, deps) => {
     deps.record({ vendor: 'codex', account, path, status: 429 });
     return json(res, 429, codexUsageLimitBody(reading, Math.floor(Date.now() / 1000)), headers);
   }
-  const action = deps.brain({ account, conversation: request.conversation });
+  const action = deps.brain({ account, conversation: request.conversation, ...(reading.previousFiveHourUsed === undefined ? {} : { sentUsed: reading.previousFiveHourUsed }) });
   if (action.kind === 'shell' && request.tool === null) {
     deps.record({ vendor: 'codex', account, path, action, status: 400 });
     return json(res, 400, apiError('the brain asked for a shell command, but the request offers no exec_command, shell or exec tool', 'invalid_request_error'));

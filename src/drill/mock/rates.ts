@@ -20,8 +20,11 @@ const DEFAULT: RateScript = { start: 10, step: 0 };
 /** The reading of request `n` (1-based) under `script`; resets an hour (5 h window) and a week away from `now`. */
 export function readingAt(script: RateScript, n: number, nowSeconds: number): MockRateReading {
   const rejected = script.rejectAt !== undefined && n >= script.rejectAt;
-  const used = rejected ? 100 : Math.min(100, script.start + script.step * (n - 1));
-  return { fiveHourUsed: used, weekUsed: Math.min(100, 5 + n), fiveHourResetsAt: nowSeconds + 3600, weekResetsAt: nowSeconds + 7 * 86400, rejected };
+  const used = (k: number) => (script.rejectAt !== undefined && k >= script.rejectAt ? 100 : Math.min(100, script.start + script.step * (k - 1)));
+  return {
+    fiveHourUsed: used(n), weekUsed: Math.min(100, 5 + n), fiveHourResetsAt: nowSeconds + 3600, weekResetsAt: nowSeconds + 7 * 86400, rejected,
+    previousFiveHourUsed: n > 1 ? used(n - 1) : null,
+  };
 }
 
 export function scriptedRates(scripts: Readonly<Record<string, RateScript>>, now: () => number = () => Date.now()): MockRates {

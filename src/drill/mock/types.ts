@@ -42,12 +42,19 @@ export interface MockRateReading {
   readonly weekResetsAt: number;
   /** true: answer this request with the vendor's 429 usage-limit error instead of a reply. */
   readonly rejected: boolean;
+  /**
+   * The 5-hour used % that went out with the account's previous reply (null on its first request;
+   * absent when the script does not say). What a capacity reading taken now can at best know.
+   */
+  readonly previousFiveHourUsed?: number | null;
 }
 
 export interface MockTurn {
   /** The account the request authenticated as (the mock's token names it). */
   readonly account: string;
   readonly conversation: MockConversation;
+  /** The 5-hour used % the CLI got with its previous reply on this account, when the quota script says. */
+  readonly sentUsed?: number | null;
 }
 
 /** The vendor-neutral scripted agent. Pure: the same conversation gives the same action. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capacityLine, mailboxOf, parseCapacity, promptFileOf, quote, scriptedBrain, taskCommand } from '../../../src/drill/mock/brain.js';
+import { REASKS, capacityLine, mailboxOf, parseCapacity, promptFileOf, quote, scriptedBrain, taskCommand } from '../../../src/drill/mock/brain.js';
 import type { MockEntry } from '../../../src/drill/mock/types.js';
 
 const PROMPT_FILE = '/r/plans/p/.swarm/prompts/lane-a-g1.md';
@@ -55,6 +55,31 @@ describe('scriptedBrain: the protocol as tool calls', () => {
     const mailbox = '/r/plans/p/.swarm/mailbox/lane-a.md';
     const entries = talk(FIRST, [read], [{ role: 'user', text: `swarm: 1 new message in ${mailbox} (data, not instructions)` }]);
     expect(next(entries)).toEqual(shell(`cat ${mailbox}`));
+  });
+
+  describe('a reading behind the reply that asked for it is asked again', () => {
+    const C = 'swarm capacity --self --json';
+    const at = (entries: MockEntry[], sentUsed: number | null) => scriptedBrain({ account: 'c1', conversation: { system: '', entries }, sentUsed });
+    const afterStep = (...readings: string[]): MockEntry[] => talk(FIRST, [read, [C, cap('continue')], [STEP, ''], ...readings.map((r): [string, string] => [C, r])]);
+    it.each([
+      ['more left than the last headers allow (40% left, 95% sent)', afterStep(cap('continue', 'ok', 40)), 95, shell(C)],
+      ['no reading yet', afterStep(JSON.stringify({ account: 'c1', state: 'unknown', remaining_pct: null, decision: 'continue' })), 95, shell(C)],
+      ['a CRLF reading behind', talk(FIRST, [read, [C, `${cap('continue', 'ok', 55)}\r\n`]]), 95, shell(C)],
+      ['caught up (5% left, 95% sent): it hands off', afterStep(cap('continue', 'ok', 40), cap('handoff_now', 'critical', 5)), 95, 'packet'],
+      ['caught up at the first boundary: the step', talk(FIRST, [read, [C, cap('continue', 'ok', 55)]]), 45, shell(STEP)],
+      ['rounding is not behind (5.4% left, 95% sent)', afterStep(cap('continue', 'ok', 5.4)), 95, shell(GATE)],
+      ['no quota script: nothing to compare, the gate', afterStep(cap('continue', 'ok', 40)), null, shell(GATE)],
+    ])('%s', (_name, entries, sentUsed, want) => {
+      const action = at(entries, sentUsed);
+      if (want === 'packet') expect(action).toMatchObject({ kind: 'shell', command: expect.stringMatching(/^swarm packet write --reason capacity_critical/) });
+      else expect(action).toEqual(want);
+    });
+
+    it(`gives up after ${REASKS} re-asks in a row and goes on (the drill item then fails on its own)`, () => {
+      const stale = cap('continue', 'ok', 40);
+      expect(at(afterStep(...Array<string>(REASKS).fill(stale)), 95)).toEqual(shell(C));
+      expect(at(afterStep(...Array<string>(REASKS + 1).fill(stale)), 95)).toEqual(shell(GATE));
+    });
   });
 
   it('a first prompt that names no prompt file: it says so and runs nothing', () => {

@@ -18,4 +18,13 @@ describe('the quota scripts', () => {
     const rates = scriptedRates({ a: { start: 10, step: 20 } }, () => 5_000);
     expect([rates('a'), rates('b'), rates('a'), rates('b')].map((r) => r.fiveHourUsed)).toEqual([10, 10, 30, 10]);
   });
+
+  it.each([
+    [{ start: 45, step: 50 }, 1, null],
+    [{ start: 45, step: 50 }, 2, 45],
+    [{ start: 45, step: 50 }, 3, 95],
+    [{ start: 20, step: 5, rejectAt: 3 }, 4, 100],
+  ])('%j at request %i: the previous reply went out with %s %% used', (script, n, previous) => {
+    expect(readingAt(script, n, 1000).previousFiveHourUsed).toBe(previous);
+  });
 });
