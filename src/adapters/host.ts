@@ -31,6 +31,8 @@ export interface PaneInfo {
   dead: boolean;
   /** Exit status once dead (null while alive, or when unknown). */
   deadStatus: number | null;
+  /** The signal that ended it, once dead, where the host can tell. */
+  deadSignal?: number;
   pid: number | null;
 }
 
@@ -46,7 +48,8 @@ export type HostEvent =
   /** A printing pane has printed nothing for `quietMs`. */
   | { type: 'quiet'; paneId: string; quietMs: number }
   /** The agent's process ended; the pane stays (remain-on-exit) until closed. */
-  | { type: 'exited'; paneId: string; status: number | null }
+  /** `signal`: the signal that ended the agent, where the host can tell (a kill from outside is not the agent's own exit). */
+  | { type: 'exited'; paneId: string; status: number | null; signal?: number | null }
   /** The pane is gone with no death told (closed from outside: `tmux kill-pane`); its agent went with it. */
   | { type: 'gone'; paneId: string }
   /** The host connection was lost (tmux server gone). */

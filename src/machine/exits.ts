@@ -14,6 +14,14 @@ import { andThen, ignored, type Ev } from './step.js';
 import { failSuccessor } from './successor.js';
 import { QUICK_EXIT_MS, type AgentExit, type LaneState, type MachineContext, type Step } from './types.js';
 
+/**
+ * The signals someone sends (hang-up, interrupt, quit, kill, terminate): an agent ended by one was
+ * stopped from outside, which says nothing of its command or its account, so such an end does not
+ * count towards a crash loop (a crash of its own, SIGSEGV or SIGABRT, does).
+ */
+const SENT = new Set([1, 2, 3, 9, 15]);
+const sentSignal = (event: Ev<'exited'>): boolean => event.signal !== undefined && SENT.has(event.signal);
+
 export function onExited(lane: LaneState, event: Ev<'exited'>, ctx: MachineContext): Step {
   if (!isLive(lane)) return doneAgentLeft(lane, event, ctx);
   const h = lane.handoff;
@@ -22,14 +30,15 @@ export function onExited(lane: LaneState, event: Ev<'exited'>, ctx: MachineConte
   if (event.paneId !== lane.paneId) return ignored(lane, event, `pane ${event.paneId} is not the lane's current pane`, ctx.now);
   if (exitRecorded(lane)) return ignored(lane, event, 'the exit of this agent is already recorded', ctx.now);
   const exit = exitOf(event);
-  const data = { paneId: event.paneId, status: event.status };
+  const data = { paneId: event.paneId, status: event.status, ...(event.signal === undefined ? {} : { signal: event.signal }) };
   const exited = (extra: Record<string, unknown> = {}) =>
     journal(lane, 'agent_exited', 'observation', { ...data, last_lines: exit.lines, ...extra }, ctx.now);
   if (lane.gate !== null) return { lane: { ...lane, state: 'lost' }, effects: [exited()] };
   if (handoffInFlight(lane) && lane.phase !== 'rejected') return { lane, effects: [exited({ expected: true })] };
-  // A pane found gone on a restart went with its tmux server (or was closed): no exit of the agent's own.
+  // A pane found gone on a restart went with its tmux server (or was closed), an agent killed from
+  // outside was stopped: neither is an exit of the agent's own.
   const quick = ctx.now - lane.startedAt < (ctx.quickExitMs ?? QUICK_EXIT_MS);
-  const quickExits = event.vanished === true ? lane.quickExits : quick ? lane.quickExits + 1 : 0;
+  const quickExits = event.vanished === true || sentSignal(event) ? lane.quickExits : quick ? lane.quickExits + 1 : 0;
   const told: Step = { lane, effects: [exited()] };
   if (quickExits >= 2) return andThen(told, (l) => crashLoop({ ...l, quickExits }, exit, ctx));
   return andThen(told, (l) => degrade({ ...l, quickExits, state: 'lost', blocked: null }, 'lane_lost', ctx, data, exit));
@@ -50,9 +59,9 @@ function successorExited(lane: LaneState, event: Ev<'exited'>, ctx: MachineConte
   const s = lane.handoff?.successor ?? null;
   const spawnedAt = s?.spawnedAt ?? null;
   const quick = spawnedAt !== null && ctx.now - spawnedAt < (ctx.quickExitMs ?? QUICK_EXIT_MS);
-  const quickExits = quick ? lane.quickExits + 1 : 0;
+  const quickExits = sentSignal(event) ? lane.quickExits : quick ? lane.quickExits + 1 : 0;
   const exit = exitOf(event);
-  const data = { paneId: event.paneId, status: event.status, last_lines: exit.lines, successor: true, ...(s === null ? {} : { for_generation: s.generation, account: s.account }) };
+  const data = { paneId: event.paneId, status: event.status, ...(event.signal === undefined ? {} : { signal: event.signal }), last_lines: exit.lines, successor: true, ...(s === null ? {} : { for_generation: s.generation, account: s.account }) };
   const told: Step = { lane, effects: [journal(lane, 'agent_exited', 'observation', data, ctx.now)] };
   const why = `the successor exited before accepting (status ${event.status ?? 'unknown'})`;
   const lines = exit.lines.length === 0 ? null : exit.lines.join('\n');

@@ -56,7 +56,7 @@ export function onResume(lane: LaneState, event: Ev<'resume'>, ctx: MachineConte
   if (mine !== undefined && !mine.dead && !unstarted && step.lane.paneId !== mine.paneId) step = { ...step, lane: { ...step.lane, paneId: mine.paneId } };
   const paneId = step.lane.paneId;
   if (paneId !== null && (mine === undefined || mine.dead) && !exitRecorded(step.lane)) {
-    const told = mine === undefined ? { vanished: true } : mine.tail === undefined ? {} : { tail: mine.tail };
+    const told = mine === undefined ? { vanished: true } : { ...(mine.tail === undefined ? {} : { tail: mine.tail }), ...(mine.signal === undefined ? {} : { signal: mine.signal }) };
     return andThen(step, (l) => onExited(l, { type: 'exited', paneId, status: mine?.status ?? null, ...told }, ctx));
   }
   if (stallWatched(step.lane)) {

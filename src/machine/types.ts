@@ -139,7 +139,8 @@ export type LaneEvent =
   /** An agent's own signal (hooks, status line, rollout); `resetsAt`: when a usage-limited account is free again. */
   | { type: 'signal'; generation: number; signal: SignalClass; what: string; resetsAt: string | null }
   /** `tail`: the pane's last lines, quoted in a crash-loop escalation; `vanished`: the pane was found gone on a restart (its tmux server died, or it was closed), so the agent made no exit of its own: no quick exit. */
-  | { type: 'exited'; paneId: string; status: number | null; tail?: string; vanished?: boolean }
+  /** `signal`: what ended the agent when the host could tell; `vanished`: its pane was found gone. */
+  | { type: 'exited'; paneId: string; status: number | null; tail?: string; vanished?: boolean; signal?: number }
   | { type: 'packet_checked'; packet: string; reasons: string[] }
   /** `noneReady`: no account is free and every one the pick refused, besides the lead's and those tried, is not ready. */
   | { type: 'lease'; account: string | null; resetsAt: string | null; why: string; noneReady?: boolean; heldElsewhere?: boolean }
@@ -164,7 +165,7 @@ export type LaneEvent =
   | { type: 'work_over' };
 
 /** A pane a restart found: a dead one with its exit status and last lines when they could be read. */
-export interface ResumedPane { generation: number; paneId: string; dead: boolean; status?: number | null; tail?: string }
+export interface ResumedPane { generation: number; paneId: string; dead: boolean; status?: number | null; signal?: number; tail?: string }
 
 export type JournalKind = 'delegation' | 'observation' | 'intervention';
 

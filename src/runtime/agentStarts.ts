@@ -60,6 +60,22 @@ export function reconcileLeases(engine: Engine): void {
   for (const name of names) if (name.endsWith('.json') && !views.has(name)) rmSync(join(planPaths(store.plan).leasesDir, name), { force: true });
 }
 
+/**
+ * The run is over: a lease of this engine whose agent is named and gone is released now (its pane died
+ * in the moment the plan ended, before its exit reached the reducer). The leases of agents still
+ * running stay theirs (a done lane's pane stays open), as `lane_released` of doneExit.ts would leave them.
+ */
+export function releaseGoneAgents(engine: Engine): void {
+  const store = engine.leases;
+  for (const lease of planLeases(store.dir, store.plan)) {
+    if (lease.pid !== process.pid || lease.agent === undefined || lease.agent === null) continue;
+    if (holderFacts.alive(lease.agent)) continue;
+    rmSync(leasePath(store.plan, lease.account), { force: true });
+    releaseKey(store.dir, store.plan, lease.key ?? '');
+    engine.journal({ type: 'observation', event: 'lease_released', lane: lease.lane, generation: lease.generation, account: lease.account, why: 'the run ended and its agent is gone' });
+  }
+}
+
 /** Start the lead, then each lane, that has no agent yet (first start, or a lane added at run time). */
 export async function startMissing(engine: Engine, panes: Awaited<ReturnType<PaneHost['list']>>): Promise<void> {
   const { config } = engine;

@@ -20,7 +20,7 @@ import { writeSettings } from '../adapters/settings.js';
 import { createSwarmStore, pushEvent, setPreview, type SwarmStore } from '../ui/store.js';
 import { previewLines } from '../ui/preview.js';
 import { startFailed } from '../machine/firstStart.js';
-import { reconcileLeases, recordPane, spawn, startMissing } from './agentStarts.js';
+import { reconcileLeases, recordPane, releaseGoneAgents, spawn, startMissing } from './agentStarts.js';
 import { watchSpools } from '../adapters/spoolWatch.js';
 import { runOf } from '../core/swarm/runs.js';
 import { loadKinds } from '../kinds/index.js';
@@ -160,6 +160,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
       if (engine.writes.fault) await Promise.race([engine.writes.settled().catch(() => undefined), realDelay(FINISH_GRACE_MS)]);
       const fault = engine.writes.fault;
       if (fault) outcome = { code: 5, why: `the plan's files still refuse writes: ${fault.error.message}`, fault: fault.error };
+      else if (outcome.code === 0) releaseGoneAgents(engine);
       journalFollower.drain();
       settle(outcome);
     })();
@@ -289,5 +290,5 @@ async function resumedPane(host: PaneHost, p: PaneInfo): Promise<ResumedPane> {
   const pane = { generation: p.generation, paneId: p.paneId, dead: p.dead };
   if (!p.dead) return pane;
   const tail = await host.capture(p.paneId, 200).then(lastWords, () => '');
-  return { ...pane, status: p.deadStatus, tail };
+  return { ...pane, status: p.deadStatus, ...(p.deadSignal === undefined ? {} : { signal: p.deadSignal }), tail };
 }

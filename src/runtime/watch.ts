@@ -235,7 +235,7 @@ export class PaneWatch {
     } catch {
       // gone already
     }
-    this.engine.dispatch(laneName, { type: 'exited', paneId, status: end.status, tail });
+    this.engine.dispatch(laneName, { type: 'exited', paneId, status: end.status, tail, ...(end.signal === undefined || end.signal === null ? {} : { signal: end.signal }) });
   }
 }
 

@@ -61,7 +61,7 @@ describe('PtyHost', () => {
     expect(pane).toMatchObject({ paneId: 'pty-1/i', lane: 'lane-a', generation: 2, account: 'work2', dead: false, deadStatus: null });
     await waitFor('exit', () => events.some((e) => e.type === 'exited'));
     expect(events).toContainEqual({ type: 'output', paneId: 'pty-1/i' });
-    expect(events.at(-1)).toEqual({ type: 'exited', paneId: 'pty-1/i', status: 0 });
+    expect(events.at(-1)).toEqual({ type: 'exited', paneId: 'pty-1/i', status: 0, signal: null });
     const screen = await host.capture('pty-1/i');
     expect(screen.split('\n')).toEqual([
       'hello from lane-a',
@@ -79,7 +79,7 @@ describe('PtyHost', () => {
   it('reports exit code 3 and keeps the dead pane, with its screen, until it is killed', async () => {
     await host.spawn(spec([join(AGENTS, 'pty-hello.sh'), '3']));
     await waitFor('exit', () => events.find((e) => e.type === 'exited'));
-    expect(events.filter((e) => e.type === 'exited')).toEqual([{ type: 'exited', paneId: 'pty-1/i', status: 3 }]);
+    expect(events.filter((e) => e.type === 'exited')).toEqual([{ type: 'exited', paneId: 'pty-1/i', status: 3, signal: null }]);
     expect(await host.list()).toMatchObject([{ paneId: 'pty-1/i', dead: true, deadStatus: 3 }]);
     expect(await host.capture('pty-1/i')).toContain('hello from lane-a');
     expect(await host.typeLine('pty-1/i', 'anyone there?')).toBe(false);

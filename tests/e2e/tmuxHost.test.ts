@@ -89,10 +89,18 @@ describe('TmuxHost on a real tmux', () => {
   it('an agent that exits with 3 yields exited 3, and its pane stays dead in list()', async () => {
     const pane = await host.spawn(agent('tmux-exit-with.sh', ['3']));
     const exited = await waitFor(() => events.find((e) => e.type === 'exited' && e.paneId === pane.paneId), { what: 'the exited event' });
-    expect(exited).toEqual({ type: 'exited', paneId: pane.paneId, status: 3 });
+    expect(exited).toEqual({ type: 'exited', paneId: pane.paneId, status: 3, signal: null });
     expect((await host.list()).find((p) => p.paneId === pane.paneId)).toMatchObject({ dead: true, deadStatus: 3 });
     expect(await host.capture(pane.paneId)).toMatch(/Pane is dead \(status 3, /);
     expect(events.filter((e) => e.type === 'exited' && e.paneId === pane.paneId)).toHaveLength(1);
+  });
+
+  it('an agent killed from outside (kill -9 of its process) yields exited with signal 9 and no status', async () => {
+    const pane = await host.spawn(agent('pty-stubborn.sh', []));
+    const pid = (await host.list()).find((p) => p.paneId === pane.paneId)!.pid!;
+    process.kill(pid, 'SIGKILL');
+    const exited = await waitFor(() => events.find((e) => e.type === 'exited' && e.paneId === pane.paneId), { what: 'the exited event' });
+    expect(exited).toEqual({ type: 'exited', paneId: pane.paneId, status: null, signal: 9 });
   });
 
   it('the pane-died hook appends one JSON line to a file whose path has spaces, a quote and a #', async () => {
@@ -106,7 +114,7 @@ describe('TmuxHost on a real tmux', () => {
     const before = lines(deathFile).length;
     await tmux('run-shell', '-t', paneTarget(dead.paneId), command.replace('#{hook_pane}', '#{pane_id}'));
     const added = await waitFor(() => lines(deathFile).slice(before).find((l) => l.includes(`"${paneTarget(dead.paneId)}"`)), { what: 'the death line' });
-    expect(JSON.parse(added)).toEqual({ kind: 'pane_died', pane: paneTarget(dead.paneId), status: 3, ts: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) });
+    expect(JSON.parse(added)).toEqual({ kind: 'pane_died', pane: paneTarget(dead.paneId), status: 3, signal: null, ts: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) });
   });
 
   it('a death line appended to the file becomes one exited event', async () => {
@@ -114,18 +122,18 @@ describe('TmuxHost on a real tmux', () => {
     const server = parseServer((await tmux('display-message', '-p', SERVER_FORMAT))[0])!;
     const [p777, p778] = [paneRef('%777', server), paneRef('%778', server)];
     const exited = await waitFor(() => events.find((e) => e.type === 'exited' && e.paneId === p777), { what: 'the exited event from the file' });
-    expect(exited).toEqual({ type: 'exited', paneId: p777, status: 9 });
+    expect(exited).toEqual({ type: 'exited', paneId: p777, status: 9, signal: null });
     appendFileSync(deathFile, '"ts":"x"}\n{"kind":"pane_died","pane":"%777","status":9}\n');
     await waitFor(() => events.find((e) => e.type === 'exited' && e.paneId === p778), { what: 'the line finished later' });
     expect(events.filter((e) => e.type === 'exited' && [p777, p778].includes(e.paneId))).toEqual([
-      { type: 'exited', paneId: p777, status: 9 }, { type: 'exited', paneId: p778, status: null }]);
+      { type: 'exited', paneId: p777, status: 9, signal: null }, { type: 'exited', paneId: p778, status: null, signal: null }]);
   });
 
   it('several agents dying at once each yield one exited event', async () => {
     const panes = await Promise.all([0, 1, 2].map((n) => host.spawn(agent('tmux-exit-with.sh', [String(n + 4)]))));
     for (const [n, pane] of panes.entries()) {
       const exited = await waitFor(() => events.find((e) => e.type === 'exited' && e.paneId === pane.paneId), { what: `exit of ${pane.paneId}` });
-      expect(exited).toEqual({ type: 'exited', paneId: pane.paneId, status: n + 4 });
+      expect(exited).toEqual({ type: 'exited', paneId: pane.paneId, status: n + 4, signal: null });
     }
   });
 

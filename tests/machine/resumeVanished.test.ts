@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { reduceLane, type LaneEvent, type LaneState } from '../../src/machine/lane.js';
 import { T0, ctx, types, working } from './build.js';
 
-type Pane = { generation: number; paneId: string; dead: boolean };
+type Pane = { generation: number; paneId: string; dead: boolean; signal?: number };
 /** A lane whose previous agent exited quickly (one quick exit counted), its agent started at T0. */
 const afterOneQuickExit = (): LaneState => ({ ...working(), startedAt: T0, quickExits: 1 });
 const SOON = T0 + 5000;
@@ -26,6 +26,12 @@ describe('resume after the agent\'s pane is gone', () => {
     const step = resume(afterOneQuickExit(), [{ generation: 1, paneId: '%1', dead: true }]);
     expect(step.lane).toMatchObject({ state: 'blocked', blocked: { class: 'dependency' } });
     expect(step.lane.blocked?.what).toContain('for the second time in a row');
+  });
+
+  it('a pane dead by a kill from outside (signal 9, seen on the restart): lost, a degraded handoff, no crash loop', () => {
+    const step = resume(afterOneQuickExit(), [{ generation: 1, paneId: '%1', dead: true, signal: 9 }]);
+    expect(step.lane).toMatchObject({ state: 'lost', phase: 'degraded', blocked: null });
+    expect(step.lane.quickExits).toBe(1);
   });
 
   it('an exit seen while the engine watched still counts', () => {

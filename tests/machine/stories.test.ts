@@ -318,6 +318,34 @@ describe('a crash loop', () => {
     expect(types(story.steps[5]?.effects ?? [])).toEqual(['journal', 'clear_timer', 'clear_timer', 'journal', 'escalate']);
   });
 
+  it.each([[9, 'SIGKILL'], [15, 'SIGTERM'], [1, 'SIGHUP']])('agents killed from outside (signal %i, %s) twice within 15 s are no crash loop: each gets a successor', (signal) => {
+    const story = drive(working(), [
+      [{ type: 'exited', paneId: '%1', status: null, signal }, T0 + 5_000],
+      [{ type: 'degraded_written', packet: DEGRADED }, T0 + 6_000],
+      [{ type: 'lease', account: 'work3', resetsAt: null, why: 'ok' }, T0 + 7_000],
+      [{ type: 'spawned', generation: 2, account: 'work3', paneId: '%2' }, T0 + 8_000],
+      [{ type: 'accepted', generation: 2, packet: DEGRADED }, T0 + 9_000],
+      [{ type: 'exited', paneId: '%2', status: null, signal }, T0 + 12_000],
+    ]);
+    expect(story.lane).toMatchObject({ generation: 2, state: 'lost', phase: 'degraded', quickExits: 0, blocked: null });
+    expect(story.effects.filter((e) => e.type === 'journal' && e.event === 'agent_exited')).toMatchObject([
+      { data: { status: null, signal } }, { data: { status: null, signal } },
+    ]);
+  });
+
+  it('a successor killed from outside before it accepts is replaced, not counted; one that crashes by itself (SIGSEGV) is', () => {
+    const killed = drive(leased(), [
+      [{ type: 'spawned', generation: 2, account: 'work3', paneId: '%2' }, T0 + 6 * MIN],
+      [{ type: 'exited', paneId: '%2', status: null, signal: 9 }, T0 + 6 * MIN + 2_000],
+    ]);
+    expect(killed.lane).toMatchObject({ phase: 'spawning', quickExits: 0 });
+    const crashed = drive(leased(), [
+      [{ type: 'spawned', generation: 2, account: 'work3', paneId: '%2' }, T0 + 6 * MIN],
+      [{ type: 'exited', paneId: '%2', status: null, signal: 11 }, T0 + 6 * MIN + 2_000],
+    ]);
+    expect(crashed.lane).toMatchObject({ phase: 'spawning', quickExits: 1 });
+  });
+
   it('a slow exit breaks the run: the next quick exit is the first again', () => {
     const story = drive(working(), [[{ type: 'exited', paneId: '%1', status: 0 }, T0 + 20_000]]);
     expect(story.lane).toMatchObject({ state: 'lost', phase: 'degraded', quickExits: 0 });

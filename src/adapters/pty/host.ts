@@ -103,7 +103,7 @@ export class PtyHost implements PaneHost {
     };
     const subscriptions = [
       pty.onData((data) => this.received(pane, data)),
-      pty.onExit(({ exitCode, signal }) => this.exited(pane, signal ? 128 + signal : exitCode)),
+      pty.onExit(({ exitCode, signal }) => this.exited(pane, signal ? 128 + signal : exitCode, signal || null)),
     ];
     const stopReplies = screen.onReply((reply) => this.write(pane, reply));
     pane.stop = () => {
@@ -255,12 +255,12 @@ export class PtyHost implements PaneHost {
     if (!pane.closing) this.emit({ type: 'output', paneId: pane.id });
   }
 
-  private exited(pane: Pane, status: number): void {
+  private exited(pane: Pane, status: number, signal: number | null = null): void {
     pane.dead = true;
     pane.status = status;
     this.flushOutput(pane);
     for (const waiter of [...pane.waiters]) waiter(false);
-    if (!pane.closing) this.emit({ type: 'exited', paneId: pane.id, status });
+    if (!pane.closing) this.emit({ type: 'exited', paneId: pane.id, status, signal });
   }
 
   private emit(event: HostEvent): void {

@@ -142,7 +142,8 @@ export const detachSession = (session: string): string[] => ['detach-client', '-
  */
 export function deathRecordCommand(file: string): string {
   const status = '#{?#{==:#{pane_dead_status},},null,#{pane_dead_status}}';
-  const line = `printf '{"kind":"pane_died","pane":"%s","status":%s,"ts":"%s"}\\n' '#{hook_pane}' '${status}' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"`;
+  const signal = '#{?#{==:#{pane_dead_signal},},null,#{pane_dead_signal}}';
+  const line = `printf '{"kind":"pane_died","pane":"%s","status":%s,"signal":%s,"ts":"%s"}\\n' '#{hook_pane}' '${status}' '${signal}' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"`;
   return `${line} >> ${formatLiteral(shellQuote(file))}`;
 }
 
@@ -240,7 +241,7 @@ export function pickAgentsWindow(windows: readonly WindowRow[], perWindow = AGEN
   return { kind: 'new', name: `agents-${agents.reduce((max, e) => Math.max(max, Number(e.n)), 0) + 1}` };
 }
 
-const PANE_FIELDS = ['#{pane_id}', '#{@swarm_lane}', '#{@swarm_generation}', '#{@swarm_account}', '#{pane_dead}', '#{pane_dead_status}', '#{pane_pid}'];
+const PANE_FIELDS = ['#{pane_id}', '#{@swarm_lane}', '#{@swarm_generation}', '#{@swarm_account}', '#{pane_dead}', '#{pane_dead_status}', '#{pane_pid}', '#{pane_dead_signal}'];
 
 export const listPanes = (session: string): string[] => ['list-panes', '-s', '-t', exact(session), '-F', PANE_FIELDS.join('\t')];
 
@@ -249,10 +250,11 @@ export function parsePaneList(lines: readonly string[]): PaneInfo[] {
   return lines.flatMap((raw) => {
     const fields = raw.replace(/\r$/, '').split('\t');
     if (fields.length !== PANE_FIELDS.length) return [];
-    const [paneId, lane, generation, account, dead, status, pid] = fields as [string, string, string, string, string, string, string];
+    const [paneId, lane, generation, account, dead, status, pid, signal] = fields as [string, string, string, string, string, string, string, string];
     if (!/^%\d+$/.test(paneId) || lane.trim() === '') return [];
     const int = (text: string): number | null => (/^\d+$/.test(text) ? Number(text) : null);
-    return [{ paneId, lane, generation: int(generation) ?? 0, account, dead: dead === '1', deadStatus: dead === '1' ? int(status) : null, pid: int(pid) }];
+    const deadSignal = dead === '1' ? int(signal) : null;
+    return [{ paneId, lane, generation: int(generation) ?? 0, account, dead: dead === '1', deadStatus: dead === '1' ? int(status) : null, pid: int(pid), ...(deadSignal === null ? {} : { deadSignal }) }];
   });
 }
 
@@ -289,11 +291,11 @@ export const subscribeDeaths = (): string[] =>
 
 /**
  * A `swarm-dead` value `dead:status:signal`. A pane is dead once tmux knows how it ended: `1:3:`
- * → status 3, `1::15` → killed by a signal (status null); `1::` (the terminal closed, the exit
+ * → status 3, `1::15` → killed by signal 15 (status null); `1::` (the terminal closed, the exit
  * status not reaped yet) and `0::` are not deaths yet.
  */
-export function parseDeathValue(value: string): { dead: boolean; status: number | null } {
+export function parseDeathValue(value: string): { dead: boolean; status: number | null; signal: number | null } {
   const [dead, status = '', signal = ''] = value.trim().split(':');
   const known = /^\d+$/.test(status) || /^\w+$/.test(signal);
-  return { dead: dead === '1' && known, status: /^\d+$/.test(status) ? Number(status) : null };
+  return { dead: dead === '1' && known, status: /^\d+$/.test(status) ? Number(status) : null, signal: /^\d+$/.test(signal) ? Number(signal) : null };
 }

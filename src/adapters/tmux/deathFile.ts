@@ -6,7 +6,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-export interface DeathRecord { paneId: string; status: number | null }
+export interface DeathRecord { paneId: string; status: number | null; signal: number | null }
 
 /**
  * Complete lines of `text` as death records, and how many bytes they used; a torn last line (no
@@ -17,9 +17,9 @@ export function parseDeathLines(text: Buffer): { records: DeathRecord[]; consume
   if (end === -1) return { records: [], consumed: 0 };
   const records = text.subarray(0, end).toString('utf8').split('\n').flatMap((line): DeathRecord[] => {
     try {
-      const record = JSON.parse(line) as { kind?: unknown; pane?: unknown; status?: unknown };
+      const record = JSON.parse(line) as { kind?: unknown; pane?: unknown; status?: unknown; signal?: unknown };
       if (record.kind !== 'pane_died' || typeof record.pane !== 'string' || !/^%\d+$/.test(record.pane)) return [];
-      return [{ paneId: record.pane, status: typeof record.status === 'number' ? record.status : null }];
+      return [{ paneId: record.pane, status: typeof record.status === 'number' ? record.status : null, signal: typeof record.signal === 'number' ? record.signal : null }];
     } catch {
       return [];
     }

@@ -95,7 +95,7 @@ export class TmuxHost implements PaneHost {
     this.server = await this.readServer();
     for (const pane of await this.listLocal()) if (pane.dead) this.reported.add(pane.paneId);
     this.deaths?.close();
-    this.deaths = await followDeathFile(this.options.paneDeathFile, ({ paneId, status }) => this.died(paneId, status));
+    this.deaths = await followDeathFile(this.options.paneDeathFile, ({ paneId, status, signal }) => this.died(paneId, status, signal));
     await this.connect();
   }
 
@@ -280,19 +280,19 @@ export class TmuxHost implements PaneHost {
 
   /** A subscription value: a death with its status, or a dead pane whose status is not known yet (unsettled.ts). */
   private deathValue(paneId: string, value: string): void {
-    const { dead, status } = tmux.parseDeathValue(value);
-    if (dead) return this.died(paneId, status);
+    const { dead, status, signal } = tmux.parseDeathValue(value);
+    if (dead) return this.died(paneId, status, signal);
     if (!value.startsWith('1:') || this.reported.has(paneId) || this.unsettled.has(paneId)) return;
     this.unsettled.wait(paneId);
   }
 
-  private died(paneId: string, status: number | null): void {
+  private died(paneId: string, status: number | null, signal: number | null = null): void {
     this.unsettled.settled(paneId);
     this.edges.forget(paneId);
     this.vanished.forget(paneId);
     if (this.reported.has(paneId) || this.stopped) return;
     this.reported.add(paneId);
-    this.emit({ type: 'exited', paneId, status });
+    this.emit({ type: 'exited', paneId, status, signal });
   }
 
   /** A pane closed from tmux: gone, with no death of its own to tell. */

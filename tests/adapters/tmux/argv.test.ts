@@ -169,8 +169,8 @@ describe('builders', () => {
 
   it('writes the death record with a literal file name', () => {
     expect(deathRecordCommand("/tmp/a dir/it's #1.jsonl")).toBe(
-      `printf '{"kind":"pane_died","pane":"%s","status":%s,"ts":"%s"}\\n' '#{hook_pane}' ` +
-      `'#{?#{==:#{pane_dead_status},},null,#{pane_dead_status}}' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >> '/tmp/a dir/it'\\''s ##1.jsonl'`);
+      `printf '{"kind":"pane_died","pane":"%s","status":%s,"signal":%s,"ts":"%s"}\\n' '#{hook_pane}' ` +
+      `'#{?#{==:#{pane_dead_status},},null,#{pane_dead_status}}' '#{?#{==:#{pane_dead_signal},},null,#{pane_dead_signal}}' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >> '/tmp/a dir/it'\\''s ##1.jsonl'`);
   });
 
   it.each([
@@ -209,16 +209,19 @@ describe('parsers', () => {
     ['empty', [], []],
     ['blank line', [''], []],
     ['whitespace only', ['   '], []],
-    ['a pane without swarm identity', [row('%0', '', '', '', '0', '', '100')], []],
-    ['a live swarm pane', [row('%3', 'lane-a', '1', 'work1', '0', '', '321')],
+    ['a pane without swarm identity', [row('%0', '', '', '', '0', '', '100', '')], []],
+    ['a live swarm pane', [row('%3', 'lane-a', '1', 'work1', '0', '', '321', '')],
       [{ paneId: '%3', lane: 'lane-a', generation: 1, account: 'work1', dead: false, deadStatus: null, pid: 321 }]],
-    ['a dead one, CRLF', [row('%4', 'lane-b', '2', 'work2', '1', '3', '') + '\r'],
+    ['a dead one, CRLF', [row('%4', 'lane-b', '2', 'work2', '1', '3', '', '') + '\r'],
       [{ paneId: '%4', lane: 'lane-b', generation: 2, account: 'work2', dead: true, deadStatus: 3, pid: null }]],
-    ['killed by a signal', [row('%5', 'LEAD', '1', 'w', '1', '', '9')],
-      [{ paneId: '%5', lane: 'LEAD', generation: 1, account: 'w', dead: true, deadStatus: null, pid: 9 }]],
-    ['trailing spaces in a value kept', [row('%6', 'x ', '1', 'w ', '0', '', '1')],
+    ['killed by a signal', [row('%5', 'LEAD', '1', 'w', '1', '', '9', '9')],
+      [{ paneId: '%5', lane: 'LEAD', generation: 1, account: 'w', dead: true, deadStatus: null, pid: 9, deadSignal: 9 }]],
+    ['a signal of a live pane is no death', [row('%9', 'x', '1', 'w', '0', '', '1', '15')],
+      [{ paneId: '%9', lane: 'x', generation: 1, account: 'w', dead: false, deadStatus: null, pid: 1 }]],
+    ['the fields of an older tmux format (no signal) are no row', [row('%5', 'LEAD', '1', 'w', '1', '', '9')], []],
+    ['trailing spaces in a value kept', [row('%6', 'x ', '1', 'w ', '0', '', '1', '')],
       [{ paneId: '%6', lane: 'x ', generation: 1, account: 'w ', dead: false, deadStatus: null, pid: 1 }]],
-    ['an ANSI-coloured line is not a row', ['\u001b[31m%7\tlane\t1\tw\t0\t\t1'], []],
+    ['an ANSI-coloured line is not a row', ['\u001b[31m%7\tlane\t1\tw\t0\t\t1\t'], []],
     ['too few fields', [row('%8', 'lane')], []],
   ])('parsePaneList: %s', (_name, lines, expected) => {
     expect(parsePaneList(lines)).toEqual(expected);
@@ -261,15 +264,16 @@ describe('parsers', () => {
   });
 
   it.each([
-    ['1:3:', { dead: true, status: 3 }],
-    ['1:0:', { dead: true, status: 0 }],
-    ['1::15', { dead: true, status: null }],
-    ['1::SIGTERM', { dead: true, status: null }],
-    ['1::', { dead: false, status: null }],
-    ['0::', { dead: false, status: null }],
-    [' 1:7: \r', { dead: true, status: 7 }],
-    ['1', { dead: false, status: null }],
-    ['', { dead: false, status: null }],
+    ['1:3:', { dead: true, status: 3, signal: null }],
+    ['1:0:', { dead: true, status: 0, signal: null }],
+    ['1::15', { dead: true, status: null, signal: 15 }],
+    ['1::SIGTERM', { dead: true, status: null, signal: null }],
+    ['1::', { dead: false, status: null, signal: null }],
+    ['0::', { dead: false, status: null, signal: null }],
+    [' 1:7: \r', { dead: true, status: 7, signal: null }],
+    ['1::9 \r', { dead: true, status: null, signal: 9 }],
+    ['1', { dead: false, status: null, signal: null }],
+    ['', { dead: false, status: null, signal: null }],
   ])('parseDeathValue(%j)', (value, expected) => {
     expect(parseDeathValue(value)).toEqual(expected);
   });
