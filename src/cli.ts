@@ -33,6 +33,7 @@ const COMMANDS: Record<string, { load: Loader; summary: string }> = {
   lane: { load: async () => (await import('./commands/laneAdd.js')).laneAdd, summary: 'the lead adds a lane: swarm lane add <name> --task T' },
   attach: { load: async () => (await import('./commands/attach.js')).attach, summary: "attach this terminal to the swarm's tmux session" },
   drill: { load: async () => (await import('./commands/drill.js')).drill, summary: 'the rehearsal: lead and lanes hand off in a temporary repo [--keep]' },
+  'git-guard': { load: async () => (await import('./commands/gitGuard.js')).gitGuard, summary: "(internal) swarm's git hooks in panes: pushes, tags and base updates by the current lead only" },
   sim: { load: async () => (await import('./commands/sim.js')).sim, summary: '(internal) the simulated agent of the sim kind, run in a pane' },
 };
 

@@ -27,6 +27,7 @@ const USAGES: Record<string, readonly string[]> = {
   lane: ['usage: swarm lane add <name> --task T [--checkout D] [--kind K] [--command C] [--epoch N]', '(the lead) add a lane to the running swarm'],
   attach: ['usage: swarm attach [file]', "attach this terminal to the swarm's tmux session"],
   drill: ['usage: swarm drill [--keep]', 'the rehearsal: a lead and lanes hand off in a temporary repository; --keep leaves it'],
+  'git-guard': ['usage: swarm git-guard pre-push|reference-transaction <plan> [hook args]   (the hook\'s lines on stdin)', "(internal) what swarm's git hooks in .swarm/git-hooks/ run for a push, a tag or an update of base: in a pane"],
   sim: ['usage: swarm sim', '(internal) the simulated agent of the sim kind, run in a pane; SWARM_ROLE chooses lane or lead'],
 };
 

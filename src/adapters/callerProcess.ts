@@ -52,6 +52,11 @@ export function processEnv(pid: number, name: string): string | null {
   return entry === undefined ? null : entry.slice(name.length + 1);
 }
 
+/** A process's argv as it started (empty when unreadable). */
+export function processArgv(pid: number): string[] {
+  return readNul(`/proc/${pid}/cmdline`);
+}
+
 function readNul(path: string): string[] {
   try {
     return readFileSync(path, 'utf8').split('\0').filter(Boolean);

@@ -18,7 +18,7 @@ export async function sim(io: CommandIO): Promise<number> {
   const world = new World(ctx, io.cwd, io.env, model, io.stdout, process.stdin);
   if (ctx.role === 'lead') {
     const { runLead } = await import('../sim/lead.js');
-    return runLead(world);
+    return runLead(world, faults);
   }
   const { runLane } = await import('../sim/agent.js');
   return runLane(world, faults);

@@ -46,6 +46,8 @@ export interface DrillFacts {
   packets: PacketFact[];
   keysLogs: KeysLog[];
   panes: PaneText[];
+  /** The remote (`origin`, a bare repository) at the end: its base branch and that branch's commit subjects, newest first. */
+  remote: { base: string; subjects: string[] } | null;
 }
 
 export interface DrillItem {
@@ -91,7 +93,7 @@ export function handoffs(f: DrillFacts) {
 
 /** Every item of the rehearsal, in the order the summary shows them. */
 export function drillItems(f: DrillFacts): DrillItem[] {
-  return [keysItem(f), packetsItem(f), laneItem(f), successorItem(f), leadItem(f), leadPacketItem(f), epochsItem(f), finishItem(f), askItem(f), gatesItem(f), doneItem(f)];
+  return [keysItem(f), packetsItem(f), laneItem(f), successorItem(f), leadItem(f), leadPacketItem(f), epochsItem(f), stalePushItem(f), finishItem(f), askItem(f), gatesItem(f), doneItem(f)];
 }
 
 function keysItem(f: DrillFacts): DrillItem {
@@ -160,6 +162,18 @@ function leadPacketItem(f: DrillFacts): DrillItem {
     : packet.lanes === undefined ? 'the lead packet has no lane table'
       : `${listed.length} lane(s) listed: ${packet.lanes.map((l) => `${l.name} g${l.generation} ${l.state}`).join(', ')}${missing.length > 0 ? `; missing ${missing.join(', ')}` : ''}`;
   return { item: "the lead packet lists every lane", holds, evidence: at('packets.md'), detail };
+}
+
+/** The first lead's push of the base branch after its handover (SIM_STALE_PUSH), refused by swarm's hooks. */
+function stalePushItem(f: DrillFacts): DrillItem {
+  const item = "a stale lead's push of main is refused";
+  if (f.remote === null) return { item, holds: false, evidence: at('epochs.md'), detail: 'no remote to push to' };
+  const ref = `refs/heads/${f.remote.base}`;
+  const fenced = events(f, 'fenced').find((e) => e.lane === 'lead' && e.command === 'git pre-push' && e.ref === ref) ?? null;
+  const landed = f.remote.subjects.includes('stale lead');
+  const holds = fenced !== null && !landed;
+  const detail = `${fenced ? `fenced ${ref}: ${str(fenced.reason).slice(0, 120)}` : `no fenced push of ${ref} by lead`}; origin's ${f.remote.base} ${landed ? 'HAS the stale commit' : `at "${f.remote.subjects[0] ?? '-'}"`}`;
+  return { item, holds, evidence: at('epochs.md'), detail };
 }
 
 /** Epochs as the journal saw them: each lead event with its epoch. */

@@ -12,6 +12,7 @@
  *   `--keep` keeps the evidence for a look.
  * - A run that has not finished after `deadlineMs` (default 120 s) stops short and fails the drill.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -84,6 +85,15 @@ async function rehearse(config: SwarmConfig, env: NodeJS.ProcessEnv, socket: str
   }
 }
 
+/** The commit subjects of `branch` in a (bare) repository, newest first; none when it cannot be read. */
+function subjects(repository: string, branch: string): string[] {
+  try {
+    return execFileSync('git', ['log', '--format=%s', branch], { cwd: repository, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
 /** Run the rehearsal and write its evidence; `ok` only when every item holds. */
 export async function runDrill(options: DrillOptions): Promise<DrillResult> {
   const started = Date.now();
@@ -106,6 +116,7 @@ export async function runDrill(options: DrillOptions): Promise<DrillResult> {
       lanes: config.lanes.map((l) => l.name),
       capped: { lane: DRILL_CAPPED.lane, account: DRILL_CAPPED.account },
       successorLead: DRILL_CAPPED.successorLead,
+      remote: repo.remote === null || spec.base === undefined ? null : { base: spec.base, subjects: subjects(repo.remote, spec.base) },
     });
     const items = drillItems(facts);
     const evidence = join(config.plan, EVIDENCE_DIR);

@@ -101,6 +101,7 @@ export interface RunFacts {
   capped: DrillFacts['capped'];
   successorLead: string;
   panes: PaneText[];
+  remote: DrillFacts['remote'];
 }
 
 /** Read the plan's record of the run. */

@@ -86,7 +86,7 @@ export async function runRealDrill(options: RealDrillOptions): Promise<DrillResu
     await engine.host.destroy().catch(() => undefined);
 
     const seconds = (Date.now() - started) / 1000;
-    const base = readFacts(config.plan, { outcome, seconds, panes, lanes: config.lanes.map((l) => l.name), capped: { lane: '', account: '' }, successorLead: '' });
+    const base = readFacts(config.plan, { outcome, seconds, panes, lanes: config.lanes.map((l) => l.name), capped: { lane: '', account: '' }, successorLead: '', remote: null });
     const kinds = Object.fromEntries(spec.accounts.map((a) => [a.id, a.kind]));
     const facts: RealFacts = { ...base, laneStates, kinds, requests, limited };
     const items = realItems(facts, roles);

@@ -43,6 +43,8 @@ export interface SimSwarmSpec {
   lead: { account: string; succession: string[] };
   lanes: SimLaneSpec[];
   timeouts: Record<string, string>;
+  /** `base:` of swarm.yaml; with it a bare repository beside the repository is its `origin`, holding `base`. */
+  base?: string;
 }
 
 export interface SimRepo {
@@ -52,6 +54,8 @@ export interface SimRepo {
   plan: string;
   /** Each lane's worktree, by lane name. */
   checkouts: Record<string, string>;
+  /** The bare repository that is `origin` (`<root>/remote.git`), when the spec names a base. */
+  remote: string | null;
 }
 
 const GITIGNORE = ['plans/*/.swarm/', 'plans/*/journal.jsonl', 'plans/*/lead.json', 'plans/*/analysis_results/', ''].join('\n');
@@ -74,12 +78,19 @@ export function writeSimRepo(root: string, spec: SimSwarmSpec): SimRepo {
   git(repo, ['config', 'commit.gpgsign', 'false']);
   git(repo, ['add', '-A']);
   git(repo, ['commit', '-q', '-m', `plan ${spec.name}`]);
+  let remote: string | null = null;
+  if (spec.base !== undefined) {
+    remote = join(root, 'remote.git');
+    git(root, ['init', '-q', '--bare', remote]);
+    git(repo, ['remote', 'add', 'origin', remote]);
+    git(repo, ['push', '-q', 'origin', `HEAD:refs/heads/${spec.base}`]);
+  }
   const checkouts: Record<string, string> = {};
   for (const lane of spec.lanes) {
     checkouts[lane.name] = join(root, `wt-${lane.name}`);
     git(repo, ['worktree', 'add', '-q', '-b', `lane/${lane.name}`, checkouts[lane.name]!]);
   }
-  return { repo, file, plan, checkouts };
+  return { repo, file, plan, checkouts, remote };
 }
 
 /** PLAN.md: front matter with the contract, the prose, then the ```sim block the simulated agents work. */
@@ -106,6 +117,7 @@ export function swarmYaml(spec: SimSwarmSpec): string {
     max_lanes: Math.max(4, spec.lanes.length),
     thresholds: { capacity_low: 25, capacity_critical: 10, max_generations: 4 },
     timeouts: spec.timeouts,
+    ...(spec.base === undefined ? {} : { base: spec.base }),
   };
   return `# Written by swarm for a simulated run (kind: sim): no network, no real account.\n${stringify(doc)}`;
 }
@@ -175,7 +187,8 @@ export function drillSpec(): SimSwarmSpec {
     prose: DRILL_PROSE,
     sim: DRILL_SIM,
     accounts: [
-      account('drill-a1', 'anthropic-sim', { SIM_QUOTA: '52', SIM_COST: '6' }),
+      // The first lead, once it has handed over, tries to push main as a confused stale lead would.
+      account('drill-a1', 'anthropic-sim', { SIM_QUOTA: '52', SIM_COST: '6', SIM_STALE_PUSH: '1' }),
       account(DRILL_CAPPED.account, 'anthropic-sim', { AGENTKIT_CAPACITY_CAP: `@${DRILL_CAPPED.account}=20` }),
       account('drill-a3', 'anthropic-sim'),
       account('drill-o1', 'openai-sim'),
@@ -189,5 +202,6 @@ export function drillSpec(): SimSwarmSpec {
       { name: 'lane-c', task: 'lane-c steps of PLAN.md: summary.md', account: 'drill-a3', doneWhen: "grep -q '^# Drill summary' summary.md" },
     ],
     timeouts: { accept: '20s', packet: '15s', stall: '60s', ask: '20s', release: '5s' },
+    base: 'main',
   };
 }

@@ -19,6 +19,8 @@ import { loadKind } from '../adapters/kinds.js';
 import { SWARM_BIN } from './swarmBin.js';
 import type { Kind } from '../kinds/kind.js';
 import { planApprovalFlags, profileDir } from './launchInputs.js';
+import { gitHooksEnv } from '../core/git/hookScripts.js';
+import { gitHooksDir } from '../adapters/gitHooks.js';
 
 /** The `swarm` command of this installation (its launcher picks the agents' fast path). */
 
@@ -117,7 +119,9 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
     SWARM_TASK: start.task,
   };
   if (start.packet) own.SWARM_PACKET = start.packet;
-  const paneEnv = paneEnvironment({ user: env, passEnv: config.passEnv, account: start.account.env, swarm: own });
+  // swarm's git hooks (SPEC 10.5) after whatever git configuration the pane's environment carries.
+  const withoutHooks = paneEnvironment({ user: env, passEnv: config.passEnv, account: start.account.env, swarm: own });
+  const paneEnv = paneEnvironment({ user: env, passEnv: config.passEnv, account: start.account.env, swarm: { ...own, ...gitHooksEnv(withoutHooks, gitHooksDir(plan)) } });
   return {
     lane: start.name,
     generation: start.generation,

@@ -17,6 +17,8 @@ import { followJournal, journalSize } from '../adapters/journal.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
 import { tryLock } from '../adapters/lock.js';
 import { writeSettings } from '../adapters/settings.js';
+import { runBase, writeGitHooks } from '../adapters/gitHooks.js';
+import { SWARM_BIN } from './swarmBin.js';
 import { createSwarmStore, pushEvent, setPreview, type SwarmStore } from '../ui/store.js';
 import { previewLines } from '../ui/preview.js';
 import { startFailed } from '../machine/firstStart.js';
@@ -254,6 +256,10 @@ async function begin(engine: Engine, inbox: ReturnType<typeof inboxReader>): Pro
   if (engine.state.order.length > 0) engine.journal({ type: 'observation', event: 'readopted', lane: null, panes: panes.length });
   engine.deadlines.arm();
 
+  // swarm's git hooks (SPEC 10.5) are in place before any pane's git could run them.
+  const { config } = engine;
+  const run = runOf(engine.state);
+  writeGitHooks(config.plan, run, runBase(config.plan, run, config.base, config.lead.checkout), { node: process.execPath, bin: SWARM_BIN });
   // Claim before any lane starts, then start whatever has no agent yet.
   if (engine.state.epoch === 0) claimLead(engine);
   await engine.enqueue(async () => {

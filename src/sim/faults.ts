@@ -7,6 +7,8 @@
  * - SIM_USAGE_LIMIT_AT=<step>  show the usage-limit screen before that step and stop working
  * - SIM_BAD_PACKET=1           chmod the packet 0644 before reporting it (the first time)
  * - SIM_IGNORE_HANDOFF=1       never hand off; after the last step report nothing
+ * - SIM_STALE_PUSH=1           (a lead) once it has handed over, try once to push a commit to the
+ *                              base branch, as a confused stale lead would (swarm's hooks refuse it)
  */
 import { UsageError, excerpt } from '../errors.js';
 
@@ -16,9 +18,10 @@ export interface Faults {
   usageLimitAt: number | null;
   badPacket: boolean;
   ignoreHandoff: boolean;
+  stalePush: boolean;
 }
 
-export const NO_FAULTS: Faults = { crashAt: null, permissionAt: null, usageLimitAt: null, badPacket: false, ignoreHandoff: false };
+export const NO_FAULTS: Faults = { crashAt: null, permissionAt: null, usageLimitAt: null, badPacket: false, ignoreHandoff: false, stalePush: false };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -46,6 +49,7 @@ export function faultsFor(env: Env, generation: number): Faults {
     usageLimitAt: stepOf(env, 'SIM_USAGE_LIMIT_AT'),
     badPacket: flag(env, 'SIM_BAD_PACKET'),
     ignoreHandoff: flag(env, 'SIM_IGNORE_HANDOFF'),
+    stalePush: flag(env, 'SIM_STALE_PUSH'),
   };
   return generation === 1 || flag(env, 'SIM_FAULT_ALL') ? faults : NO_FAULTS;
 }

@@ -16,6 +16,8 @@ import { planPaths } from '../core/plan/paths.js';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { simStateDir } from './files.js';
+import { NO_FAULTS, type Faults } from './faults.js';
+import { readGuard } from '../adapters/gitHooks.js';
 import { initialRows, recordReport, renderTable, rowsFromNext, tableDoing, tableNext, type LaneRow } from './leadTable.js';
 import { firstLine, meaningOf, type MailMessage } from './messages.js';
 import { spend } from './model.js';
@@ -26,8 +28,8 @@ import type { World } from './world.js';
 type Mode = 'leading' | 'handed_over' | 'released' | 'stood_down';
 
 /** Run the simulated lead in this pane; never resolves (the lead idles, it does not exit). */
-export function runLead(world: World): Promise<number> {
-  return new Lead(world).start();
+export function runLead(world: World, faults: Faults = NO_FAULTS): Promise<number> {
+  return new Lead(world, faults).start();
 }
 
 class Lead {
@@ -36,7 +38,7 @@ class Lead {
   private mail: Promise<void> = Promise.resolve();
   private note = '';
 
-  constructor(private readonly world: World) {}
+  constructor(private readonly world: World, private readonly faults: Faults) {}
 
   async start(): Promise<number> {
     const { world } = this;
@@ -165,6 +167,23 @@ class Lead {
     this.saveTable();
     world.retire();
     world.screen.line(`[sim] handed the lead to ${to} (${path})`);
+    if (this.faults.stalePush) await this.stalePush();
     world.screen.line(texts.stopped(`handed over to ${to}`));
+  }
+
+  /**
+   * SIM_STALE_PUSH: no longer the lead, push one new commit to the base branch anyway (a commit
+   * object made with `git commit-tree`, so no local ref moves) and show what git said.
+   */
+  private async stalePush(): Promise<void> {
+    const { world } = this;
+    const base = readGuard(world.ctx.plan)?.base ?? null;
+    if (base === null) return world.screen.line('[sim] SIM_STALE_PUSH: no base branch known; nothing pushed');
+    const made = await world.run('git', ['commit-tree', 'HEAD^{tree}', '-p', 'HEAD', '-m', 'stale lead']);
+    const sha = made.stdout.trim();
+    if (made.code !== 0 || sha === '') return world.screen.line(`[sim] SIM_STALE_PUSH: no commit made (exit ${made.code}): ${excerpt(made.stderr.trim(), 200)}`);
+    const pushed = await world.run('git', ['push', 'origin', `${sha}:refs/heads/${base}`]);
+    const said = pushed.stderr.split('\n').find((l) => l.startsWith('swarm: refused')) ?? pushed.stderr.trim().split('\n').at(-1) ?? '';
+    world.screen.line(`[sim] SIM_STALE_PUSH: as a stale lead, pushed ${sha.slice(0, 12)} to origin ${base}: ${pushed.code === 0 ? 'accepted' : `refused (exit ${pushed.code})`}: ${excerpt(said, 300)}`);
   }
 }

@@ -33,6 +33,7 @@ function good(): DrillFacts {
     e('lane_result', 'lane-c', 1, 1, { result: 'gate_failed', gate: 'g-c', passed: false }),
     e('lane_result', 'lane-c', 1, 1, { result: 'done', gate: 'g-c', passed: true }),
     e('lead_handover', 'lead-b', null, 2, { by: 'lead', to: 'lead-b', packet: LEAD_PACKET }),
+    e('fenced', 'lead', null, null, { type: 'intervention', command: 'git pre-push', ref: 'refs/heads/main', reason: 'pushing to main on origin is for the current lead only (lead-b@2), and lead@1 is not' }),
     e('handoff_reported', 'lead', 1, 2, { packet: LEAD_PACKET, reason: 'lead_handover' }),
     e('successor_spawned', 'lead', 1, 2, { account: 'd-o3', for_generation: 2 }),
     e('packet_accepted', 'lead', 2, 2, { packet: LEAD_PACKET, account: 'd-o3' }),
@@ -55,6 +56,7 @@ function good(): DrillFacts {
         lanes: [{ name: 'lane-a', generation: 2, state: 'done', account: 'd-o2', last: 'done' }, { name: 'lane-b', generation: 1, state: 'working', account: 'd-a3', last: 'plan ready' }, { name: 'lane-c', generation: 1, state: 'done', account: 'd-o1', last: 'done' }] },
     ],
     keysLogs: [],
+    remote: { base: 'main', subjects: ['plan drill'] },
     panes: [
       pane('lead', 1, `[sim] lead g1\n> ${POINTER}\n[sim] ready`),
       pane('lane-a', 1, '[sim] lane-a g1'),
@@ -112,6 +114,7 @@ describe('drillItems', () => {
       ['capped lead hands over', true, 'analysis_results/drill/epochs.md', "lead → lead-b at epoch 2, accepted, after lane-a's succession"],
       ['the lead packet lists every lane', true, 'analysis_results/drill/packets.md', '3 lane(s) listed: lane-a g2 done, lane-b g1 working, lane-c g1 done'],
       ['every epoch recorded', true, 'analysis_results/drill/epochs.md', 'epochs 1, 2; lead.json at epoch 2'],
+      ["a stale lead's push of main is refused", true, 'analysis_results/drill/epochs.md', 'fenced refs/heads/main: pushing to main on origin is for the current lead only (lead-b@2), and lead@1 is not; origin\'s main at "plan drill"'],
       ['the new lead finishes the plan', true, 'analysis_results/drill/epochs.md', 'lead.json: lead-b@2, released by lead-b'],
       ['one lane-to-lane ask answered', true, 'analysis_results/drill/asks.md', 'lane-c asked lane-a; answered: answer greeting.txt'],
       ["every lane's gate passes", true, 'analysis_results/drill/gates.md', '3 of 3 lanes passed done_when; 1 failed run(s) on the way'],
@@ -136,6 +139,10 @@ describe('drillItems', () => {
     ['the lead packet has no lane table', (f) => ({ ...f, packets: [f.packets[0]!, (({ lanes: _lanes, ...rest }) => rest)(f.packets[1]!)] }), 'the lead packet lists every lane', 'the lead packet has no lane table'],
     ['the lead packet leaves a lane out', (f) => ({ ...f, packets: [f.packets[0]!, { ...f.packets[1]!, lanes: f.packets[1]!.lanes!.slice(0, 2) }] }), 'the lead packet lists every lane', '2 lane(s) listed: lane-a g2 done, lane-b g1 working; missing lane-c'],
     ['an epoch skipped', (f) => ({ ...f, journal: f.journal.map((x) => (x.event === 'lead_handover' ? { ...x, epoch: 3 } : x)) }), 'every epoch recorded', 'epochs 1, 2, 3; lead.json at epoch 2'],
+    ["the stale lead's push was not refused", (f) => drop(f, (x) => x.event === 'fenced'), "a stale lead's push of main is refused", 'no fenced push of refs/heads/main by lead; origin\'s main at "plan drill"'],
+    ["the stale lead's commit reached the remote", (f) => ({ ...f, remote: { base: 'main', subjects: ['stale lead', 'plan drill'] } }), "a stale lead's push of main is refused", 'fenced refs/heads/main: pushing to main on origin is for the current lead only (lead-b@2), and lead@1 is not; origin\'s main HAS the stale commit'],
+    ['a lane’s push refused, not the lead’s', (f) => ({ ...f, journal: f.journal.map((x) => (x.event === 'fenced' ? { ...x, lane: 'lane-a' } : x)) }), "a stale lead's push of main is refused", 'no fenced push of refs/heads/main by lead; origin\'s main at "plan drill"'],
+    ['no remote', (f) => ({ ...f, remote: null }), "a stale lead's push of main is refused", 'no remote to push to'],
     ['swarm released the plan, not the new lead', (f) => ({ ...f, journal: f.journal.map((x) => (x.event === 'lead_released' ? { ...x, by: 'swarm' } : x)) }), 'the new lead finishes the plan', 'lead.json: lead-b@2, released by swarm'],
     ['no lead record', (f) => ({ ...f, leadRecord: null }), 'the new lead finishes the plan', 'no lead record'],
     ['the ask went unanswered', (f) => drop(f, (x) => x.event === 'answer'), 'one lane-to-lane ask answered', 'lane-c asked lane-a; no answer'],
@@ -157,7 +164,7 @@ describe('the summary as text', () => {
     const lines = summaryTable(items, { kept: true }).split('\n');
     expect(lines[0]).toBe(`${'item'.padEnd(38)}  holds  evidence`);
     expect(lines[2]).toBe(`${'no key typed by a human'.padEnd(38)}  yes    analysis_results/drill/keys.md`);
-    expect(lines[12]).toBe(`${'plan done, headless'.padEnd(38)}  NO     analysis_results/drill/summary.md`);
+    expect(lines[13]).toBe(`${'plan done, headless'.padEnd(38)}  NO     analysis_results/drill/summary.md`);
   });
 
   it('summaryTable names no evidence file once the repository is removed: what was seen instead', () => {
@@ -167,7 +174,7 @@ describe('the summary as text', () => {
     const lines = text.split('\n');
     expect(lines[0]).toBe(`${'item'.padEnd(38)}  holds  seen`);
     expect(lines[2]).toBe(`${'no key typed by a human'.padEnd(38)}  yes    2 line(s) typed into 6 pane(s), 0 not swarm's pointer line; 0 key(s) in 0 keys log(s)`);
-    expect(lines[12]).toBe(`${'plan done, headless'.padEnd(38)}  NO     stopped: x in 7.3 s`);
+    expect(lines[13]).toBe(`${'plan done, headless'.padEnd(38)}  NO     stopped: x in 7.3 s`);
   });
 
   it.each([

@@ -33,7 +33,8 @@ describe('a lane checkout named like a tmux format (tmux)', () => {
 });
 
 /** Variables a pane may hold that swarm up's environment had not: swarm's own, and its terminal's and shell's. */
-const OWN = new Set(['PATH', 'TERM', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION', 'TMUX', 'TMUX_PANE', 'PWD', 'OLDPWD', 'SHLVL', '_', 'AGENT_G1']);
+/** Set in the pane by swarm, tmux or the shell; the GIT_CONFIG_* entries: swarm's hooks (SPEC 10.5, tested below). */
+const OWN = new Set(['GIT_CONFIG_COUNT', 'GIT_CONFIG_KEY_0', 'GIT_CONFIG_VALUE_0', 'PATH', 'TERM', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION', 'TMUX', 'TMUX_PANE', 'PWD', 'OLDPWD', 'SHLVL', '_', 'AGENT_G1']);
 
 describe.each(['tmux', 'pty'] as const)('the pane environment on %s', (backend) => {
   it('is swarm up\'s without credentials, plus pass_env, whatever the tmux server holds', async () => {
@@ -52,5 +53,18 @@ describe.each(['tmux', 'pty'] as const)('the pane environment on %s', (backend) 
     expect(seen.SERVER_ONLY).toBeUndefined();
     const upEnv: Record<string, string> = { ...s.env, ...extra };
     expect(Object.keys(seen).filter((name) => !(name in upEnv) && !name.startsWith('SWARM_') && !OWN.has(name))).toEqual([]);
+  });
+});
+
+describe('git in a pane', () => {
+  it("runs swarm's hooks (core.hooksPath by git's environment), after the pane's own GIT_CONFIG_* entries", async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'env,ready,done' } }] }));
+    const own = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'user.name', GIT_CONFIG_VALUE_0: 'from-up' };
+    const run = await s.up(['--timeout', '40s'], own);
+    expect(run.all).toContain('plan done');
+    const seen = JSON.parse(readFileSync(`${s.env.AGENT_LOG}.lane-a-g1.env.json`, 'utf8')) as Record<string, string>;
+    expect(seen).toMatchObject({
+      ...own, GIT_CONFIG_COUNT: '2', GIT_CONFIG_KEY_1: 'core.hooksPath', GIT_CONFIG_VALUE_1: join(s.plan, '.swarm', 'git-hooks'), SWARM_GIT_CONFIG_COUNT: '1',
+    });
   });
 });

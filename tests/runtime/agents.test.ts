@@ -61,7 +61,7 @@ function setup(o: Setup = {}) {
   const config: SwarmConfig = {
     version: 1, name: 'e2e', file: join(root, 'swarm.yaml'), dir: root, plan, backend: 'tmux', accounts: [account],
     lead: { name: 'lead', account: 'c1', checkout, command: null, succession: [] }, lanes: [], maxLanes: 8,
-    thresholds: { ...DEFAULT_THRESHOLDS, compact: o.compact ?? 'off' }, timeouts: DEFAULT_TIMEOUTS, notifyCommand: null, passEnv: [],
+    thresholds: { ...DEFAULT_THRESHOLDS, compact: o.compact ?? 'off' }, timeouts: DEFAULT_TIMEOUTS, notifyCommand: null, passEnv: [], base: null,
   };
   const start: AgentStart = {
     config, name: 'lane-a', role: 'lane', generation: o.packet ? 2 : 1, account, kind: KINDS(kind), epoch: 1, run: 1, checkout,

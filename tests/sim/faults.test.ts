@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { NO_FAULTS, faultBefore, faultsFor } from '../../src/sim/faults.js';
 
 describe('faultsFor', () => {
-  const all = { SIM_CRASH_AT: '2', SIM_PERMISSION_AT: '3', SIM_USAGE_LIMIT_AT: '4', SIM_BAD_PACKET: '1', SIM_IGNORE_HANDOFF: 'true' };
+  const all = { SIM_CRASH_AT: '2', SIM_PERMISSION_AT: '3', SIM_USAGE_LIMIT_AT: '4', SIM_BAD_PACKET: '1', SIM_IGNORE_HANDOFF: 'true', SIM_STALE_PUSH: '1' };
 
   it('applies to generation 1', () => {
-    expect(faultsFor(all, 1)).toEqual({ crashAt: 2, permissionAt: 3, usageLimitAt: 4, badPacket: true, ignoreHandoff: true });
+    expect(faultsFor(all, 1)).toEqual({ crashAt: 2, permissionAt: 3, usageLimitAt: 4, badPacket: true, ignoreHandoff: true, stalePush: true });
   });
 
   it('does not apply to a successor unless SIM_FAULT_ALL=1', () => {

@@ -15,13 +15,14 @@ import { COMPACT_MODES, DEFAULT_THRESHOLDS, type Thresholds } from '../capacity/
 import { Reader, type Section, type YamlNode } from './reader.js';
 import { checkLaunches, checkPeople, type Placed } from './rules.js';
 import { parseYaml } from './yamlDocument.js';
+import { baseProblem } from '../git/refGuard.js';
 
 export type { Backend, Account, CommandSpec, LeadSpec, LaneSpec, Timeouts, SwarmConfig, ConfigFacts, ConfigProblem, ConfigResult } from './types.js';
 import type { Backend, Account, LeadSpec, LaneSpec, Timeouts, SwarmConfig, ConfigFacts, ConfigProblem, ConfigResult } from './types.js';
 
 /** The keys the loader knows, per mapping; the JSON Schema is tested against these. */
 export const KNOWN_KEYS = {
-  top: ['version', 'name', 'plan', 'backend', 'accounts', 'lead', 'lanes', 'max_lanes', 'thresholds', 'timeouts', 'notify_command', 'pass_env'],
+  top: ['version', 'name', 'plan', 'backend', 'accounts', 'lead', 'lanes', 'max_lanes', 'thresholds', 'timeouts', 'notify_command', 'pass_env', 'base'],
   account: ['id', 'kind', 'vendor', 'env', 'ak_profile'],
   lead: ['name', 'account', 'checkout', 'command', 'succession'],
   lane: ['name', 'checkout', 'task', 'account', 'command', 'done_when'],
@@ -80,7 +81,22 @@ function readTop(r: Reader, top: Section, dir: string, file: string, facts: Conf
     thresholds: readThresholds(r, top, facts.env), timeouts: readTimeouts(r, top),
     notifyCommand: r.optText(top, 'notify_command') ?? null,
     passEnv: readPassEnv(r, top),
+    base: readBase(r, top),
   };
+}
+
+/** `base:` (SPEC 10.5): the plan's base branch, a name git accepts; absent or null: the lead checkout's branch when a run begins. */
+function readBase(r: Reader, top: Section): string | null {
+  const field = top.fields.get('base');
+  if (field === undefined || r.scalar(field.value) === null) return null;
+  const value = r.scalar(field.value);
+  if (typeof value !== 'string') {
+    r.wrong(field, 'a branch name, e.g. base: main');
+    return null;
+  }
+  const problem = baseProblem(value);
+  if (problem !== null) r.add(field.value, `"base" ${problem}: name the plan's base branch, e.g. base: main`);
+  return problem === null ? value : null;
 }
 
 /** `pass_env: [NAME, …]`: environment variable names; absent or null is none. */

@@ -62,6 +62,8 @@ export interface SwarmConfig {
   notifyCommand: string | null;
   /** `pass_env`: variables of swarm's environment panes may see although they look like credentials. */
   passEnv: string[];
+  /** `base:` (SPEC 10.5): the plan's base branch; null: the lead checkout's branch when the run begins. */
+  base: string | null;
 }
 
 /** What the rules need to know about the disk and the environment, passed in. */

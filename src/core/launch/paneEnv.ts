@@ -31,6 +31,9 @@ const TERMINAL = new Set(['TERM', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION', 'COLUM
 export function userVariablePasses(name: string, passEnv: readonly string[]): boolean {
   if (!SHELL_NAME.test(name) || TERMINAL.has(name)) return false;
   if (name.startsWith('SWARM_') && name !== 'SWARM_TMUX_SOCKET') return false;
+  // GIT_CONFIG_KEY_<n> holds the name of a git setting, not a key: git's own environment entries
+  // reach the pane whole (its count, keys and values), so swarm's hooks can follow them (SPEC 10.5).
+  if (/^GIT_CONFIG_KEY_\d+$/.test(name)) return true;
   return !looksLikeCredential(name) || passEnv.includes(name);
 }
 

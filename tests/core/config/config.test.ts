@@ -71,7 +71,7 @@ describe('parseConfig: a good file', () => {
         { name: 'lane-a', checkout: '/w/a', task: 'Steps 1-3', account: null, command: null, doneWhen: null },
         { name: 'lane-b', checkout: '/w/b', task: 'Steps 4-5', account: null, command: null, doneWhen: null },
       ],
-      maxLanes: 8, thresholds: DEFAULT_THRESHOLDS, timeouts: DEFAULT_TIMEOUTS, notifyCommand: null, passEnv: [],
+      maxLanes: 8, thresholds: DEFAULT_THRESHOLDS, timeouts: DEFAULT_TIMEOUTS, notifyCommand: null, passEnv: [], base: null,
     } satisfies SwarmConfig);
     expect(DEFAULT_TIMEOUTS).toEqual({ accept: 600_000, packet: 600_000, stall: 1_800_000, ask: 1_800_000, release: 600_000 });
   });
@@ -92,6 +92,7 @@ describe('parseConfig: a good file', () => {
       'timeouts: { accept: 90, packet: 1.5m, stall: 2h, ask: 500ms, release: "45s" }',
       'notify_command: ntfy publish swarm',
       'pass_env: [GH_TOKEN, MY_API_KEY]',
+      'base: release/2.x',
     ].join('\n');
     expect(config(text)).toEqual({
       version: 1, name: 'full', file: '/w/swarm.yaml', dir: '/w', plan: '/p', backend: 'tmux',
@@ -107,6 +108,7 @@ describe('parseConfig: a good file', () => {
       timeouts: { accept: 90_000, packet: 90_000, stall: 7_200_000, ask: 500, release: 45_000 },
       notifyCommand: 'ntfy publish swarm',
       passEnv: ['GH_TOKEN', 'MY_API_KEY'],
+      base: 'release/2.x',
     } satisfies SwarmConfig);
   });
 
@@ -165,6 +167,11 @@ describe('parseConfig: a bad file gets every problem with its line and column', 
     ]],
     ['an unknown key in an account', edit(5, '  - { id: work1, kind: claude, vendr: anthropic }'), ['5:32: unknown key "vendr" in accounts[0]; did you mean "vendor"?']],
     ['an unknown key in thresholds', append('thresholds: { capacity_lo: 20 }'), ['17:15: unknown key "capacity_lo" in thresholds; did you mean "capacity_low"?']],
+    ['a base with a space', append('base: my branch'), ['17:7: "base" holds a space, a control character or one of ~ ^ : ? * [ \\, which git refuses in a branch name: name the plan\'s base branch, e.g. base: main']],
+    ['a base as a full ref', append('base: refs/heads/main'), ['17:7: "base" is a full ref: write the branch name alone (main): name the plan\'s base branch, e.g. base: main']],
+    ['a base with ..', append('base: a..b'), ['17:7: "base" holds ".." or "@{", which git refuses in a branch name: name the plan\'s base branch, e.g. base: main']],
+    ['a base ending in .lock', append('base: main.lock'), ['17:7: "base" is not a branch name git accepts (no leading "-" or "/", no trailing "/", "." or ".lock", no "//"): name the plan\'s base branch, e.g. base: main']],
+    ['a base that is a number', append('base: 7'), ['17:7: "base" must be a branch name, e.g. base: main, got 7']],
     ['max_lanes not a number', append('max_lanes: eight'), ['17:12: "max_lanes" must be a whole number, got "eight"']],
     ['max_lanes 0', append('max_lanes: 0'), ['17:12: "max_lanes" must be a whole number of at least 1, got 0']],
     ['more lanes than max_lanes', append('max_lanes: 1'), ['10:1: 2 lanes but "max_lanes" is 1: raise max_lanes or remove lanes']],

@@ -44,6 +44,12 @@ describe('userVariablePasses', () => {
     ['KEYBOARD_LAYOUT', [], false],
     ['KEYBOARD_LAYOUT', ['KEYBOARD_LAYOUT'], true],
     ['SSH_AUTH_SOCK', [], true],
+    ['GIT_CONFIG_KEY_0', [], true],
+    ['GIT_CONFIG_KEY_12', [], true],
+    ['GIT_CONFIG_KEY_X', [], false],
+    ['MY_GIT_CONFIG_KEY_0', [], false],
+    ['GIT_CONFIG_VALUE_0', [], true],
+    ['GIT_CONFIG_COUNT', [], true],
     ['', [], false],
   ])('%s with pass_env %j → %s', (name, passEnv, expected) => {
     expect(userVariablePasses(name, passEnv)).toBe(expected);
