@@ -4,6 +4,7 @@
  */
 import { spokenDuration } from '../core/config/duration.js';
 import { block } from './block.js';
+import { retireNow } from './retire.js';
 import { degrade } from './degrade.js';
 import { doneAgentLeft } from './doneExit.js';
 import { clearTimer, journal } from './effects.js';
@@ -23,6 +24,8 @@ const SENT = new Set([1, 2, 3, 9, 15]);
 const sentSignal = (event: Ev<'exited'>): boolean => event.signal !== undefined && SENT.has(event.signal);
 
 export function onExited(lane: LaneState, event: Ev<'exited'>, ctx: MachineContext): Step {
+  // The stale lead, kept open after its successor accepted, ended its turn: its pane goes now.
+  if (lane.retiring?.paneId === event.paneId) return retireNow(lane, 'its agent ended', ctx);
   if (!isLive(lane)) return doneAgentLeft(lane, event, ctx);
   const h = lane.handoff;
   const s = h?.successor ?? null;

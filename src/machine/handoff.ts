@@ -3,6 +3,7 @@
  * checked, an account leased, the successor spawned (or not) and accepted, a degraded packet written,
  * and the packet, accept and reset deadlines. `reduceLane` dispatches to them; pure.
  */
+import { keepsSpentPane, onRetireTimer, retireLater } from './retire.js';
 import { spokenDuration } from '../core/config/duration.js';
 import { degrade, stop } from './degrade.js';
 import { clearTimer, effectId, journal, setTimer, spawnEffect } from './effects.js';
@@ -195,20 +196,24 @@ export function onAccepted(lane: LaneState, event: Ev<'accepted'>, ctx: MachineC
       by: { lane: lane.name, account: s.account, generation: s.generation }, from: { lane: lane.name, account: from.account, generation: from.generation }, degraded: h.degraded,
     },
   ];
-  if (from.account !== null && from.account !== s.account) {
+  // A spent lead's pane (and the account it holds) stays for timeouts.release (retire.ts).
+  const keep = keepsSpentPane(lane, from.paneId, ctx);
+  if (!keep && from.account !== null && from.account !== s.account) {
     effects.push({ type: 'release_lease', id: effectId(lane, from.generation, 'release', from.account), account: from.account });
   }
-  if (from.paneId !== null) effects.push({ type: 'close_pane', id: effectId(lane, from.generation, 'close'), paneId: from.paneId });
+  if (!keep && from.paneId !== null) effects.push({ type: 'close_pane', id: effectId(lane, from.generation, 'close'), paneId: from.paneId });
   effects.push(journal(next, 'packet_accepted', 'observation', { packet: event.packet, account: s.account, from_generation: from.generation }, ctx.now));
-  if (from.account !== null) effects.push(journal(next, 'lease_released', 'observation', { account: from.account }, ctx.now));
-  if (from.paneId !== null) effects.push(journal(next, 'pane_closed', 'observation', { paneId: from.paneId }, ctx.now));
+  if (!keep && from.account !== null) effects.push(journal(next, 'lease_released', 'observation', { account: from.account }, ctx.now));
+  if (!keep && from.paneId !== null) effects.push(journal(next, 'pane_closed', 'observation', { paneId: from.paneId }, ctx.now));
   if (lane.role === 'lead') {
     // The handover (`swarm lead handover`) or takeover (at its start) is journaled once already; this is
     // the successor lead taking office.
     effects.push(journal(next, 'lead_accepted', 'observation', { generation: s.generation, packet: event.packet, takeover: h.degraded }, ctx.now));
   }
   effects.push(setTimer(next, 'stall', ctx.now + ctx.timeouts.stall));
-  return { lane: next, effects };
+  if (!keep || from.paneId === null) return { lane: next, effects };
+  const retired = retireLater(next, { generation: from.generation, paneId: from.paneId, account: from.account, releases: from.account !== null && from.account !== s.account }, ctx);
+  return { lane: retired.lane, effects: [...effects, ...retired.effects] };
 }
 
 /** swarm wrote the degraded packet: pick an account for the successor. */
@@ -249,6 +254,8 @@ export function onHandoffTimer(lane: LaneState, timer: Exclude<TimerName, 'stall
       if (now < s.deadline) return { lane, effects: [setTimer(lane, 'accept', s.deadline)] };
       return failSuccessor(lane, `no acceptance within ${spokenDuration(ctx.timeouts.accept)}`, s.paneId, ctx);
     }
+    case 'retire':
+      return onRetireTimer(lane, ctx);
     case 'reset': {
       if (h === null) return firstStartAgain(lane, ctx) ?? { lane, effects: [] };
       if (lane.phase !== 'waiting') return { lane, effects: [] };

@@ -8,6 +8,7 @@ import { andThen, type Ev } from './step.js';
 import { failSuccessor } from './successor.js';
 import type { Effect, LaneState, MachineContext, ResumedPane, Step } from './types.js';
 import { startGate } from './gate.js';
+import { retireNow } from './retire.js';
 import { retryFirstStart, startFailed } from './firstStart.js';
 
 /** How often a successor whose pane vanished while swarm was down is started again on its account. */
@@ -21,6 +22,16 @@ export type OnExited = (lane: LaneState, event: Ev<'exited'>, ctx: MachineContex
  * (found by their `@swarm_generation`), and re-arm the deadlines.
  */
 export function onResume(lane: LaneState, event: Ev<'resume'>, ctx: MachineContext, onExited: OnExited): Step {
+  const step = resumeLane(lane, event, ctx, onExited);
+  const r = step.lane.retiring ?? null;
+  if (r === null) return step;
+  // A spent lead's pane kept open: its deadline again while it runs, else closed and released now.
+  const kept = event.panes.find((p) => p.generation === r.generation && p.paneId === r.paneId);
+  if (kept !== undefined && !kept.dead) return { lane: step.lane, effects: [...step.effects, setTimer(step.lane, 'retire', r.at)] };
+  return andThen(step, (l) => retireNow(l, 'its pane was gone at the restart', ctx, kept === undefined));
+}
+
+function resumeLane(lane: LaneState, event: Ev<'resume'>, ctx: MachineContext, onExited: OnExited): Step {
   if (!isLive(lane)) {
     // A done lane whose agent left while swarm was down: its lease goes (onExited, as for a live exit).
     const left = lane.state === 'done' && lane.paneId !== null && !event.panes.some((p) => p.paneId === lane.paneId && !p.dead);
@@ -30,6 +41,7 @@ export function onResume(lane: LaneState, event: Ev<'resume'>, ctx: MachineConte
   const pane = (generation: number) => event.panes.find((p) => p.generation === generation);
   const h = lane.handoff;
   let step: Step = { lane, effects: [] };
+  const retiring = lane.retiring ?? null;
   if (lane.phase === 'reported' && h?.packet) {
     step.effects.push({ type: 'validate_packet', id: effectId(lane, lane.generation, 'validate', lane.phaseSince ?? ctx.now), packet: h.packet });
   } else if (lane.phase === 'degraded' && h !== null && h.packet === null) {
@@ -42,7 +54,7 @@ export function onResume(lane: LaneState, event: Ev<'resume'>, ctx: MachineConte
     step.effects.push(setTimer(lane, 'reset', h.retryAt));
   } else if (lane.phase === 'spawning' && h !== null) {
     step = resumeSpawning(lane, pane, ctx);
-  } else if (lane.phase === 'accepted' && h !== null) {
+  } else if (lane.phase === 'accepted' && h !== null && retiring?.generation !== h.from.generation) {
     const spent = pane(h.from.generation); // still open: close it (same id as the close at acceptance)
     if (spent !== undefined) step.effects.push({ type: 'close_pane', id: effectId(lane, h.from.generation, 'close'), paneId: spent.paneId });
   }

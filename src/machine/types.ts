@@ -12,7 +12,7 @@ export type LaneStatus = 'starting' | 'working' | 'blocked' | 'done' | 'lost' | 
 export type Phase =
   | 'near' | 'writing' | 'reported' | 'spawning' | 'accepted' | 'rejected' | 'waiting' | 'degraded' | 'attention' | 'stopped';
 export type ScreenClass = 'usage_limit' | 'overflow' | 'permission' | 'bypass' | 'login' | 'consent' | 'payment';
-export type TimerName = 'accept' | 'packet' | 'stall' | 'reset';
+export type TimerName = 'accept' | 'packet' | 'stall' | 'reset' | 'retire';
 export type BlockClass = EscalationClass | 'bypass';
 /** The screens that stop a successor at its start: its account is not ready. */
 export type StartScreen = 'login' | 'consent' | 'payment' | 'bypass' | 'offline';
@@ -100,6 +100,22 @@ export interface LaneState {
    * takes it when it is freed. Absent when not waiting so, and in older state files.
    */
   waitingForAccount?: { why: string; since: number } | null;
+  /**
+   * A spent lead's pane kept open after its successor accepted (SPEC 10.5: the stale lead is told it is
+   * no longer lead, and its pane is closed after `timeouts.release`), with the account it still holds
+   * (null: the successor's own). Absent when none, and in older state files.
+   */
+  retiring?: Retiring | null;
+}
+
+export interface Retiring {
+  generation: number; paneId: string;
+  /** The account it runs on, and whether that lease goes when it closes (false: the successor's own). */
+  account: string | null; releases: boolean;
+  /** When it closes (epoch ms). */
+  at: number;
+  /** The agent name it goes by (the lead that was), once the swarm's reducer has told it to stand down. */
+  agent?: string;
 }
 
 /** A run of a lane's `done_when` gate (machine/gate.ts). */
@@ -119,7 +135,8 @@ export type GateProcess = ProcessId;
 export interface MachineContext {
   now: number;
   maxGenerations: number;
-  timeouts: { accept: number; packet: number; stall: number };
+  /** `release`: how long a spent lead's pane stays open after its successor accepted (absent or 0: closed at once). */
+  timeouts: { accept: number; packet: number; stall: number; release?: number };
   /** The lane's gate. */
   doneWhen: string | null;
   /** Default 15000. */
@@ -178,7 +195,8 @@ export type Effect =
   | { type: 'pick_account'; id: string; exclude: string[]; preferOtherThan: string | null }
   | { type: 'spawn'; id: string; generation: number; account: string; packet: string }
   | { type: 'kill_pane'; id: string; paneId: string }
-  | { type: 'close_pane'; id: string; paneId: string }
+  /** `generation`: whose pane it is (absent: the handoff's spent one). */
+  | { type: 'close_pane'; id: string; paneId: string; generation?: number }
   | { type: 'release_lease'; id: string; account: string }
   /** Try the lane's first start again (it waited for an account another swarm held). */
   | { type: 'start_again'; id: string }

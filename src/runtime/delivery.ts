@@ -77,23 +77,29 @@ export class Deliveries {
     const engine = this.engine;
     const laneName = engine.laneOfAgent(agent);
     const lane = laneName ? engine.lane(laneName) : undefined;
-    if (!lane || !lane.paneId || !lane.account || lane.state === 'done') return;
-    if (engine.agentName(lane) !== agent) return; // a successor lead not yet in office reads its mailbox when it starts
-    const account = engine.config.accounts.find((a) => a.id === lane.account);
+    if (!lane || lane.state === 'done') return;
+    // The lane's agent, or the lead that was, its pane kept open for a while (machine/retire.ts); a
+    // successor lead not yet in office reads its mailbox when it starts.
+    const current = engine.agentName(lane) === agent;
+    const retiring = !current && lane.retiring?.agent === agent ? lane.retiring : null;
+    const paneId = current ? lane.paneId : retiring?.paneId ?? null;
+    const accountId = current ? lane.account : retiring?.account ?? null;
+    if (!paneId || !accountId) return;
+    const account = engine.config.accounts.find((a) => a.id === accountId);
     if (!account) return;
     const kind = loadKind(account.kind, engine.config.dir);
     if (!kind.idle) return; // no idle signal: agents of this kind read their mailbox themselves
     this.busy.add(agent);
     try {
-      const screen = stripAnsi(await engine.host.capture(lane.paneId, 0));
+      const screen = stripAnsi(await engine.host.capture(paneId, 0));
       const shown = matchScreen(kind, screen);
       if (shown && BLOCKING.has(shown.screen)) return;
-      if (!this.idle(kind, account.env, lane, agent, screen, shown !== null)) return;
+      if (!this.idle(kind, account.env, lane, agent, screen, shown !== null, current)) return;
       const plan = engine.config.plan;
       const counts = readPointed(plan, agent);
       const count = freshCount(counts);
       if (count === 0) return;
-      const landed = await engine.host.typeLine(lane.paneId, pointerLine(count, mailboxPath(plan, agent)));
+      const landed = await engine.host.typeLine(paneId, pointerLine(count, mailboxPath(plan, agent)));
       if (!landed) return;
       // The line covers what was waiting when it was typed; what came meanwhile (a message, a turn end)
       // is read again, not overwritten with the counts from before the line.
@@ -106,9 +112,10 @@ export class Deliveries {
   }
 
   /** Whether the agent waits for its next turn, by the kind's structured signals first, the screen last. */
-  private idle(kind: KindSpec, env: Record<string, string>, lane: LaneState, agent: string, screen: string, screenShown: boolean): boolean {
+  private idle(kind: KindSpec, env: Record<string, string>, lane: LaneState, agent: string, screen: string, screenShown: boolean, current: boolean): boolean {
     const sessionIdle = this.engine.kinds(kind.kind).screens.sessionIdle;
-    if (typeof kind.signals.session_state === 'string' && sessionIdle !== undefined) {
+    // The session record is the lane's current agent's; a retiring pane is judged by its screen.
+    if (current && typeof kind.signals.session_state === 'string' && sessionIdle !== undefined) {
       const session = this.engine.state.sessions?.[lane.name];
       if (session && session.generation === lane.generation) {
         const idle = sessionIdle(env[kind.accountEnv ?? ''] ?? this.engine.env[kind.accountEnv ?? ''], session.sessionId);

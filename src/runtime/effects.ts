@@ -109,7 +109,9 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
     }
     case 'kill_pane':
     case 'close_pane': {
-      const generation = effect.type === 'close_pane' ? (lane.handoff?.from.generation ?? lane.generation - 1) : (lane.handoff?.successor?.generation ?? lane.generation + 1);
+      const generation = effect.type === 'close_pane'
+        ? (effect.generation ?? lane.handoff?.from.generation ?? lane.generation - 1)
+        : (lane.handoff?.successor?.generation ?? lane.generation + 1);
       await savePaneLog(engine, lane.name, generation, effect.paneId);
       await engine.host.kill(effect.paneId).catch(() => undefined);
       return;

@@ -35,6 +35,10 @@ export async function runSwarmEffect(engine: Engine, effect: SwarmEffect, run: R
     case 'poke':
       engine.deliveries.poke(effect.agent);
       return;
+    case 'tell_stale_lead':
+      engine.deliver(effect.agent, { kind: 'swarm' }, effect.text);
+      engine.journal({ type: 'intervention', event: 'lead_stand_down', lane: effect.agent, lead: effect.lead, epoch: effect.epoch });
+      return;
     case 'kill':
       void engine.host.kill(effect.paneId).catch(() => undefined);
       return;

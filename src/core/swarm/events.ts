@@ -60,6 +60,8 @@ export type SwarmEffect =
   | { type: 'tell_lanes'; text: string; agent: string; epoch: number }
   /** Point the new lead at its mailbox. */
   | { type: 'poke'; agent: string }
+  /** Tell the lead that was that it no longer leads (its mailbox), journaled as lead_stand_down. */
+  | { type: 'tell_stale_lead'; agent: string; text: string; lead: string; epoch: number }
   /** Kill a pane (a lead taken over after unanswered asks). */
   | { type: 'kill'; paneId: string }
   /** Release the lead record if it is still held (journal lead_released), then feed `record_released`. */

@@ -7,6 +7,7 @@
  */
 import type { LaneEvent } from '../../machine/types.js';
 import { parseReport } from '../protocol/protocol.js';
+import { spokenDuration } from '../config/duration.js';
 
 export interface Succession {
   /** The agent name the current lead goes by. */
@@ -37,6 +38,8 @@ export type SuccessionEffect =
   | { type: 'tell_lanes'; text: string; agent: string; epoch: number }
   /** Point the new lead at its mailbox. */
   | { type: 'poke'; agent: string }
+  /** Tell the lead that was, once, that it no longer leads (SPEC 10.5), journaled as lead_stand_down. */
+  | { type: 'tell_stale_lead'; agent: string; text: string; lead: string; epoch: number }
   /** The claim, journaled as lead_claimed. */
   | { type: 'journal_claim'; lead: string; epoch: number; account: string };
 
@@ -48,6 +51,8 @@ export interface SuccessionContext {
   /** lead.name and lead.succession from swarm.yaml. */
   leadName: string;
   succession: string[];
+  /** timeouts.release (ms): how long the stale lead's pane stays open. */
+  releaseMs?: number;
 }
 
 export interface SuccessionStep {
@@ -57,6 +62,16 @@ export interface SuccessionStep {
 
 export const leadNotice = (agent: string, epoch: number): string =>
   `lead notice: the lead is now ${agent}@${epoch}; take lead notices only from it.`;
+
+/** What the lead that was is told once another leads (SPEC 10.5). */
+export function standDown(agent: string, lead: string, epoch: number, releaseMs: number | undefined): string {
+  const closes = releaseMs === undefined || releaseMs <= 0 ? '' : ` This pane closes in ${spokenDuration(releaseMs)}.`;
+  return `swarm: ${agent}, you are no longer the lead: ${lead}@${epoch} leads now. Stand down: end your turn and act ` +
+    `no more as lead (lead commands, notices to every lane and pushes of the base branch from this pane are refused).${closes}`;
+}
+
+const told = (was: string, next: Succession, ctx: Pick<SuccessionContext, 'releaseMs'>): SuccessionEffect[] =>
+  was === next.leadAgent ? [] : [{ type: 'tell_stale_lead', agent: was, text: standDown(was, next.leadAgent, next.epoch, ctx.releaseMs), lead: next.leadAgent, epoch: next.epoch }];
 
 const notice = (state: Succession): SuccessionEffect => ({ type: 'tell_lanes', text: leadNotice(state.leadAgent, state.epoch), agent: state.leadAgent, epoch: state.epoch });
 
@@ -77,7 +92,7 @@ export function reduceSuccession(state: Succession, event: SuccessionEvent, ctx:
     case 'takeover': {
       if (event.from === state.leadAgent) return { state, effects: [] };
       const next = { ...state, epoch: event.newEpoch, leadAgent: event.from };
-      return { state: next, effects: [notice(next)] };
+      return { state: next, effects: [notice(next), ...told(state.leadAgent, next, ctx)] };
     }
     case 'step': {
       if (event.generation === state.leadGeneration) return { state, effects: [] };
@@ -85,7 +100,7 @@ export function reduceSuccession(state: Succession, event: SuccessionEvent, ctx:
       const next: Succession = {
         leadGeneration: event.generation, leadAgent: state.leadNext ?? state.leadAgent, leadNext: null, epoch: event.recordEpoch ?? state.epoch,
       };
-      return { state: next, effects: [notice(next), { type: 'poke', agent: next.leadAgent }] };
+      return { state: next, effects: [notice(next), { type: 'poke', agent: next.leadAgent }, ...told(state.leadAgent, next, ctx)] };
     }
     case 'successor_starting':
       return state.leadNext !== null ? { state, effects: [] } : { state: { ...state, leadNext: takeoverName(state.leadAgent, ctx) }, effects: [] };

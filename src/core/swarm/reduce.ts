@@ -155,7 +155,7 @@ function machineContext(ctx: SwarmContext, name: string): MachineContext {
   return {
     now: ctx.now,
     maxGenerations: ctx.config.thresholds.maxGenerations,
-    timeouts: { accept: t.accept, packet: t.packet, stall: t.stall },
+    timeouts: { accept: t.accept, packet: t.packet, stall: t.stall, release: t.release },
     doneWhen: ctx.config.lanes.find((l) => l.name === name)?.doneWhen ?? null,
   };
 }
@@ -239,6 +239,7 @@ function succession(b: Build, event: SuccessionEvent, ctx: SwarmContext, leadGen
     lanes: s.order,
     leadName: ctx.config.lead.name,
     succession: ctx.config.lead.succession,
+    releaseMs: ctx.config.timeouts.release,
   });
   const { leadAgent, leadNext, epoch } = step.state;
   if (leadAgent !== s.leadAgent || leadNext !== s.leadNext || epoch !== s.epoch) b.state = { ...s, leadAgent, leadNext, epoch };
@@ -253,6 +254,15 @@ function succession(b: Build, event: SuccessionEvent, ctx: SwarmContext, leadGen
       case 'poke':
         swarm(b, effect);
         break;
+      case 'tell_stale_lead': {
+        // The spent lead's pane, kept open, is that agent's: the pointer to its mailbox goes there.
+        const lead = b.state.lanes[s.leadName];
+        if (lead?.retiring && lead.retiring.agent === undefined) {
+          b.state = { ...b.state, lanes: { ...b.state.lanes, [s.leadName]: { ...lead, retiring: { ...lead.retiring, agent: effect.agent } } } };
+        }
+        swarm(b, effect);
+        break;
+      }
       case 'journal_claim':
         swarm(b, { type: 'journal', kind: 'observation', event: 'lead_claimed', lane: effect.lead, data: { epoch: effect.epoch, account: effect.account } });
         break;
