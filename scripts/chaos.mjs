@@ -106,7 +106,11 @@ export async function oneRun(seed, { keep = false } = {}) {
       const panes = livePanes(socket);
       if (panes !== null) samples.push(panes);
       const now = Date.now() - started;
-      for (const k of pending.filter((p) => !p.done && now >= p.atMs)) {
+      // The plan is done: swarm up is ending, and a fault from now on lands after the run it tests
+      // (an agent or a tmux server killed after swarm up exited leaves a lease no swarm can release;
+      // under SPEC 10.4 it is free for every swarm, and the plan's next swarm up removes it).
+      const over = exited !== null || journal().includes('"event":"plan_done"');
+      for (const k of pending.filter((p) => !p.done && now >= p.atMs && !over)) {
         k.done = true;
         const target = (panes ?? []).find((p) => p.lane === k.lane && p.generation === 1);
         if (target) {
@@ -162,7 +166,7 @@ export async function oneRun(seed, { keep = false } = {}) {
         stats.faultsTold += count((await current.done).out, 'plan_files_fault');
         stats.swarmKills += 1;
         upAgain();
-      } else if (quiet && tmuxKills.length > 0 && now >= tmuxKills[0] && panes !== null && panes.length > 0) {
+      } else if (quiet && !over && tmuxKills.length > 0 && now >= tmuxKills[0] && panes !== null && panes.length > 0) {
         tmuxKills.shift();
         snapshots.push(journal());
         current.killedRunning = running();
