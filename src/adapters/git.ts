@@ -30,11 +30,16 @@ function git(cwd: string, args: string[]): string | null {
  * the commits and the files they changed; commits and files null when `since` is unknown or gone.
  */
 export function workSince(checkout: string, since: string | null): { branch: string | null; commits: number | null; files: string[] | null } {
-  const branch = git(checkout, ['symbolic-ref', '--quiet', '--short', 'HEAD'])?.trim() || null;
+  const branch = branchOf(checkout);
   if (since === null || !/^[0-9a-f]{7,64}$/.test(since)) return { branch, commits: null, files: null };
   const count = git(checkout, ['rev-list', '--count', `${since}..HEAD`])?.trim();
   const files = git(checkout, ['diff', '--name-only', '-z', since, 'HEAD']);
   return { branch, commits: count && /^\d+$/.test(count) ? Number(count) : null, files: files === null ? null : files.split('\0').filter(Boolean) };
+}
+
+/** The branch checked out in `checkout`, or null (a detached head, or no repository). */
+export function branchOf(checkout: string): string | null {
+  return git(checkout, ['symbolic-ref', '--quiet', '--short', 'HEAD'])?.trim() || null;
 }
 
 /**

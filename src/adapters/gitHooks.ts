@@ -4,11 +4,11 @@
  * begins and checked again on every re-adopt; a script is rewritten only when its text changed, and
  * atomically, so a pane's git never runs a half-written hook.
  */
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { planPaths } from '../core/plan/paths.js';
 import { HOOK_NAMES, hookScript } from '../core/git/hookScripts.js';
 import { ensureDir, readTextIfExists, writeFileAtomic } from './files.js';
+import { branchOf } from './git.js';
 
 export const gitHooksDir = (plan: string): string => join(planPaths(plan).swarmDir, 'git-hooks');
 
@@ -33,15 +33,6 @@ export function readGuard(plan: string): GuardRecord | null {
   }
 }
 
-/** The branch checked out in `checkout`, or null (a detached head, or no repository). */
-export function currentBranch(checkout: string): string | null {
-  try {
-    return execFileSync('git', ['symbolic-ref', '--quiet', '--short', 'HEAD'], { cwd: checkout, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The run's base branch: swarm.yaml's `base:`, else the one this run already chose (a re-adopt keeps
  * it, whatever the lead's checkout holds now), else the branch of the lead's checkout now.
@@ -50,7 +41,7 @@ export function runBase(plan: string, run: number, configured: string | null, le
   if (configured !== null) return configured;
   const saved = readGuard(plan);
   if (saved !== null && saved.run === run) return saved.base;
-  return currentBranch(leadCheckout);
+  return branchOf(leadCheckout);
 }
 
 /** Write the hooks and guard.json for `run`; returns the folder. */

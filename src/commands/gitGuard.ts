@@ -56,18 +56,20 @@ export function gitCaller(agent: AgentRecord | null, record: LeadRecord | null):
   if (agent === null) return { kind: 'unknown', why: 'no pane swarm started for this plan is among its parents' };
   const lead = record === null || record.released ? null : record.lead;
   const leadEpoch = record?.epoch ?? 0;
+  const epoch = startedEpoch(agent);
   if (agent.lane === lead) {
-    const started = agent.pane === null ? null : processEnv(agent.pane.pid, 'SWARM_EPOCH');
-    const epoch = started !== null && /^\d+$/.test(started) ? Number(started) : null;
     if (epoch === leadEpoch) return { kind: 'lead', name: agent.lane, epoch };
     if (epoch === null) return { kind: 'unknown', why: `the epoch ${agent.lane}'s pane was started with cannot be read` };
     return { kind: 'stale_lead', name: agent.lane, epoch, lead: lead ?? 'nobody', leadEpoch };
   }
-  if (agent.role === 'lead') {
-    const started = agent.pane === null ? null : processEnv(agent.pane.pid, 'SWARM_EPOCH');
-    return { kind: 'stale_lead', name: agent.lane, epoch: started !== null && /^\d+$/.test(started) ? Number(started) : 0, lead: lead ?? 'nobody', leadEpoch };
-  }
+  if (agent.role === 'lead') return { kind: 'stale_lead', name: agent.lane, epoch: epoch ?? 0, lead: lead ?? 'nobody', leadEpoch };
   return { kind: 'lane', name: agent.lane, lead, leadEpoch };
+}
+
+/** The epoch the agent's pane was started with (its first process's SWARM_EPOCH, which the agent cannot change), or null. */
+function startedEpoch(agent: AgentRecord): number | null {
+  const started = agent.pane === null ? null : processEnv(agent.pane.pid, 'SWARM_EPOCH');
+  return started !== null && /^\d+$/.test(started) ? Number(started) : null;
 }
 
 /** The git subcommand of the nearest git process among this one's ancestors (the one whose refs change). */

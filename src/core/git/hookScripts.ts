@@ -45,44 +45,26 @@ export function hookScript(name: string, t: HookTarget): string {
   const head = ['#!/bin/sh', `# swarm: the ${name} hook of plan ${t.plan} (SPEC 10.5), written by swarm up; edits are overwritten.`, ...OWN(name)];
   const guard = `${shq(t.node)} ${shq(t.bin)} git-guard ${name} ${shq(t.plan)} "$@"`;
   const base = t.base === null ? '' : t.base;
-  if (name === 'pre-push') {
-    return [
-      ...head,
-      'input=$(cat)',
-      'if [ -n "$own" ]; then printf \'%s\\n\' "$input" | "$own" "$@" || exit $?; fi',
-      `base=${shq(base)}`,
-      'wake=',
-      'while read -r lref lsha rref rsha; do',
-      '  case "$rref" in refs/tags/*) wake=1 ;; esac',
-      '  if [ -n "$base" ] && [ "$rref" = "refs/heads/$base" ]; then wake=1; fi',
-      'done <<SWARM_EOF',
-      '$input',
-      'SWARM_EOF',
-      '[ -z "$wake" ] && exit 0',
-      `printf '%s\\n' "$input" | ${guard}`,
-      '',
-    ].join('\n');
-  }
-  if (name === 'reference-transaction') {
-    return [
-      ...head,
-      'input=$(cat)',
-      'if [ -n "$own" ]; then printf \'%s\\n\' "$input" | "$own" "$@" || exit $?; fi',
-      '[ "$1" = prepared ] || exit 0',
-      `base=${shq(base)}`,
-      'wake=',
-      'while read -r old new ref; do',
-      '  case "$ref" in refs/tags/*) wake=1 ;; esac',
-      '  if [ -n "$base" ] && [ "$ref" = "refs/heads/$base" ]; then wake=1; fi',
-      'done <<SWARM_EOF',
-      '$input',
-      'SWARM_EOF',
-      '[ -z "$wake" ] && exit 0',
-      `printf '%s\\n' "$input" | ${guard}`,
-      '',
-    ].join('\n');
-  }
-  return [...head, '[ -n "$own" ] && exec "$own" "$@"', 'exit 0', ''].join('\n');
+  // The two guarded hooks: which field of git's lines is the ref, and a phase to wait for.
+  const guarded = name === 'pre-push' ? { read: 'lref lsha ref rsha', phase: null } : name === 'reference-transaction' ? { read: 'old new ref', phase: 'prepared' } : null;
+  if (guarded === null) return [...head, '[ -n "$own" ] && exec "$own" "$@"', 'exit 0', ''].join('\n');
+  return [
+    ...head,
+    'input=$(cat)',
+    'if [ -n "$own" ]; then printf \'%s\\n\' "$input" | "$own" "$@" || exit $?; fi',
+    ...(guarded.phase === null ? [] : [`[ "$1" = ${guarded.phase} ] || exit 0`]),
+    `base=${shq(base)}`,
+    'wake=',
+    `while read -r ${guarded.read}; do`,
+    '  case "$ref" in refs/tags/*) wake=1 ;; esac',
+    '  if [ -n "$base" ] && [ "$ref" = "refs/heads/$base" ]; then wake=1; fi',
+    'done <<SWARM_EOF',
+    '$input',
+    'SWARM_EOF',
+    '[ -z "$wake" ] && exit 0',
+    `printf '%s\\n' "$input" | ${guard}`,
+    '',
+  ].join('\n');
 }
 
 /**
