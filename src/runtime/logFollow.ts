@@ -94,23 +94,20 @@ export async function followLane(options: FollowOptions): Promise<'ended' | 'no 
     return listing;
   };
 
-  try {
-    watch = await watchSession(options.socket, options.session, {
-      printed: (ids) => {
-        for (const id of ids) {
-          const f = panes.get(id);
-          if (f !== undefined && !f.ended) void read(f);
-        }
-      },
-      changed: () => void look(),
-      ended: (_reason, expected) => {
-        if (!expected) options.write(`--- the swarm's tmux session ended\n`);
-        finish('ended');
-      },
-    });
-  } catch {
-    return 'no session';
-  }
+  watch = await watchSession(options.socket, options.session, {
+    printed: (ids) => {
+      for (const id of ids) {
+        const f = panes.get(id);
+        if (f !== undefined && !f.ended) void read(f);
+      }
+    },
+    changed: () => void look(),
+    ended: (_reason, expected) => {
+      if (!expected) options.write(`--- the swarm's tmux session ended\n`);
+      finish('ended');
+    },
+  });
+  if (watch === null) return 'no session';
   const stop = () => finish('ended');
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

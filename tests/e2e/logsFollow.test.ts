@@ -37,12 +37,16 @@ describe('swarm logs --follow', () => {
     const follow = swarm(['logs', 'lane-a', '--follow']);
     const oneG1 = swarm(['logs', 'lane-a', '--generation', '1', '-f']);
     let out = '';
+    let err = '';
     follow.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');
     });
+    follow.stderr?.on('data', (chunk: Buffer) => {
+      err += chunk.toString('utf8');
+    });
     const finished = await up;
     expect(finished.exitCode, `${finished.all}\n${postmortem(join(repo, 'plans', 'demo'), socket)}`).toBe(0);
-    await waitFor(() => out.includes('[sim] report: done'), { timeout: 30_000, what: `g2's last report in:\n${out}` });
+    await waitFor(() => out.includes('[sim] report: done'), { timeout: 30_000, what: `g2's last report in:\n${out}\nstderr of swarm logs --follow:\n${err}` });
 
     follow.kill('SIGINT');
     const ended = await follow;

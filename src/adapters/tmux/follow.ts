@@ -2,11 +2,13 @@
  * A read-only look at a running swarm's tmux session, for `swarm logs --follow`: its own control-mode
  * client tells which panes printed, when panes come, go or die, and when the session ends; panes are
  * listed and captured over the same connection. It types nothing, sets nothing in the session and
- * never starts one: a session that does not exist is an error.
+ * never starts one: a session that does not exist is none to watch (null).
  */
 import { ControlClient } from './control.js';
 import { capturePane, listPanes, parsePaneList } from './argv.js';
 import { PANES_CHANGED } from './vanished.js';
+import { hasSession } from './argv.js';
+import { runTmux } from './runner.js';
 import type { PaneInfo } from '../host.js';
 
 export interface SessionWatch {
@@ -27,7 +29,29 @@ export interface SessionWatchHandlers {
 /** Panes added: a successor's pane may come in a new window. */
 const ADDED = new Set(['window-add', 'layout-change']);
 
-export async function watchSession(socket: string, session: string, handlers: SessionWatchHandlers): Promise<SessionWatch> {
+/** How long a watch keeps trying to attach to a session that exists (a loaded machine can be slow to). */
+const ATTACH_DEADLINE_MS = 20_000;
+
+/**
+ * The session watched, or null when it does not exist. An attach that fails while the session is
+ * there (slow under load) is tried again until ATTACH_DEADLINE_MS, then its error is thrown: a swarm
+ * that runs is never reported as none.
+ */
+export async function watchSession(socket: string, session: string, handlers: SessionWatchHandlers): Promise<SessionWatch | null> {
+  const deadline = Date.now() + ATTACH_DEADLINE_MS;
+  for (;;) {
+    try {
+      return await attach(socket, session, handlers);
+    } catch (error) {
+      const exists = await runTmux(socket, hasSession(session)).then(() => true, () => false);
+      if (!exists) return null;
+      if (Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+async function attach(socket: string, session: string, handlers: SessionWatchHandlers): Promise<SessionWatch> {
   const control = await ControlClient.connect({ socket, session }, {
     onRead: (printed) => {
       if (printed.size > 0) handlers.printed(printed);
