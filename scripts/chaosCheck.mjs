@@ -94,7 +94,7 @@ export function checkRun({ plan, machineLeases, socket, exit, samples, snapshots
     const same = (e) => e.lane === r.lane && (e.packet === r.packet || e.generation === r.generation);
     const accepted = ev('packet_accepted').some((e) => e.lane === r.lane && e.packet === r.packet);
     const rejected = ev('packet_rejected').some(same);
-    const stopped = entries.some((e) => same(e) && /stopped|max_generations|escalation/.test(String(e.event)));
+    const stopped = entries.some((e) => same(e) && /stopped|max_generations|escalation|handoff_dropped/.test(String(e.event)));
     if (!accepted && !rejected && !stopped) violations.push(`the handoff of ${r.lane} g${r.generation} (${r.packet}) ended neither accepted, rejected nor stopped`);
     if (typeof r.packet === 'string') {
       const path = isAbsolute(r.packet) ? r.packet : join(plan, r.packet);

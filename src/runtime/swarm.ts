@@ -73,7 +73,8 @@ export interface SwarmOptions {
  * (real time: the file system's, whatever the run's clock).
  */
 const FINISH_GRACE_MS = 5000;
-const realDelay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** A grace period that keeps nothing alive: a run that settled sooner exits at once. */
+const realDelay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Promise<RunningSwarm> {
   const paths = planPaths(config.plan);
@@ -159,7 +160,12 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
     void (async () => {
       // A refusal met at the very end (a full disk for a moment) gets a last while to pass: what the
       // run holds in memory — the journal's last lines, plan_done among them — is written, not lost.
-      if (engine.writes.fault) await Promise.race([engine.writes.settled().catch(() => undefined), realDelay(FINISH_GRACE_MS)]);
+      // What is already queued is reduced first: a successor's pane reported after the plan ended is
+      // no awaited successor any more and is killed (machine/doneExit.ts), never left running after it.
+      // One grace for both waits: the queue may itself be waiting on the refused files.
+      const grace = realDelay(FINISH_GRACE_MS);
+      await Promise.race([engine.enqueue(() => undefined), grace]);
+      if (engine.writes.fault) await Promise.race([engine.writes.settled().catch(() => undefined), grace]);
       const fault = engine.writes.fault;
       if (fault) outcome = { code: 5, why: `the plan's files still refuse writes: ${fault.error.message}`, fault: fault.error };
       else if (outcome.code === 0) releaseGoneAgents(engine);

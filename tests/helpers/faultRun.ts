@@ -183,6 +183,7 @@ export function invariants(r: Run, label: string): void {
   for (const reported of journal.filter((e) => e.event === 'handoff_reported')) {
     const ended = journal.some((e) => (e.event === 'packet_accepted' || e.event === 'packet_rejected') && e.packet === reported.packet)
       || journal.some((e) => e.event === 'stopped_short' || (e.event === 'escalation' && e.lane === reported.lane))
+      || journal.some((e) => e.event === 'handoff_dropped' && e.lane === reported.lane && e.packet === reported.packet) // the plan ended first
       || final.code !== 0; // the run stopped with the handoff in flight: stopped
     expect(ended, `${label}: the handoff of ${String(reported.packet)} ended`).toBe(true);
   }

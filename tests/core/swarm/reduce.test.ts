@@ -146,7 +146,8 @@ describe('reduceSwarm: one step for the whole swarm', () => {
     const s = state({ allDoneTold: true, lanes: { lead, 'lane-a': working('lane-a', { state: 'done' }) } });
     const step = reduceSwarm(s, { type: 'plan', event: 'record_released' }, ctx());
     const effects = types(step.effects);
-    expect(effects.filter((t) => t.startsWith('lead:') && t !== 'lead:clear_timer')).toEqual(['lead:release_lease', 'lead:journal']);
+    expect(effects.filter((t) => t.startsWith('lead:') && t !== 'lead:clear_timer')).toEqual(['lead:journal', 'lead:release_lease', 'lead:journal']);
+    expect(step.effects.find((e) => e.effect.type === 'journal')!.effect).toMatchObject({ event: 'handoff_dropped', data: { why: 'the plan is done' } });
     expect(step.effects.find((e) => e.effect.type === 'release_lease')!.effect).toMatchObject({ account: 'a0' });
     // Released before the run finishes: the finish is the last intent.
     expect(effects.indexOf('lead:release_lease')).toBeLessThan(effects.indexOf('swarm:finish'));
@@ -156,12 +157,13 @@ describe('reduceSwarm: one step for the whole swarm', () => {
 
   it.each<[string, Partial<LaneState>]>([
     ['its agent still runs (a reported packet nobody accepted)', { state: 'blocked', phase: 'attention', handoff: handoff({ from: { generation: 1, account: 'a0', paneId: '%lead' }, successor: null }) }],
-    ['its successor is on its way', { state: 'lost', phase: 'spawning', handoff: handoff({ from: { generation: 1, account: 'a0', paneId: '%lead' }, successor: { generation: 2, account: 'a2', paneId: '%l2', deadline: NOW + MIN, spawnedAt: NOW } }) }],
+    ['its agent still runs and its successor is on its way (the successor is given up)', { phase: 'spawning', handoff: handoff({ from: { generation: 1, account: 'a0', paneId: '%lead' }, successor: { generation: 2, account: 'a2', paneId: '%l2', deadline: NOW + MIN, spawnedAt: NOW } }) }],
     ['it works', {}],
   ])('the plan done, the lead keeps its lease while %s', (_name, over) => {
     const s = state({ allDoneTold: true, lanes: { lead: working('lead', over), 'lane-a': working('lane-a', { state: 'done' }) } });
     const step = reduceSwarm(s, { type: 'plan', event: 'record_released' }, ctx());
-    expect(types(step.effects)).not.toContain('lead:release_lease');
+    const released = step.effects.flatMap((e) => (e.effect.type === 'release_lease' ? [e.effect.account] : []));
+    expect(released).not.toContain('a0');
     expect(step.state.planDone).toBe(true);
   });
 
