@@ -33,7 +33,7 @@ export async function validate(args: string[], io: ValidateIo): Promise<number> 
   const config = loadConfig(file, { cwd: io.cwd, env: io.env });
   const problems = checkApprovals(config, io.cwd);
   if (problems.length > 0) throw new ConfigError(problems);
-  io.stdout(`${summary(file, config)}\n${akLines(config)}${await oneAccountLines(config, io.env)}`);
+  io.stdout(`${summary(file, config)}\n${akLines(config)}${await oneAccountLines(config, io.env)}${successionLine(config)}`);
   return 0;
 }
 
@@ -59,6 +59,12 @@ export function summary(file: string, config: SwarmConfig): string {
   const vendors = new Set(config.accounts.map((a) => a.vendor)).size;
   return `${file}: ok — swarm "${config.name}", plan ${plan}, lead ${config.lead.name}@${config.lead.account}, `
     + `${count(config.lanes.length, 'lane')}, ${count(config.accounts.length, 'account')} (${count(vendors, 'vendor')}), backend ${config.backend}`;
+}
+
+/** The succession swarm.yaml left out, as swarm fills it in (SPEC 10.5). */
+function successionLine(config: SwarmConfig): string {
+  if (config.lead.successionDefault !== true) return '';
+  return `  lead succession (default, no "succession:" given): ${config.lead.succession.join(', ')}\n`;
 }
 
 /** Where each `ak_profile` resolved to (the account's profile folder), one line an account. */

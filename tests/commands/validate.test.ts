@@ -45,7 +45,8 @@ describe('swarm validate', () => {
     dirs.push(dir);
     mkdirSync(join(dir, 'p'));
     writeFileSync(join(dir, 'swarm.yaml'), 'version: 1\nname: one\nplan: p\naccounts: [{ id: a1, kind: sim }]\nlead: { account: a1 }\nlanes: [{ name: l, task: t }]\nbackend: pty\n');
-    expect((await run([], dir)).out).toBe('swarm.yaml: ok — swarm "one", plan p, lead lead@a1, 1 lane, 1 account (1 vendor), backend pty\n');
+    expect((await run([], dir)).out).toBe('swarm.yaml: ok — swarm "one", plan p, lead lead@a1, 1 lane, 1 account (1 vendor), backend pty\n'
+      + '  lead succession (default, no "succession:" given): lead-b, l\n');
   });
 
   it('names ids on one profile folder (a symlink to it too) as one account (SPEC 10.4); other folders are not', async () => {
@@ -65,6 +66,7 @@ describe('swarm validate', () => {
     const out = (await run([], dir)).out.split('\n');
     expect(out.slice(1)).toEqual([
       `  accounts w1, w2 are one account: one profile folder (${realpathSync(join(dir, 'claude-work'))}); swarm gives it to one agent at a time on this machine and shares its readings and limits`,
+      '  lead succession (default, no "succession:" given): lead-b, l',
       '',
     ]);
   });

@@ -27,7 +27,8 @@ export interface LaneOptions {
 export interface SwarmOptions {
   lanes: LaneOptions[];
   lead?: Record<string, string>;
-  succession?: string[];
+  /** null: no `succession:` line (the default order, SPEC 10.5); absent: `succession: []`. */
+  succession?: string[] | null;
   backend?: 'tmux' | 'pty';
   kind?: string;
   /** `env`: the account's profile location, e.g. { CLAUDE_CONFIG_DIR: '/tmp/x' }. */
@@ -102,7 +103,7 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
     '  name: lead',
     `  account: ${accounts[0]!.id}`,
     `  command: "${command({ AGENT_G1: 'ready', ...options.lead }).replace(/"/g, '\\"')}"`,
-    `  succession: [${(options.succession ?? []).join(', ')}]`,
+    ...(options.succession === null ? [] : [`  succession: [${(options.succession ?? []).join(', ')}]`]),
     'lanes:',
     ...options.lanes.flatMap((lane) => [
       `  - name: ${lane.name}`,

@@ -47,9 +47,9 @@ async function releaseWhenDue(over: () => boolean): Promise<void> {
   }
 }
 
-async function run(lanes: LaneOptions[], scripts: Scripts, extra: { succession?: string[]; timeouts?: string; extra?: string; kind?: string; accounts?: SwarmOptions['accounts'] } = {}) {
+async function run(lanes: LaneOptions[], scripts: Scripts, extra: { succession?: string[] | null; timeouts?: string; extra?: string; kind?: string; accounts?: SwarmOptions['accounts'] } = {}) {
   const s = (t = makeSwarm({
-    lanes, timeouts: extra.timeouts ?? TIMEOUTS, ...(extra.succession ? { succession: extra.succession } : {}), ...(extra.extra ? { extra: extra.extra } : {}),
+    lanes, timeouts: extra.timeouts ?? TIMEOUTS, ...(extra.succession !== undefined ? { succession: extra.succession } : {}), ...(extra.extra ? { extra: extra.extra } : {}),
     ...(extra.accounts ? { accounts: extra.accounts } : {}), ...(extra.kind ? { kind: extra.kind } : {}),
   }));
   const host = (fake = new FakeHost(scripts));
@@ -377,6 +377,17 @@ describe('every generation is watched as the first (in-process)', () => {
     expect(s.events('degraded_handoff')).toMatchObject([{ lane: 'lane-a', reason: 'lane_lost', from_generation: 1 }]);
     expect(s.events('packet_accepted')).toHaveLength(1);
     expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
+  });
+
+  it('the lead\'s pane closed, no succession: in swarm.yaml: taken over by the default successor lead-b (SPEC 10.5)', async () => {
+    const { s, host, outcome } = await run([{ name: 'lane-a' }], {
+      'lead g1': ['ready', 'vanish'],
+      'lane-a g1': ['ready', async () => { await waitFor(() => t!.events('lead_accepted').length > 0, { what: 'lead_accepted' }); }, 'done'],
+    }, { succession: null });
+    expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
+    expect(s.events('lead_takeover')).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(s.plan, 'lead.json'), 'utf8'))).toMatchObject({ lead: 'lead-b', epoch: 2, released: true });
+    expect(host.live().filter((p) => p.startsWith('lead'))).toEqual([expect.stringMatching(/^lead-b g2 @/)]);
   });
 
   it('the lead\'s pane closed from tmux: taken over at epoch + 1 by the succession entry', async () => {

@@ -74,6 +74,10 @@ function readTop(r: Reader, top: Section, dir: string, file: string, facts: Conf
   const lanes = readLanes(r, top, dir, facts);
   const maxLanes = r.whole(top, 'max_lanes', 1) ?? DEFAULT_MAX_LANES;
   checkPeople(r, top, accounts, lead, lanes, maxLanes, facts);
+  if (lead.given.succession !== true) {
+    lead.spec.succession = defaultSuccession(lead.spec, lanes.map((l) => l.spec), facts);
+    lead.spec.successionDefault = true;
+  }
   checkLaunches(r, accounts.map((a) => a.account), lead, lanes, facts);
   return {
     version: 1, name: name ?? '', file, dir, plan: plan?.abs ?? dir, backend,
@@ -152,11 +156,11 @@ function withAkProfile(r: Reader, s: Section, env: Record<string, string>, value
   env[resolved.variable] = resolved.folder;
 }
 
-function readLead(r: Reader, top: Section, dir: string, facts: ConfigFacts): Placed<LeadSpec> {
+function readLead(r: Reader, top: Section, dir: string, facts: ConfigFacts): Placed<LeadSpec> & { given: { succession: boolean } } {
   const field = r.field(top, 'lead', 'add the lead, e.g. lead: { account: work1 }');
   const s = field === undefined ? undefined : r.section(field.value, field.key, 'lead', KNOWN_KEYS.lead);
   const spec: LeadSpec = { name: 'lead', account: '', checkout: dir, command: null, succession: [] };
-  if (s === undefined) return { spec, node: top.node, nodes: {} };
+  if (s === undefined) return { spec, node: top.node, nodes: {}, given: { succession: true } };
   spec.name = r.name(s, 'name', undefined, 'lead') ?? 'lead';
   spec.account = r.text(s, 'account', 'say which account the lead runs on, e.g. account: work1') ?? '';
   const checkout = readPath(r, s, 'checkout', dir, facts);
@@ -165,7 +169,22 @@ function readLead(r: Reader, top: Section, dir: string, facts: ConfigFacts): Pla
   spec.command = r.command(s, 'command');
   spec.succession = r.names(s, 'succession');
   if (spec.succession.includes(spec.name)) r.add(s.fields.get('succession')?.value, `"lead.succession" names the lead itself ("${spec.name}"): list only its successors`);
-  return { spec, node: s.node, nodes: nodesOf(s) };
+  const succession = s.fields.get('succession');
+  return { spec, node: s.node, nodes: nodesOf(s), given: { succession: succession !== undefined && r.scalar(succession.value) !== null } };
+}
+
+/**
+ * The succession when swarm.yaml gives none (SPEC 10.5): a successor lead `<lead>-b` that swarm
+ * starts (`-c`, `-d`, … when a lane has that name), then the lanes of the lead's checkout in start
+ * order (the order of `lanes:`), compared by real path.
+ */
+export function defaultSuccession(lead: LeadSpec, lanes: LaneSpec[], facts: Pick<ConfigFacts, 'realPath'>): string[] {
+  const names = new Set(lanes.map((l) => l.name));
+  let successor = `${lead.name}-b`;
+  for (let c = 'c'.charCodeAt(0); names.has(successor) && c <= 'z'.charCodeAt(0); c += 1) successor = `${lead.name}-${String.fromCharCode(c)}`;
+  const real = (p: string): string => facts.realPath?.(p) ?? p;
+  const home = real(lead.checkout);
+  return [successor, ...lanes.filter((l) => l.name !== '' && real(l.checkout) === home).map((l) => l.name)];
 }
 
 function readLanes(r: Reader, top: Section, dir: string, facts: ConfigFacts): Placed<LaneSpec>[] {

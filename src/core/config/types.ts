@@ -22,6 +22,8 @@ export interface LeadSpec {
   checkout: string;
   command: CommandSpec;
   succession: string[];
+  /** True when swarm.yaml gave no `succession:` and `succession` is the default (SPEC 10.5). */
+  successionDefault?: boolean;
 }
 
 export interface LaneSpec {

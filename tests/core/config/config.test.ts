@@ -66,7 +66,7 @@ describe('parseConfig: a good file', () => {
         { id: 'work2', kind: 'codex', vendor: 'openai', env: {}, akProfile: null },
         { id: 'work3', kind: 'claude', vendor: 'anthropic', env: {}, akProfile: null },
       ],
-      lead: { name: 'lead', account: 'work1', checkout: '/w', command: null, succession: [] },
+      lead: { name: 'lead', account: 'work1', checkout: '/w', command: null, succession: ['lead-b'], successionDefault: true },
       lanes: [
         { name: 'lane-a', checkout: '/w/a', task: 'Steps 1-3', account: null, command: null, doneWhen: null },
         { name: 'lane-b', checkout: '/w/b', task: 'Steps 4-5', account: null, command: null, doneWhen: null },
@@ -74,6 +74,21 @@ describe('parseConfig: a good file', () => {
       maxLanes: 8, thresholds: DEFAULT_THRESHOLDS, timeouts: DEFAULT_TIMEOUTS, notifyCommand: null, passEnv: [], base: null,
     } satisfies SwarmConfig);
     expect(DEFAULT_TIMEOUTS).toEqual({ accept: 600_000, packet: 600_000, stall: 1_800_000, ask: 1_800_000, release: 600_000 });
+  });
+
+  it.each<[string, string, string[], boolean]>([
+    ['absent: the successor lead, no lane (none on the lead\'s checkout)', BASE, ['lead-b'], true],
+    ['absent, a lane on the lead\'s checkout (spelled another way): the successor lead, then that lane',
+      edit(15, '    checkout: ./'), ['lead-b', 'lane-b'], true],
+    ['absent, a named lead whose `-b` name a lane has: the next free letter',
+      edit(8, 'lead:', '  name: boss', '  checkout: a').replace('name: lane-b', 'name: boss-b'), ['boss-c', 'lane-a'], true],
+    ['null: as absent', edit(9, '  account: work1', '  succession: null'), ['lead-b'], true],
+    ['given empty: none (the developer\'s choice)', edit(9, '  account: work1', '  succession: []'), [], false],
+    ['given: as given, no default added', edit(9, '  account: work1', '  succession: [lane-a]'), ['lane-a'], false],
+  ])('lead.succession %s (SPEC 10.5)', (_name, text, succession, byDefault) => {
+    const lead = config(text).lead;
+    expect(lead.succession).toEqual(succession);
+    expect(lead.successionDefault === true).toBe(byDefault);
   });
 
   it('reads every field when given', () => {

@@ -59,6 +59,8 @@ describe('reduceSuccession', () => {
     ['skips an entry that is a lane', 'lead', { lanes: ['lead', 'lead-b'] }, 'lead-c'],
     ['none left: the lead name', 'lead-c', { succession: ['lead-c'] }, 'lead'],
     ['no succession: the lead name', 'lead', { succession: [] }, 'lead'],
+    ['the default order (SPEC 10.5), first takeover: the successor lead', 'lead', { succession: ['lead-b', 'lane-a'] }, 'lead-b'],
+    ['the default order, the successor lead taken over in turn: the lead name again', 'lead-b', { succession: ['lead-b', 'lane-a'] }, 'lead'],
   ])('takeoverName: %s', (_name, leadAgent, over, name) => {
     expect(takeoverName(leadAgent, { ...ctx, ...over })).toBe(name);
   });
