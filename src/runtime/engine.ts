@@ -76,6 +76,8 @@ export class Engine {
   private journaled: Set<string> | null = null;
   spawner: ((lane: LaneState, generation: number, account: string, packet: string) => Promise<LaneEvent>) | null = null;
   starter: (() => Promise<void>) | null = null;
+  /** Read the inbox; resolves once what was read is queued. Set once the run has begun (swarm.ts). */
+  readInbox: (() => Promise<void>) | null = null;
 
   hostLost(reason: string): void {
     this.dispatch({ type: 'host_lost', reason });

@@ -20,7 +20,8 @@ import { takeAnswers } from './answers.js';
 import { recordLeft } from './agentStarts.js';
 
 export interface InboxReader {
-  drain: (hold?: (record: InboxRecord) => boolean) => void;
+  /** Resolves once what was read is routed (its events queued): an exit queued after it comes after them. */
+  drain: (hold?: (record: InboxRecord) => boolean) => Promise<void>;
   release: () => void;
 }
 
@@ -89,13 +90,13 @@ export function inboxReader(engine: Engine): InboxReader {
     });
   };
 
-  const drain = (hold?: (record: InboxRecord) => boolean) => {
+  const drain = (hold?: (record: InboxRecord) => boolean): Promise<void> => {
     recordLeft(engine);
     answers();
-    spools(hold);
+    return spools(hold);
   };
-  const spools = (hold?: (record: InboxRecord) => boolean) =>
-    void engine.enqueue(() => {
+  const spools = (hold?: (record: InboxRecord) => boolean): Promise<void> =>
+    engine.enqueue(() => {
       if (held) return; // read again once the held records are released
       const batch = read();
       if (batch.reads.length === 0) return;

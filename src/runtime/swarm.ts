@@ -179,14 +179,15 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   engine.swarmEffect = (effect, intent) => runSwarmEffect(engine, effect, {
     finish,
     startAdded: () => engine.writes.persistently(async () => startMissing(engine, await engine.host.list())),
-    readInbox: () => inbox.drain(),
+    readInbox: () => void inbox.drain(),
   }, intent);
 
   const unsubscribe = engine.host.onEvent((event) => (event.type === 'lost' ? stopOnHostLost(engine, event.reason) : watchPanes.handle(event)));
   try {
     await begin(engine, inbox);
-    inboxWatcher = watchSpools(config.plan, runOf(engine.state), () => inbox.drain());
-    inbox.drain();
+    inboxWatcher = watchSpools(config.plan, runOf(engine.state), () => void inbox.drain());
+    engine.readInbox = () => inbox.drain();
+    void inbox.drain();
     engine.publish();
     engine.dispatch({ type: 'plan', event: 'resume' });
     if (options.timeoutMs !== null) timeout = engine.clock.after(options.timeoutMs, () => finish({ code: 1, why: `--timeout passed (${options.timeoutMs} ms)` }));
@@ -248,7 +249,7 @@ async function begin(engine: Engine, inbox: ReturnType<typeof inboxReader>): Pro
   // Records waiting in the inbox are read before the panes are looked at: a report queued while no
   // engine ran counts as if it came in time, even when its agent has exited since. From the first
   // record of an agent whose start was never recorded on, they wait until it is adopted (below).
-  inbox.drain(notStarted(engine));
+  void inbox.drain(notStarted(engine));
   await engine.idle();
   const panes = await engine.host.list();
   // Lanes whose first start failed go first: they start again, so no other lane's step finds them blocked.

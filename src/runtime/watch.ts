@@ -33,6 +33,8 @@ export interface WatchedEngine {
   dispatch(lane: string, event: LaneEvent): void;
   /** The tmux server is gone (runEnd.ts stopOnHostLost). */
   hostLost?(reason: string): void;
+  /** Read the inbox; resolves once what was read is queued (null until the run has begun). */
+  readInbox?: (() => Promise<void>) | null;
   agentName(lane: LaneState): string;
 }
 
@@ -227,6 +229,10 @@ export class PaneWatch {
     // short saying so (its agents are not blamed, no successor is started on a server of its own).
     const lost = await this.engine.host.unreachable?.().catch(() => null);
     if (lost !== undefined && lost !== null && this.engine.hostLost) return this.engine.hostLost(lost);
+    // What the agent wrote before it died (its `accept`, its last report) is reduced before its death:
+    // the spools' watcher may fire after the death is told, and a successor that accepted, worked and
+    // was killed is no successor "exited before accepting" (chaos seed 1033).
+    await this.engine.readInbox?.();
     if (end.type === 'gone') return this.engine.dispatch(laneName, { type: 'exited', paneId, status: null, vanished: true });
     let tail = '';
     try {
