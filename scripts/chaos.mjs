@@ -116,6 +116,7 @@ export async function oneRun(seed, { keep = false } = {}) {
         if (target) {
           try {
             process.kill(target.pid, 'SIGKILL');
+            if (verbose) process.stdout.write(`  ${new Date().toISOString()} ${k.lane} g1 killed (pid ${target.pid})\n`);
             stats.paneKills += 1;
           } catch {
             // already gone
@@ -159,9 +160,10 @@ export async function oneRun(seed, { keep = false } = {}) {
       // Caught up: every refusal told so far has been written through (plan_files_recovered).
       if (Date.now() < quietUntil && count(journal(), '"plan_files_recovered"') >= stats.faultsTold + count(current.output(), 'plan_files_fault')) quietUntil = 0;
       const quiet = frozen === null && full === null && Date.now() >= quietUntil && current.hostKilled === null;
-      if (quiet && kills.length > 0 && Date.now() - current.since >= kills[0]) {
+      if (quiet && !over && kills.length > 0 && Date.now() - current.since >= kills[0]) {
         kills.shift();
         snapshots.push(journal());
+        if (verbose) process.stdout.write(`  ${new Date().toISOString()} swarm up killed\n`);
         current.child.kill('SIGKILL');
         stats.faultsTold += count((await current.done).out, 'plan_files_fault');
         stats.swarmKills += 1;
@@ -172,6 +174,7 @@ export async function oneRun(seed, { keep = false } = {}) {
         current.killedRunning = running();
         current.hostKilled = processesOf(panes);
         current.hostKilledAt = Date.now();
+        if (verbose) process.stdout.write(`  ${new Date().toISOString()} tmux server killed (${panes.length} panes)\n`);
         killServer(socket);
         stats.tmuxKills += 1;
       } else if (quiet && running() && fullDisk && now >= fullDisk.atMs) {
@@ -179,7 +182,7 @@ export async function oneRun(seed, { keep = false } = {}) {
         fullDisk = null;
         snapshots.push(journal());
         fillDisk(disk);
-      } else if (quiet && running() && downReport && now >= downReport.atMs) {
+      } else if (quiet && !over && running() && downReport && now >= downReport.atMs) {
         downReport = null;
         snapshots.push(journal());
         current.child.kill('SIGKILL');

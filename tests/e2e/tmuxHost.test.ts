@@ -20,6 +20,7 @@ const AGENTS = resolve('tests/fixtures/agents');
 const socket = `swarm-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 const lostSocket = `${socket}-lost`;
 const againSocket = `${socket}-again`;
+const reuseSocket = `${socket}-reuse`;
 const session = 'swarm-e2e';
 const dir = mkdtempSync(join(tmpdir(), 'swarm tmux '));
 const deathFile = join(dir, "state dir/it's #1 deaths.jsonl");
@@ -48,7 +49,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await host.detach().catch(() => undefined);
-  for (const name of [socket, lostSocket, againSocket]) {
+  for (const name of [socket, lostSocket, againSocket, reuseSocket]) {
     await execa('tmux', ['-L', name, 'kill-server'], { reject: false });
     rmSync(join(socketDir, name), { force: true });
   }
@@ -258,6 +259,37 @@ describe('TmuxHost on a real tmux', () => {
       await second.kill(old.paneId);
       expect((await second.list()).map((p) => p.paneId)).toEqual([fresh.paneId]);
       expect(lines(record)).toEqual([]);
+    } finally {
+      await second.detach();
+    }
+  });
+
+  it('a pane it knew on a server that died before it started is never told as the next server\'s pane of that number (chaos seed 1033)', async () => {
+    const options = { socket: reuseSocket, session: 'swarm-reuse', paneDeathFile: join(dir, 'reuse deaths.jsonl') };
+    const first = new TmuxHost(options);
+    await first.start();
+    const old = await first.spawn(agent('tmux-record-lines.sh', [], { lane: 'old' }, { RECORD_FILE: join(dir, 'reuse old lines') }));
+    await first.detach();
+    // As `swarm up` does while it asks whose the session is: the host lists the old server's panes…
+    const second = new TmuxHost(options);
+    const seen: HostEvent[] = [];
+    second.onEvent((event) => seen.push(event));
+    expect((await second.list()).map((p) => p.paneId)).toEqual([old.paneId]);
+    // …then that server is killed, and the host starts on a new one.
+    await runTmux(reuseSocket, ['kill-server']);
+    await second.start();
+    try {
+      const fresh = await second.spawn(agent('tmux-record-lines.sh', [], { lane: 'new' }, { RECORD_FILE: join(dir, 'reuse new lines') }));
+      expect(paneTarget(fresh.paneId)).toBe(paneTarget(old.paneId));
+      // A pane closed from tmux after it: once that is told, every look the host took before is over.
+      const marker = await second.spawn(agent('tmux-record-lines.sh', [], { lane: 'marker' }, { RECORD_FILE: join(dir, 'reuse marker lines') }));
+      await runTmux(reuseSocket, ['kill-pane', '-t', paneTarget(marker.paneId)]);
+      await waitFor(() => seen.some((e) => e.type === 'gone' && e.paneId === marker.paneId), { what: 'the marker pane told gone' });
+      const ends = seen.flatMap((e) => (e.type === 'exited' || e.type === 'gone' ? [e.paneId] : []));
+      expect(ends).toContain(marker.paneId);
+      expect(ends).not.toContain(fresh.paneId);
+      expect(ends.filter((paneId) => paneId !== marker.paneId && paneId !== old.paneId)).toEqual([]);
+      expect((await second.list()).map((p) => p.paneId)).toEqual([fresh.paneId]);
     } finally {
       await second.detach();
     }

@@ -47,6 +47,10 @@ export class TmuxHost implements PaneHost {
   /** Which panes are printing, from the control connection's reads. */
   private readonly edges = new OutputEdges();
   private readonly outputs = new OutputWaiters();
+  /**
+   * Panes whose end was told, by their server-qualified ref (paneRef.ts): tmux numbers the panes of
+   * every server from %0 again, so a local id told on one server must not silence a new pane of the next.
+   */
   private readonly reported = new Set<string>();
   private readonly typing = new TypingQueues({ exec: (argv) => this.exec(argv), nextOutput: (id, ms) => this.outputs.next(id, ms) });
   private spawning: Promise<unknown> = Promise.resolve();
@@ -57,10 +61,14 @@ export class TmuxHost implements PaneHost {
     died: (paneId, status) => this.died(paneId, status),
   });
   private deaths: DeathFollower | null = null;
-  /** Panes closed from tmux, which make no death (vanished.ts). */
+  /**
+   * Panes closed from tmux, which make no death (vanished.ts), known by their server-qualified ref: a
+   * pane known on a server that has died since (`swarm up` started as it was killed, chaos seed 1033)
+   * is told gone under its own server's id, never as the pane of that number on the next server.
+   */
   private readonly vanished = new VanishedPanes({
-    list: async () => (await this.listLocal()).map((pane) => pane.paneId),
-    gone: (paneId) => this.gone(paneId),
+    list: async () => (await this.list()).map((pane) => pane.paneId),
+    gone: (ref) => this.gone(ref),
   });
   private stopped = false;
   private reconnects = 0;
@@ -93,7 +101,7 @@ export class TmuxHost implements PaneHost {
       await this.run(argv);
     }
     this.server = await this.readServer();
-    for (const pane of await this.listLocal()) if (pane.dead) this.reported.add(pane.paneId);
+    for (const pane of await this.listLocal()) if (pane.dead) this.reported.add(this.ref(pane.paneId));
     this.deaths?.close();
     this.deaths = await followDeathFile(this.options.paneDeathFile, ({ paneId, status, signal }) => this.died(paneId, status, signal));
     await this.connect();
@@ -126,9 +134,9 @@ export class TmuxHost implements PaneHost {
 
   /** Another server's pane is gone already: nothing is killed (its number may be someone else's now). */
   async kill(ref: string): Promise<void> {
+    this.vanished.forget(ref); // closed by swarm: not a pane that vanished
     const paneId = await this.local(ref);
     if (paneId === null) return;
-    this.vanished.forget(paneId); // closed by swarm: not a pane that vanished
     await this.exec(tmux.killPane(paneId)).catch((error: unknown) => {
       if (!isGoneError(error)) throw error;
     });
@@ -173,7 +181,7 @@ export class TmuxHost implements PaneHost {
 
   private async spawnNow(spec: PaneSpec): Promise<PaneInfo> {
     const { paneId, pid, windowId } = tmux.parseSpawned((await this.makePane(spec, []))[0]);
-    this.vanished.seen([paneId]);
+    this.vanished.seen([this.ref(paneId)]);
     // Crash-consistency tests only: SWARM_FAULT=pane-created:<lane>:<generation> kills the engine the moment tmux has made that pane.
     if (process.env.SWARM_FAULT === `pane-created:${spec.lane}:${spec.generation}`) process.kill(process.pid, 'SIGKILL');
     for (const step of tmux.paneLook(paneId, windowId, spec)) await this.exec(step);
@@ -198,8 +206,13 @@ export class TmuxHost implements PaneHost {
 
   private async listLocal(): Promise<PaneInfo[]> {
     const panes = tmux.parsePaneList(await this.exec(tmux.listPanes(this.options.session)));
-    this.vanished.seen(panes.filter((pane) => !pane.dead && !this.reported.has(pane.paneId)).map((pane) => pane.paneId));
+    if (this.server !== null) this.vanished.seen(panes.map((pane) => this.ref(pane.paneId)).filter((ref, i) => !panes[i]!.dead && !this.reported.has(ref)));
     return panes;
+  }
+
+  /** `%3` of the server the host works with, as the engine knows it (paneRef.ts). */
+  private ref(paneId: string): string {
+    return paneRef(paneId, this.server ?? '');
   }
 
   /** tmux's id of `ref` when it is a pane of this server (paneRef.ts), else null. */
@@ -282,31 +295,33 @@ export class TmuxHost implements PaneHost {
   private deathValue(paneId: string, value: string): void {
     const { dead, status, signal } = tmux.parseDeathValue(value);
     if (dead) return this.died(paneId, status, signal);
-    if (!value.startsWith('1:') || this.reported.has(paneId) || this.unsettled.has(paneId)) return;
+    if (!value.startsWith('1:') || this.reported.has(this.ref(paneId)) || this.unsettled.has(paneId)) return;
     this.unsettled.wait(paneId);
   }
 
   private died(paneId: string, status: number | null, signal: number | null = null): void {
     this.unsettled.settled(paneId);
     this.edges.forget(paneId);
-    this.vanished.forget(paneId);
-    if (this.reported.has(paneId) || this.stopped) return;
-    this.reported.add(paneId);
-    this.emit({ type: 'exited', paneId, status, signal });
+    const ref = this.ref(paneId);
+    this.vanished.forget(ref);
+    if (this.reported.has(ref) || this.stopped) return;
+    this.reported.add(ref);
+    this.emit({ type: 'exited', paneId: ref, status, signal });
   }
 
   /** A pane closed from tmux: gone, with no death of its own to tell. */
-  private gone(paneId: string): void {
-    this.edges.forget(paneId);
-    if (this.reported.has(paneId) || this.stopped) return;
-    this.reported.add(paneId);
-    this.emit({ type: 'gone', paneId });
+  private gone(ref: string): void {
+    const local = localPane(ref, this.server);
+    if (local !== null) this.edges.forget(local);
+    if (this.reported.has(ref) || this.stopped) return;
+    this.reported.add(ref);
+    this.emit({ type: 'gone', paneId: ref });
   }
 
-  /** Events name panes as the engine knows them (paneRef.ts). */
+  /** Events name panes as the engine knows them (paneRef.ts): a local id (`%3`) is this server's. */
   private emit(event: HostEvent): void {
     const server = this.server ?? '';
-    if (event.type !== 'lost') event = { ...event, paneId: paneRef(event.paneId, server) };
+    if (event.type !== 'lost' && !event.paneId.includes('/')) event = { ...event, paneId: paneRef(event.paneId, server) };
     for (const listener of [...this.listeners]) listener(event);
   }
 
