@@ -109,7 +109,7 @@ export async function oneRun(seed, { keep = false } = {}) {
       // The plan is done: swarm up is ending, and a fault from now on lands after the run it tests
       // (an agent or a tmux server killed after swarm up exited leaves a lease no swarm can release;
       // under SPEC 10.4 it is free for every swarm, and the plan's next swarm up removes it).
-      const over = exited !== null || journal().includes('"event":"plan_done"');
+      let over = exited !== null || journal().includes('"event":"plan_done"');
       for (const k of pending.filter((p) => !p.done && now >= p.atMs && !over)) {
         k.done = true;
         const target = (panes ?? []).find((p) => p.lane === k.lane && p.generation === 1);
@@ -157,6 +157,8 @@ export async function oneRun(seed, { keep = false } = {}) {
         else stats.tmuxKillsAtStart += 1;
         await agentsGone();
       }
+      // Asked again after the waits above (agentsGone waits up to SIGHUP_MS): the plan may be done by now.
+      over ||= journal().includes('"event":"plan_done"');
       // Caught up: every refusal told so far has been written through (plan_files_recovered).
       if (Date.now() < quietUntil && count(journal(), '"plan_files_recovered"') >= stats.faultsTold + count(current.output(), 'plan_files_fault')) quietUntil = 0;
       const quiet = frozen === null && full === null && Date.now() >= quietUntil && current.hostKilled === null;

@@ -37,7 +37,9 @@ export function onExited(lane: LaneState, event: Ev<'exited'>, ctx: MachineConte
   const exited = (extra: Record<string, unknown> = {}) =>
     journal(lane, 'agent_exited', 'observation', { ...data, last_lines: exit.lines, ...extra }, ctx.now);
   if (lane.gate !== null) return { lane: { ...lane, state: 'lost' }, effects: [exited()] };
-  if (handoffInFlight(lane) && lane.phase !== 'rejected') return { lane, effects: [exited({ expected: true })] };
+  if (handoffInFlight(lane) && lane.phase !== 'rejected') {
+    return { lane: h === null ? lane : { ...lane, handoff: { ...h, spentExited: true } }, effects: [exited({ expected: true })] };
+  }
   // A pane found gone on a restart went with its tmux server (or was closed), an agent killed from
   // outside was stopped: neither is an exit of the agent's own.
   const quick = ctx.now - lane.startedAt < (ctx.quickExitMs ?? QUICK_EXIT_MS);

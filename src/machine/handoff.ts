@@ -196,8 +196,10 @@ export function onAccepted(lane: LaneState, event: Ev<'accepted'>, ctx: MachineC
       by: { lane: lane.name, account: s.account, generation: s.generation }, from: { lane: lane.name, account: from.account, generation: from.generation }, degraded: h.degraded,
     },
   ];
-  // A spent lead's pane (and the account it holds) stays for timeouts.release (retire.ts).
-  const keep = keepsSpentPane(lane, from.paneId, ctx);
+  // A spent lead's pane (and the account it holds) stays for timeouts.release (retire.ts), while its
+  // agent lives: one whose exit is recorded (lost, or ended mid-handoff) has nothing left to say.
+  const spentGone = lane.state === 'lost' || h.exit !== undefined || h.spentExited === true;
+  const keep = !spentGone && keepsSpentPane(lane, from.paneId, ctx);
   if (!keep && from.account !== null && from.account !== s.account) {
     effects.push({ type: 'release_lease', id: effectId(lane, from.generation, 'release', from.account), account: from.account });
   }

@@ -66,6 +66,8 @@ export interface Handoff {
   rejectedPacket?: string;
   /** The spent agent's exit that began this handoff: quoted by every escalation that follows from it. */
   exit?: AgentExit;
+  /** The spent agent exited while its handoff was in flight (as expected): nothing of it is kept at acceptance. */
+  spentExited?: true;
 }
 
 /** An agent's exit: its status and its pane's last non-empty lines (escapes stripped). */

@@ -53,6 +53,17 @@ describe('the spent lead’s pane', () => {
     expect(step.lane).toMatchObject({ generation: 2, paneId: '%2', state: 'working', retiring: null });
   });
 
+  it.each([
+    ['ended mid-handover', () => drive(spawned('lead'), [[{ type: 'exited', paneId: '%1', status: 0 }, AT - MIN], [{ type: 'accepted', generation: 2, packet: PACKET }, AT]], over)],
+    ['lost (a takeover)', () => drive({ ...spawned('lead'), state: 'lost' }, [[{ type: 'accepted', generation: 2, packet: PACKET }, AT]], over)],
+  ])('a spent lead whose agent %s is closed and released at acceptance, not kept (chaos seed 1029)', (_name, step) => {
+    const { effects, lane } = step();
+    expect(only(effects, 'close_pane').map((e) => e.paneId)).toEqual(['%1']);
+    expect(only(effects, 'release_lease').map((e) => e.account)).toEqual(['work2']);
+    expect(journals(effects)).not.toContain('lead_pane_kept');
+    expect(lane.retiring ?? null).toBeNull();
+  });
+
   it('keeps the successor’s lease when both ran on one account', () => {
     const lane: LaneState = { ...kept(), retiring: { ...kept().retiring!, account: 'work3', releases: false } };
     const due = reduceLane(lane, { type: 'timer', timer: 'retire' }, ctx(AT + RELEASE, over));
