@@ -20,7 +20,7 @@ import { agentPane } from './agents.js';
 import { briefFor, faultPoint } from './effects.js';
 import { isoNow } from './clock.js';
 import type { Engine } from './engine.js';
-import { bumpEpoch, leadSuccessorName } from './leadSuccession.js';
+import { claimTakeover, leadSuccessorName } from './leadSuccession.js';
 import { commandOf, runnablePool } from './runnable.js';
 import { journalSkips, notReadyAccounts } from './readyAccounts.js';
 
@@ -154,7 +154,7 @@ export async function spawn(engine: Engine, lane: LaneState, generation: number,
   const { config } = engine;
   const account = config.accounts.find((a) => a.id === accountId);
   if (!account) return { type: 'spawn_failed', generation, account: accountId, error: `account ${accountId} is not in the pool` };
-  const name = lane.role === 'lead' && generation > 1 ? leadSuccessorName(engine) : lane.name;
+  let name = lane.role === 'lead' && generation > 1 ? leadSuccessorName(engine) : lane.name;
   try {
     const existing = (await engine.host.list()).find((p) => p.lane === name && p.generation === generation && !p.dead);
     // The pane's own account, not the one asked for: the machine refuses a pane on an account not leased to it.
@@ -162,7 +162,7 @@ export async function spawn(engine: Engine, lane: LaneState, generation: number,
       recordPane(engine, { lane: name, role: lane.role, generation, account: existing.account || accountId }, existing.pid);
       return { type: 'spawned', generation, account: existing.account || accountId, paneId: existing.paneId };
     }
-    if (lane.role === 'lead' && generation > 1 && lane.handoff?.degraded) bumpEpoch(engine, name);
+    if (lane.role === 'lead' && generation > 1 && lane.handoff?.degraded) name = claimTakeover(engine, name);
     const spec = agentPane({
       config,
       name,

@@ -222,8 +222,10 @@ function writeDegradedPacket(engine: EffectsEngine, lane: LaneState, effect: Ext
     reason: effect.reason,
     where: { repo: git.repo, checkout, branch: git.branch, head: git.head, pushed: git.pushed, uncommitted: git.uncommitted },
     author: { lane: engine.agentName(lane), account: lane.account ?? 'unknown', generation: effect.generation },
-    lead: lead?.lead ?? null,
-    epoch: lead?.epoch ?? null,
+    // A lead's packet names its author as the lead (the lead packet's rule, core/packet/check.ts), at the
+    // epoch it led: lead.json may have moved on meanwhile (a handover written as it died).
+    lead: lane.role === 'lead' ? engine.agentName(lane) : lead?.lead ?? null,
+    epoch: lane.role === 'lead' ? engine.state.epoch : lead?.epoch ?? null,
     ...(effect.rejected === undefined ? {} : { rejected: rejectedInPlan(effect.rejected, plan) }),
   });
   const name = packetFileName(lane.name, effect.generation, new Date(engine.now())).replace(/\.yaml$/, '-degraded.yaml');

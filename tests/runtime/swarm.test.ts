@@ -8,6 +8,7 @@ import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/adapters/configFile.js';
+import { updateLeadRecord } from '../../src/adapters/leadStore.js';
 import { readPlanLeases } from '../../src/adapters/leaseFiles.js';
 import { startSwarm, type Outcome } from '../../src/runtime/swarm.js';
 import type { SwarmStore } from '../../src/ui/store.js';
@@ -388,6 +389,25 @@ describe('every generation is watched as the first (in-process)', () => {
     expect(s.events('lead_takeover')).toHaveLength(1);
     expect(JSON.parse(readFileSync(join(s.plan, 'lead.json'), 'utf8'))).toMatchObject({ lead: 'lead-b', epoch: 2, released: true });
     expect(host.live().filter((p) => p.startsWith('lead'))).toEqual([expect.stringMatching(/^lead-b g2 @/)]);
+  });
+
+  /** As `swarm lead handover <to>` does, its record never read: lead.json moved to `to` at `epoch`. */
+  const recordMoved = (to: string, epoch: number): Action => async () => {
+    updateLeadRecord(t!.plan, (current) => (current === null ? { ok: false, code: 'no_record', message: 'none' } : { ok: true, record: { ...current, lead: to, epoch, revision: current.revision + 1 } }));
+  };
+
+  it.each([
+    ['on a tie the earlier succession entry wins: swarm\'s lead-b, at an epoch above the other claim', 2, 'lead-b', 3],
+    ['a claim at a higher epoch stands: the successor goes by its name', 3, 'lead-c', 3],
+  ])('a handover in lead.json meets swarm\'s takeover of the lost lead (epochs.winner): %s', async (_name, otherEpoch, leads, epoch) => {
+    const { s, host, outcome } = await run([{ name: 'lane-a' }], {
+      'lead g1': ['ready', recordMoved('lead-c', otherEpoch), 'vanish'],
+      'lane-a g1': ['ready', async () => { await waitFor(() => t!.events('lead_accepted').length > 0, { what: 'lead_accepted' }); }, 'done'],
+    }, { succession: ['lead-b', 'lead-c'] });
+    expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
+    expect(s.events('lead_claims_met')).toEqual([expect.objectContaining({ lane: leads, epoch, claims: ['lead-b@2 (swarm\'s takeover)', `lead-c@${otherEpoch} (in lead.json)`] })]);
+    expect(JSON.parse(readFileSync(join(s.plan, 'lead.json'), 'utf8'))).toMatchObject({ lead: leads, epoch, released: true });
+    expect(host.live().filter((p) => p.startsWith('lead'))).toEqual([expect.stringMatching(new RegExp(`^${leads} g2 @`))]);
   });
 
   it('the lead\'s pane closed from tmux: taken over at epoch + 1 by the succession entry', async () => {

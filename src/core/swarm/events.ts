@@ -23,6 +23,8 @@ export type SwarmEvent =
   | { type: 'lead_takeover'; from: string; newEpoch: number }
   | { type: 'lead_claimed'; epoch: number; lead: string; account: string }
   | { type: 'lead_epoch_raised'; epoch: number }
+  /** Another claim to the lead met swarm's takeover and won (runtime/leadSuccession.ts): the successor goes by its name. */
+  | { type: 'lead_successor_named'; name: string; epoch: number }
   | { type: 'lead_successor_starting' }
   /** The plan's end: the lead released it, the release deadline passed, the record is released, or a restart re-arms. */
   | { type: 'plan'; event: 'lead_released' | 'release_due' | 'record_released' | 'resume' }

@@ -95,6 +95,9 @@ function apply(b: Build, event: SwarmEvent, ctx: SwarmContext): void {
     case 'lead_epoch_raised':
       succession(b, { type: 'epoch_raised', epoch: event.epoch }, ctx);
       return;
+    case 'lead_successor_named':
+      succession(b, { type: 'successor_named', name: event.name, epoch: event.epoch }, ctx);
+      return;
     case 'lead_successor_starting':
       succession(b, { type: 'successor_starting' }, ctx);
       return;

@@ -38,6 +38,8 @@ describe('reduceSuccession', () => {
     ['successor starting: the first succession entry that is no lane', g1, { type: 'successor_starting' }, ctx, { ...g1, leadNext: 'lead-b' }, []],
     ['successor starting, a name already chosen (handover): kept', { ...g1, leadNext: 'lead-c' }, { type: 'successor_starting' }, ctx, { ...g1, leadNext: 'lead-c' }, []],
     ['epoch raised by swarm (takeover of a lost lead)', g1, { type: 'epoch_raised', epoch: 3 }, ctx, { ...g1, epoch: 3 }, []],
+    ['another claim won the tie-break: the successor goes by its name, at its epoch', { ...g1, leadNext: 'lead-b' }, { type: 'successor_named', name: 'lead-c', epoch: 3 }, ctx,
+      { ...g1, leadNext: 'lead-c', epoch: 3 }, []],
     ['claimed at start: the record\'s epoch, the claim journaled', { ...g1, epoch: 0 }, { type: 'claimed', epoch: 4, lead: 'lead', account: 'a1' }, ctx,
       { ...g1, epoch: 4 }, [{ type: 'journal_claim', lead: 'lead', epoch: 4, account: 'a1' }]],
   ])('%s', (_name, state, event, context, next, effects) => {
