@@ -6,6 +6,7 @@
  * stale: ignored, journaled). Gates are rerunnable, so a gate cut off by a crash is run again, after
  * its process (if still the one swarm started) is ended. Pure.
  */
+import { vacuousPass } from '../core/gate/vacuous.js';
 import { degrade } from './degrade.js';
 import { clearTimer, effectId, journal } from './effects.js';
 import { isLive } from './laneState.js';
@@ -57,6 +58,9 @@ export function onGateProcess(lane: LaneState, event: Ev<'gate_process'>, ctx: M
 export function onGate(lane: LaneState, event: Ev<'gate'>, ctx: MachineContext): Step {
   const why = notThisRun(lane, event.id);
   if (why !== null) return ignored(lane, event, why, ctx.now);
+  // A pass that ran nothing (no test files, a tool not installed) is a failure (SPEC 10.6).
+  const vacuous = event.passed ? vacuousPass(event.output) : null;
+  if (vacuous !== null) return onGate(lane, { ...event, passed: false, output: `${vacuous}\n${event.output}` }, ctx);
   if (event.passed) {
     // Its agent left while the gate ran: the lane is done, and that agent's lease goes too.
     const done = finishDone(lane, ctx);

@@ -28,6 +28,14 @@ describe('a gate run is an intent record', () => {
     expect(reduceLane(gating(), gateResult(false, 'FAIL'), gateCtx).lane.endedAt).toBeUndefined();
   });
 
+  it('a pass that ran nothing (SPEC 10.6) fails: the lane works again, told why, the result journaled as gate_failed', () => {
+    const step = reduceLane(gating(), gateResult(true, 'No test files found, exiting with code 0'), gateCtx);
+    expect(step.lane).toMatchObject({ state: 'working', gate: null });
+    const result = only(step.effects, 'journal').find((j) => j.event === 'lane_result');
+    expect(result?.data).toMatchObject({ result: 'gate_failed', passed: false, output: expect.stringMatching(/^a vacuous pass: vitest ran nothing/) });
+    expect(only(step.effects, 'notify')[0]?.text).toContain('a vacuous pass: vitest ran nothing');
+  });
+
   it('a lane whose agent left while its gate ran: passed → done, and that agent\'s lease released once', () => {
     const lost = reduceLane(gating(), { type: 'exited', paneId: '%1', status: 0 }, gateCtx).lane;
     expect(lost).toMatchObject({ state: 'lost', paneId: '%1' });
