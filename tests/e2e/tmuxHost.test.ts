@@ -219,6 +219,16 @@ describe('TmuxHost on a real tmux', () => {
     expect(events.some((e) => e.type === 'lost')).toBe(false);
   });
 
+  it('a command the control connection\'s close cut off (detach-client) runs again as a tmux process', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      await tmux('detach-client', '-s', `=${session}`);
+      // Sent before the host has heard of the detach: its reply never comes over that connection.
+      expect((await host.list()).length).toBeGreaterThan(0);
+      await waitFor(async () => (await tmux('list-clients', '-t', `=${session}`, '-F', '#{client_control_mode}')).includes('1'), { what: 'the host to attach again' });
+    }
+    expect(events.some((e) => e.type === 'lost')).toBe(false);
+  });
+
   it('quotes any argument through the control connection (set-buffer round trip)', async () => {
     const client = await ControlClient.connect({ socket, session }, { onRead: () => false, onClose: () => undefined });
     try {

@@ -51,6 +51,12 @@ export interface ControlOptions {
 
 interface Pending { argv: readonly string[]; resolve(lines: string[]): void; reject(error: Error): void }
 
+/**
+ * The connection closed (a `detach-client`, the server going) before a command's reply came: tmux
+ * may or may not have run it. A command that can run twice is tried again as a `tmux` process.
+ */
+export class ControlClosedError extends SwarmError {}
+
 export class ControlClient {
   private readonly parser = new ControlParser();
   private readonly pending: Pending[] = [];
@@ -90,7 +96,7 @@ export class ControlClient {
       });
       child.on('close', (code) => {
         const why = this.exitReason || excerpt(stderr) || `tmux control client exited (${code ?? 'signal'})`;
-        this.finish(new SwarmError(`tmux control connection closed: ${why}`));
+        this.finish(new ControlClosedError(`tmux control connection closed: ${why}`));
         resolve();
       });
     });
@@ -121,7 +127,7 @@ export class ControlClient {
 
   /** Run one tmux command over the connection; resolves with its output lines, rejects on `%error`. */
   command(argv: readonly string[]): Promise<string[]> {
-    if (!this.open) return Promise.reject(new SwarmError(`tmux ${argv[0] ?? ''}: the control connection is closed`));
+    if (!this.open) return Promise.reject(new ControlClosedError(`tmux ${argv[0] ?? ''}: the control connection is closed`));
     return new Promise((resolve, reject) => {
       this.pending.push({ argv, resolve, reject });
       // Commands sent in one go (a batch of screen reads) leave in one write.
@@ -255,6 +261,7 @@ export class ControlClient {
   }
 
   private finish(error: SwarmError): void {
+    // Commands still waiting end with the connection: tmux may not have run them (ControlClosedError).
     if (this.closed) return;
     this.closed = true;
     this.stopLooking();

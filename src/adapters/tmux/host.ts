@@ -15,7 +15,7 @@ import { SwarmError } from '../../errors.js';
 import { OutputEdges } from '../../core/screens/outputEdges.js';
 import type { HostEvent, PaneHost, PaneInfo, PaneSpec, SessionOwnership } from '../host.js';
 import * as tmux from './argv.js';
-import { ControlClient } from './control.js';
+import { ControlClient, ControlClosedError } from './control.js';
 import { followDeathFile, type DeathFollower } from './deathFile.js';
 import { localPane, paneRef, parseServer, serverIdentity } from './paneRef.js';
 import { isGoneError, runTmux } from './runner.js';
@@ -52,7 +52,7 @@ export class TmuxHost implements PaneHost {
    * every server from %0 again, so a local id told on one server must not silence a new pane of the next.
    */
   private readonly reported = new Set<string>();
-  private readonly typing = new TypingQueues({ exec: (argv) => this.exec(argv), nextOutput: (id, ms) => this.outputs.next(id, ms) });
+  private readonly typing = new TypingQueues({ exec: (argv) => this.exec(argv, false), nextOutput: (id, ms) => this.outputs.next(id, ms) });
   private spawning: Promise<unknown> = Promise.resolve();
   /** Deaths tmux has not finished telling (unsettled.ts). */
   private readonly unsettled = new UnsettledDeaths({
@@ -325,9 +325,16 @@ export class TmuxHost implements PaneHost {
     for (const listener of [...this.listeners]) listener(event);
   }
 
-  /** Over the control connection when there is one (0.1 ms), else a `tmux` process (2.5 ms). */
-  private exec(argv: readonly string[]): Promise<string[]> {
-    return this.control?.open ? this.control.command(argv) : this.run(argv);
+  /**
+   * Over the control connection when there is one (0.1 ms), else a `tmux` process (2.5 ms). A command
+   * the connection's close cut off (a `detach-client` meanwhile) is run again as a process, unless it
+   * must not run twice (`again` false: typed keys).
+   */
+  private exec(argv: readonly string[], again = true): Promise<string[]> {
+    const control = this.control;
+    if (!control?.open) return this.run(argv);
+    const sent = control.command(argv);
+    return again ? sent.catch((error: unknown) => (error instanceof ControlClosedError ? this.run(argv) : Promise.reject(error))) : sent;
   }
 
   private run(argv: readonly string[], path?: string): Promise<string[]> {
