@@ -6,6 +6,7 @@
  * stale: ignored, journaled). Gates are rerunnable, so a gate cut off by a crash is run again, after
  * its process (if still the one swarm started) is ended. Pure.
  */
+import { gateCommand } from '../core/gate/travel.js';
 import { vacuousPass } from '../core/gate/vacuous.js';
 import { degrade } from './degrade.js';
 import { clearTimer, effectId, journal } from './effects.js';
@@ -17,8 +18,8 @@ import type { Effect, GateRun, LaneState, MachineContext, Step } from './types.j
 
 /** Run the gate (again, after a restart: ending the earlier run's process first): journal that it started, then run it. */
 export function startGate(lane: LaneState, ctx: MachineContext, rerun = false): Step {
-  if (ctx.doneWhen === null) return finishDone(lane, ctx);
-  const command = ctx.doneWhen;
+  const command = gateCommand(ctx.doneWhen, lane.travelling);
+  if (command === null) return finishDone(lane, ctx);
   const earlier = lane.gate;
   const gate: GateRun = { id: effectId(lane, lane.generation, 'gate', ctx.now), command, since: ctx.now };
   const next: LaneState = { ...lane, gate };
@@ -30,12 +31,13 @@ export function startGate(lane: LaneState, ctx: MachineContext, rerun = false): 
 
 export function finishDone(lane: LaneState, ctx: MachineContext): Step {
   const next: LaneState = { ...lane, state: 'done', gate: null, blocked: null, endedAt: ctx.now };
-  const gate = ctx.doneWhen === null ? '' : ` (gate passed: ${ctx.doneWhen})`;
+  const command = lane.gate?.command ?? ctx.doneWhen;
+  const gate = command === null ? '' : ` (gate passed: ${command})`;
   return {
     lane: next,
     effects: [
       clearTimer(next, 'stall', ctx.now),
-      journal(next, 'lane_result', 'delegation', { result: 'done', gate: ctx.doneWhen, passed: true }, ctx.now),
+      journal(next, 'lane_result', 'delegation', { result: 'done', gate: command, passed: true }, ctx.now),
       { type: 'tell_lead', id: effectId(next, next.generation, 'done', ctx.now), text: `${lane.name} done${gate}` },
     ],
   };
@@ -66,7 +68,7 @@ export function onGate(lane: LaneState, event: Ev<'gate'>, ctx: MachineContext):
     const done = finishDone(lane, ctx);
     return lane.state === 'lost' && lane.paneId !== null ? andThen(done, (l) => doneAgentLeft(l, { type: 'exited', paneId: lane.paneId!, status: null }, ctx)) : done;
   }
-  const command = ctx.doneWhen ?? 'done_when';
+  const command = lane.gate?.command ?? ctx.doneWhen ?? 'done_when';
   const next: LaneState = { ...lane, gate: null };
   const result = journal(next, 'lane_result', 'delegation', { result: 'gate_failed', gate: command, passed: false, output: tail(event.output, 500) }, ctx.now);
   if (lane.state === 'lost') {

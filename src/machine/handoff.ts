@@ -187,6 +187,8 @@ export function onAccepted(lane: LaneState, event: Ev<'accepted'>, ctx: MachineC
     ...lane, generation: s.generation, account: s.account, paneId: s.paneId, state: 'working', phase: 'accepted',
     phaseSince: ctx.now, blocked: null, capacity: null, capacityState: 'unknown', remainingPct: null, contextPct: null,
     startedAt: s.spawnedAt ?? ctx.now, lastActivity: ctx.now, stallNudged: false, gate: null,
+    // What this packet left unverified is this generation's to run at `done` (an earlier packet's is not).
+    travelling: event.gates ?? [],
   };
   const { from } = h;
   const effects: Step['effects'] = [

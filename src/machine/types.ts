@@ -95,6 +95,8 @@ export interface LaneState {
   stallNudged: boolean;
   /** The `done_when` gate running: the intent record, saved before it starts; null when none runs. */
   gate: GateRun | null;
+  /** Gates the accepted packet left unverified that the lane's `done` runs with `done_when` (core/gate/travel.ts); absent: none. */
+  travelling?: string[];
   handoff: Handoff | null;
   /**
    * The account this lane waits for, held by another swarm on the machine (SPEC 10.4
@@ -170,7 +172,7 @@ export type LaneEvent =
   | { type: 'successor_screen'; generation: number; account: string; paneId: string; screen: StartScreen; text: string; lines?: string }
   | { type: 'spawned'; generation: number; account: string; paneId: string }
   | { type: 'spawn_failed'; generation: number; account: string; error: string }
-  | { type: 'accepted'; generation: number; packet: string }
+  | { type: 'accepted'; generation: number; packet: string; /** The packet's unverified gates that travel (core/gate/travel.ts). */ gates?: string[] }
   | { type: 'degraded_written'; packet: string }
   /** A gate's result; `id`: the run it is of. */
   | { type: 'gate'; id: string; passed: boolean; output: string }

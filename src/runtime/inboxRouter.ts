@@ -14,6 +14,10 @@ import { publishPacket, spoolPacketsDir } from '../adapters/packetFile.js';
 import type { Engine } from './engine.js';
 import { leadRecordEvent } from './leadSuccession.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
+import { readPacketFile } from '../adapters/packetFile.js';
+import { readPlanText } from '../adapters/planFile.js';
+import { parsePacket } from '../core/packet/packet.js';
+import { planGates, travellingGates } from '../core/gate/travel.js';
 
 export function route(engine: Engine, record: InboxRecord): void {
   const agentLane = engine.laneOfAgent(record.from);
@@ -32,7 +36,7 @@ export function route(engine: Engine, record: InboxRecord): void {
       return message(engine, record);
     case 'accept': {
       const lane = engine.laneOfAgent(record.from);
-      if (lane) engine.dispatch(lane, { type: 'accepted', generation: record.generation ?? 0, packet: record.packet });
+      if (lane) engine.dispatch(lane, { type: 'accepted', generation: record.generation ?? 0, packet: record.packet, gates: travelling(engine, lane, record.packet) });
       return;
     }
     case 'capacity': {
@@ -157,4 +161,20 @@ function leadPowerRefused(engine: Engine, record: InboxRecord): string | null {
     return now?.lead === record.from && now.epoch === record.new_epoch ? null : `lead.json does not name ${record.from} at epoch ${record.new_epoch}: no takeover happened`;
   }
   return isLead ? null : `${record.from} is not the current lead (${engine.state.leadAgent}): no ${record.action}`;
+}
+
+/**
+ * The accepted packet's unverified gates that the lane's `done` runs with `done_when` (SPEC 10.6): those
+ * equal to `done_when` or naming a gate of PLAN.md's `gates:`. Unreadable files add none (the gate
+ * text is shown to the successor in its brief either way).
+ */
+function travelling(engine: Engine, lane: string, packet: string): string[] {
+  try {
+    const parsed = parsePacket(readPacketFile(engine.config.plan, packet).text);
+    if (!parsed.ok) return [];
+    const doneWhen = engine.config.lanes.find((l) => l.name === lane)?.doneWhen ?? null;
+    return travellingGates(parsed.packet.unverified, doneWhen, planGates(readPlanText(engine.config.plan) ?? ''));
+  } catch {
+    return [];
+  }
 }

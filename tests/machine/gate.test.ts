@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { reduceLane, type LaneEvent } from '../../src/machine/lane.js';
 import { savedLane, type SavedLane } from '../../src/machine/laneState.js';
-import { GATE_ID, MIN, T0, ctx, drive, gateResult, gating, only, report, types, working } from './build.js';
+import { GATE_ID, MIN, PACKET, T0, ctx, drive, gateResult, gating, only, report, spawned, types, working } from './build.js';
 
 const AT = T0 + 2 * MIN;
 const gateCtx = ctx(AT, { doneWhen: 'npm test' });
@@ -26,6 +26,20 @@ describe('a gate run is an intent record', () => {
     expect(reduceLane(gating(), gateResult(true, 'ok'), gateCtx).lane).toMatchObject({ state: 'done', gate: null, endedAt: AT });
     expect(reduceLane(gating(), gateResult(false, 'FAIL'), gateCtx).lane).toMatchObject({ state: 'working', gate: null });
     expect(reduceLane(gating(), gateResult(false, 'FAIL'), gateCtx).lane.endedAt).toBeUndefined();
+  });
+
+  it('gates travel (SPEC 10.6): the accepted packet\'s gates run with done_when at done, all must pass; the next packet\'s replace them', () => {
+    const accepted = drive(spawned(), [[{ type: 'accepted', generation: 2, packet: PACKET, gates: ['npm run lint'] }, AT]]).lane;
+    expect(accepted.travelling).toEqual(['npm run lint']);
+    const done = reduceLane(accepted, report('done\ncapacity=ok 70% @work3', 2), ctx(AT + MIN, { doneWhen: 'npm test' }));
+    expect(only(done.effects, 'run_gate').map((r) => r.command)).toEqual(['(npm test) && (npm run lint)']);
+    const failed = reduceLane(done.lane, gateResult(false, 'lint: 3 problems', done.lane.gate!.id), ctx(AT + 2 * MIN, { doneWhen: 'npm test' }));
+    expect(failed.lane).toMatchObject({ state: 'working', gate: null });
+    expect(only(failed.effects, 'journal').find((j) => j.event === 'lane_result')?.data).toMatchObject({ result: 'gate_failed', gate: '(npm test) && (npm run lint)' });
+    // With no done_when, a travelling gate is the lane's gate still.
+    expect(only(reduceLane(accepted, report('done\ncapacity=ok 70% @work3', 2), ctx(AT + MIN)).effects, 'run_gate').map((r) => r.command)).toEqual(['npm run lint']);
+    // An acceptance whose packet leaves none: none travel.
+    expect(drive(spawned(), [[{ type: 'accepted', generation: 2, packet: PACKET }, AT]]).lane.travelling).toEqual([]);
   });
 
   it('a pass that ran nothing (SPEC 10.6) fails: the lane works again, told why, the result journaled as gate_failed', () => {
