@@ -69,8 +69,10 @@ export async function followLane(options: FollowOptions): Promise<'ended' | 'no 
 
   /** The lane's panes now: new ones followed from their first line, dead ones read a last time. */
   const look = (): Promise<void> => {
-    listing = listing.then(async () => {
-      const now = (await watch!.list().catch(() => [] as PaneInfo[])).filter((p) => options.names.has(p.lane) && (options.generation === null || p.generation === options.generation));
+    // A look that failed must not stop the next ones (a chain of promises is only as good as its last).
+    listing = listing.catch(() => undefined).then(async () => {
+      if (watch === null) return; // not attached yet: the first look follows the attach
+      const now = (await watch.list().catch(() => [] as PaneInfo[])).filter((p) => options.names.has(p.lane) && (options.generation === null || p.generation === options.generation));
       for (const info of now.sort((a, b) => a.generation - b.generation)) {
         let f = panes.get(info.paneId);
         if (f === undefined) {

@@ -46,7 +46,15 @@ exec '${realTmux}' "$@"
     const path = process.env.PATH;
     process.env.PATH = `${bin}:${path ?? ''}`;
     try {
-      const watch = await watchSession(socket, session, handlers);
+      // Nothing is told before watchSession resolves: not the failed attempt's close (taken as "the
+      // session ended", it ended the follow at once), not a look asked for while it attaches (the
+      // follower's look then ran with no watch, and every later look was lost behind its error).
+      const early: string[] = [];
+      let resolved = false;
+      const told = (what: string) => () => { if (!resolved) early.push(what); };
+      const watch = await watchSession(socket, session, { printed: told('printed'), changed: told('changed'), ended: told('ended') });
+      resolved = true;
+      expect(early).toEqual([]);
       expect(existsSync(failedOnce)).toBe(true);
       expect(watch).not.toBeNull();
       const panes = await watch!.list();

@@ -52,17 +52,25 @@ export async function watchSession(socket: string, session: string, handlers: Se
 }
 
 async function attach(socket: string, session: string, handlers: SessionWatchHandlers): Promise<SessionWatch> {
+  // Nothing is told until the watch is handed over: a failed attempt's close is no end of the session
+  // (the caller tries again), and what changes while it attaches is seen by the caller's first look.
+  let live = false;
   const control = await ControlClient.connect({ socket, session }, {
     onRead: (printed) => {
-      if (printed.size > 0) handlers.printed(printed);
+      if (live && printed.size > 0) handlers.printed(printed);
       return false;
     },
-    onSubscription: () => handlers.changed(),
-    onNotification: (name) => {
-      if (PANES_CHANGED.has(name) || ADDED.has(name)) handlers.changed();
+    onSubscription: () => {
+      if (live) handlers.changed();
     },
-    onClose: (reason, expected) => handlers.ended(reason, expected),
+    onNotification: (name) => {
+      if (live && (PANES_CHANGED.has(name) || ADDED.has(name))) handlers.changed();
+    },
+    onClose: (reason, expected) => {
+      if (live) handlers.ended(reason, expected);
+    },
   });
+  live = true;
   return {
     list: async () => parsePaneList(await control.command(listPanes(session))),
     capture: async (paneId, history) => {
