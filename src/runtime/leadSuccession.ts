@@ -77,6 +77,8 @@ export function claimTakeover(engine: Engine, proposed: string): string {
     engine.journal({ type: 'observation', event: 'lead_epoch_raised', lane: proposed, epoch: outcome.record.epoch, missing: 'the in-flight intent of the lost lead: rebuild it from the plan' });
     return proposed;
   }
+  // Refused for another reason than a claim that stands (no record): as before, no epoch raised.
+  if (outcome.code !== 'held') return proposed;
   const record = readLeadRecord(engine.config.plan);
   if (record === null || record.lead === null) return proposed;
   // Another claim stands (or this one was in the record already): the successor goes by its name, at its epoch.
