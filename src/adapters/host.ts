@@ -89,6 +89,11 @@ export interface PaneHost {
   typeLine(paneId: string, line: string): Promise<boolean>;
   /** End the pane's process and remove the pane. */
   kill(paneId: string): Promise<void>;
+  /**
+   * Give a live pane another agent's identity (a lane's agent promoted to lead in place: SPEC 10.5), so
+   * a restart finds it as the lead's. Idempotent.
+   */
+  relabel(paneId: string, as: { lane: string; generation: number; account: string; role: 'lead' | 'lane' }): Promise<void>;
   onEvent(listener: (event: HostEvent) => void): () => void;
   /** Stop listening; panes keep running where the host allows it (tmux). */
   detach(): Promise<void>;

@@ -239,6 +239,21 @@ export function leaseAgent(store: LeaseStore, input: { account: string; lane: st
   writeView(store.plan, { ...next, account: input.account });
 }
 
+/**
+ * A lease moves with its agent from one lane's generation to another's (a lane's agent promoted to
+ * lead in place, SPEC 10.5): rewritten only while it is still `from`'s (idempotent: once moved, nothing).
+ */
+export function moveLease(store: LeaseStore, account: string, from: { lane: string; generation: number }, to: { lane: string; generation: number }): boolean {
+  const key = store.keys.get(account);
+  if (key === undefined) return false;
+  const parsed = parseLease(readTextIfExists(machinePath(store, key)) ?? '');
+  if (!parsed.ok || parsed.lease.plan !== store.plan || parsed.lease.lane !== from.lane || parsed.lease.generation !== from.generation) return false;
+  const next: Lease = { ...parsed.lease, lane: to.lane, generation: to.generation };
+  writeFileAtomic(machinePath(store, key), `${JSON.stringify(next)}\n`, 0o644, { durable: false });
+  writeView(store.plan, { ...next, account });
+  return true;
+}
+
 /** Release this plan's lease of `account` (never another swarm's); false when it held none. */
 export function releaseLease(store: LeaseStore, account: string): boolean {
   removeView(store.plan, account);

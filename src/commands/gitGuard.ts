@@ -56,7 +56,8 @@ export function gitCaller(agent: AgentRecord | null, record: LeadRecord | null):
   if (agent === null) return { kind: 'unknown', why: 'no pane swarm started for this plan is among its parents' };
   const lead = record === null || record.released ? null : record.lead;
   const leadEpoch = record?.epoch ?? 0;
-  const epoch = startedEpoch(agent);
+  // A lane's agent promoted to lead in place leads at the epoch swarm recorded for it, not its pane's.
+  const epoch = agent.epoch ?? startedEpoch(agent);
   if (agent.lane === lead) {
     if (epoch === leadEpoch) return { kind: 'lead', name: agent.lane, epoch };
     if (epoch === null) return { kind: 'unknown', why: `the epoch ${agent.lane}'s pane was started with cannot be read` };

@@ -129,7 +129,8 @@ function show(io: CommandIO): number {
 }
 
 function describe(record: LeadRecord): string {
-  const state = record.released ? 'released' : `lead ${record.lead ?? '-'}@${record.epoch}`;
+  const promoted = record.promoted_from ? `, ${record.promoted_from.lane} g${record.promoted_from.generation} promoted in place` : '';
+  const state = record.released ? 'released' : `lead ${record.lead ?? '-'}@${record.epoch}${promoted}`;
   return `${record.plan}: ${state} (revision ${record.revision}; succession ${record.succession.join(', ') || '-'}; lanes ${record.lanes.join(', ') || '-'})`;
 }
 

@@ -14,6 +14,7 @@ import { andThen, type Ev, ignored } from './step.js';
 import { attention, failSuccessor, freshHandoff, startPick, waiting } from './successor.js';
 import type { Handoff, LaneState, MachineContext, Step, TimerName } from './types.js';
 import { firstStartAgain, successorWaitsForAccount } from './accountWait.js';
+import { promotionTimedOut } from './promotion.js';
 
 /** Why a `handoff <path>` report changes nothing, or null when it starts (or restarts) the handoff. */
 export function handoffRefusal(lane: LaneState, path: string): string | null {
@@ -77,7 +78,7 @@ function degradeRejected(lane: LaneState, ctx: MachineContext): Step {
 /** An account for the successor (spawn it), or none (wait for a reset, or hold the lane). */
 export function onLease(lane: LaneState, event: Ev<'lease'>, ctx: MachineContext): Step {
   const h = lane.handoff;
-  if (lane.phase === 'spawning' && h !== null && h.successor === null) {
+  if (lane.phase === 'spawning' && h !== null && h.successor === null && (h.promotion ?? null) === null) {
     if (event.account === null) {
       if (event.heldElsewhere === true) return successorWaitsForAccount(lane, h, event.why, ctx);
       if (h.tried.length === 0 && event.noneReady !== true) return waiting(lane, h, event.resetsAt, event.why, ctx);
@@ -201,6 +202,19 @@ export function onAccepted(lane: LaneState, event: Ev<'accepted'>, ctx: MachineC
   // A spent lead's pane (and the account it holds) stays for timeouts.release (retire.ts), while its
   // agent lives: one whose exit is recorded (lost, or ended mid-handoff) has nothing left to say.
   const spentGone = lane.state === 'lost' || h.exit !== undefined || h.spentExited === true;
+  // A lane's agent promoted to lead in place (promotion.ts): its pane and account go to the lead lane.
+  const promoted = h.promoted !== undefined && !spentGone && from.paneId !== null ? h.promoted : null;
+  if (h.promoted !== undefined && promoted === null) {
+    effects.push({ type: 'promotion_declined', id: effectId(lane, from.generation, 'declined'), why: `${lane.name} g${from.generation}'s agent ended before its lane work was handed off` });
+  }
+  if (promoted !== null) {
+    effects.push(
+      { type: 'hand_over_pane', id: effectId(lane, from.generation, 'hand-over'), paneId: from.paneId!, account: from.account, generation: from.generation, epoch: promoted.epoch },
+      journal(next, 'packet_accepted', 'observation', { packet: event.packet, account: s.account, from_generation: from.generation, promoted: promoted.as }, ctx.now),
+      setTimer(next, 'stall', ctx.now + ctx.timeouts.stall),
+    );
+    return { lane: next, effects };
+  }
   const keep = !spentGone && keepsSpentPane(lane, from.paneId, ctx);
   if (!keep && from.account !== null && from.account !== s.account) {
     effects.push({ type: 'release_lease', id: effectId(lane, from.generation, 'release', from.account), account: from.account });
@@ -253,6 +267,8 @@ export function onHandoffTimer(lane: LaneState, timer: Exclude<TimerName, 'stall
       return degrade(lane, h?.reason ?? 'capacity_critical', ctx, { why: `no packet within ${spokenDuration(ctx.timeouts.packet)}` });
     }
     case 'accept': {
+      const promotion = promotionTimedOut(lane, ctx);
+      if (promotion !== null) return promotion;
       const s = h?.successor ?? null;
       if (lane.phase !== 'spawning' || s === null) return { lane, effects: [] };
       if (now < s.deadline) return { lane, effects: [setTimer(lane, 'accept', s.deadline)] };

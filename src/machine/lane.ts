@@ -16,7 +16,7 @@ import { handoffInFlight, isLive, stallWatched } from './laneState.js';
 import { notices, tail } from './notices.js';
 import { andThen, ignored, type Ev } from './step.js';
 import { failSuccessor, freshHandoff } from './successor.js';
-import { type LaneEvent, type LaneState, type MachineContext, type Step } from './types.js';
+import { type Effect, type LaneEvent, type LaneState, type MachineContext, type Step } from './types.js';
 import {
   handoffRefusal, onAccountFreed, onAccepted, onDegradedWritten, onHandoff, onHandoffTimer, onLease, onPacketChecked, onSpawned, onSpawnFailed,
   onSuccessorScreen,
@@ -28,6 +28,7 @@ import { block } from './block.js';
 import { onExited } from './exits.js';
 import { onWorkOver } from './doneExit.js';
 import { onAccountHeld } from './accountWait.js';
+import { onAdopt, onPromote, onPromoting, onPromotionFailed } from './promotion.js';
 
 export { handoffInFlight, initialLane } from './laneState.js';
 export { MAX_GENERATIONS_HINT, QUICK_EXIT_MS, WAIT_RETRY_MS } from './types.js';
@@ -61,6 +62,10 @@ export function reduceLane(lane: LaneState, event: LaneEvent, ctx: MachineContex
     case 'account_held': return onAccountHeld(lane, event, ctx);
     case 'resume': return onResume(lane, event, ctx, onExited);
     case 'work_over': return onWorkOver(lane, ctx);
+    case 'promote': return onPromote(lane, event, ctx);
+    case 'promoting': return onPromoting(lane, event, ctx);
+    case 'promotion_failed': return onPromotionFailed(lane, event, ctx);
+    case 'adopt': return onAdopt(lane, event, ctx);
   }
 }
 
@@ -158,9 +163,11 @@ const decisionOf = (line: CapacityLine): Decision =>
 
 
 function onDone(lane: LaneState, ctx: MachineContext): Step {
-  // A lane that finishes while told to hand off needs no handoff.
+  // A lane that finishes while told to hand off needs no handoff (nor, promoted to lead, a successor: the promotion is off).
+  const promoted = lane.phase === 'writing' && lane.handoff?.promoted !== undefined;
+  const declined: Effect[] = promoted ? [{ type: 'promotion_declined', id: effectId(lane, lane.generation, 'declined'), why: `${lane.name} reported done instead of handing off its lane work` }] : [];
   const settled: Step = lane.phase === 'near' || lane.phase === 'writing'
-    ? { lane: { ...lane, phase: null, phaseSince: ctx.now, handoff: null }, effects: [clearTimer(lane, 'packet', ctx.now)] }
+    ? { lane: { ...lane, phase: null, phaseSince: ctx.now, handoff: null }, effects: [clearTimer(lane, 'packet', ctx.now), ...declined] }
     : { lane, effects: [] };
   return andThen(settled, (l) => startGate(l, ctx));
 }

@@ -54,7 +54,7 @@ function resumeLane(lane: LaneState, event: Ev<'resume'>, ctx: MachineContext, o
     step.effects.push(setTimer(lane, 'reset', h.retryAt));
   } else if (lane.phase === 'spawning' && h !== null) {
     step = resumeSpawning(lane, pane, ctx);
-  } else if (lane.phase === 'accepted' && h !== null && retiring?.generation !== h.from.generation) {
+  } else if (lane.phase === 'accepted' && h !== null && retiring?.generation !== h.from.generation && h.promoted === undefined) {
     const spent = pane(h.from.generation); // still open: close it (same id as the close at acceptance)
     if (spent !== undefined) step.effects.push({ type: 'close_pane', id: effectId(lane, h.from.generation, 'close'), paneId: spent.paneId });
   }
@@ -82,6 +82,8 @@ function resumeSpawning(lane: LaneState, pane: (g: number) => ResumedPane | unde
   const h = lane.handoff;
   if (h === null) return { lane, effects: [] };
   const s = h.successor;
+  // A promotion in place awaited: the promoted lane's handoff goes on as its own; the deadline again.
+  if (s === null && (h.promotion ?? null) !== null) return { lane, effects: [setTimer(lane, 'accept', h.promotion!.deadline)] };
   if (s === null) return { lane, effects: [pickEffect(lane, h)] };
   const found = pane(s.generation);
   if (found !== undefined && found.dead) return failSuccessor(lane, 'the successor pane died while swarm was down', found.paneId, ctx, true, found.tail ?? null);

@@ -7,9 +7,12 @@ import { clearTimer, effectId, escalation, journal, pickEffect, setTimer } from 
 import { type Effect, type Handoff, type LaneState, type MachineContext, type Step, WAIT_RETRY_MS } from './types.js';
 
 export function freshHandoff(lane: LaneState, reason: PacketReason, degraded: boolean): Handoff {
+  // A promotion in place stays this generation's handoff's, whatever the agent does next (a rejected
+  // packet, a degraded one after it died); a later generation's handoff is its own.
+  const promoted = lane.handoff?.promoted !== undefined && lane.handoff.from.generation === lane.generation ? { promoted: lane.handoff.promoted } : {};
   return {
     packet: null, reason, degraded, from: { generation: lane.generation, account: lane.account, paneId: lane.paneId },
-    successor: null, tried: [], rejected: [], picks: 0, retryAt: null, accountLimited: false,
+    successor: null, tried: [], rejected: [], picks: 0, retryAt: null, accountLimited: false, ...promoted,
   };
 }
 

@@ -68,7 +68,19 @@ export interface Handoff {
   exit?: AgentExit;
   /** The spent agent exited while its handoff was in flight (as expected): nothing of it is kept at acceptance. */
   spentExited?: true;
+  /**
+   * A lane's handoff because its agent is promoted to lead in place (SPEC 10.5, machine/promotion.ts):
+   * at acceptance its pane and account go to the lead lane, which the agent leads in as `as` at `epoch`.
+   */
+  promoted?: { as: string; epoch: number };
+  /** The lead lane's successor is a lane's agent promoted in place: awaited until `deadline` (epoch ms). */
+  promotion?: Promotion | null;
+  /** Lanes whose promotion to this lead failed during this handoff (not tried again). */
+  promotionsTried?: string[];
 }
+
+/** A promotion in place the lead lane awaits: lane `lane`'s agent of `generation` hands off its lane work, then leads as `as`. */
+export interface Promotion { lane: string; generation: number; as: string; deadline: number }
 
 /** An agent's exit: its status and its pane's last non-empty lines (escapes stripped). */
 export interface AgentExit { status: number | null; lines: string[] }
@@ -110,6 +122,8 @@ export interface LaneState {
    * (null: the successor's own). Absent when none, and in older state files.
    */
   retiring?: Retiring | null;
+  /** The lead lane's agent is a lane's agent promoted in place (SPEC 10.5): which, and the epoch it leads at. Absent otherwise. */
+  promotedFrom?: { lane: string; generation: number; epoch: number } | null;
 }
 
 export interface Retiring {
@@ -183,7 +197,15 @@ export type LaneEvent =
   | { type: 'account_freed'; account: string }
   | { type: 'resume'; panes: ResumedPane[] }
   /** The plan is done: a lane whose agent is gone and whose successor never came needs none now (machine/doneExit.ts). */
-  | { type: 'work_over' };
+  | { type: 'work_over' }
+  /** Promotion in place (machine/promotion.ts). To the lead lane: lane X's agent is chosen as its successor. */
+  | { type: 'promoting'; lane: string; generation: number; as: string }
+  /** To the lead lane: the promotion of `lane` will not happen (why); another successor is picked. */
+  | { type: 'promotion_failed'; lane: string; why: string }
+  /** To the lead lane: the promoted agent's pane and account, handed over at its lane successor's acceptance. */
+  | { type: 'adopt'; lane: string; generation: number; paneId: string; account: string | null; epoch: number }
+  /** To lane X: lead lane.json names it at `epoch` as `as`; hand off the lane work, then lead. */
+  | { type: 'promote'; as: string; epoch: number };
 
 /** A pane a restart found: a dead one with its exit status and last lines when they could be read. */
 export interface ResumedPane { generation: number; paneId: string; dead: boolean; status?: number | null; signal?: number; tail?: string }
@@ -219,6 +241,15 @@ export type Effect =
    * still that very process (found by its recorded process, else by its run id in the environment).
    */
   | { type: 'run_gate'; id: string; command: string; ends?: { id: string; process?: GateProcess } }
+  /** Lane X's spent pane and account go to the lead lane (its agent promoted in place), not closed. */
+  | { type: 'hand_over_pane'; id: string; paneId: string; account: string | null; generation: number; epoch: number }
+  /** Lane X's promotion will not happen (its agent ended first, or it could not hand off). */
+  | { type: 'promotion_declined'; id: string; why: string }
+  /**
+   * The lead lane takes over a promoted agent's pane: relabel it, record the agent as the lead's
+   * (`agent` at `generation`), and move its account's lease from lane `from` to the lead.
+   */
+  | { type: 'adopt_pane'; id: string; paneId: string; account: string | null; agent: string; generation: number; from: { lane: string; generation: number } }
   | { type: 'set_timer'; id: string; timer: TimerName; at: number }
   | { type: 'clear_timer'; id: string; timer: TimerName };
 

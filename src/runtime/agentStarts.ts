@@ -209,7 +209,7 @@ async function hostLossTold(engine: Engine): Promise<void> {
  * (a full disk) is kept and written at the next look at the spools (`recordLeft`): the pane is
  * started all the same, and its first commands wait for the record a moment, then are told to retry.
  */
-export function recordPane(engine: Engine, agent: { lane: string; role: 'lead' | 'lane'; generation: number; account: string }, pid: number | null): void {
+export function recordPane(engine: Engine, agent: { lane: string; role: 'lead' | 'lane'; generation: number; account: string; epoch?: number }, pid: number | null): void {
   const record = { ...agent, run: runOf(engine.state), pane: pid === null ? null : processNow(pid) };
   // The lease names its agent: it stays held while the agent runs, even once this engine is gone (SPEC 10.4).
   const laneName = engine.laneOfAgent(agent.lane) ?? agent.lane;

@@ -57,6 +57,8 @@ export interface EffectsEngine {
   dispatch(lane: string, event: LaneEvent): void;
   dispatch(event: SwarmEvent): void;
   spawnSuccessor(lane: LaneState, generation: number, account: string, packet: string): Promise<LaneEvent>;
+  /** The lead lane takes over a promoted agent's pane (runtime/promotion.ts). */
+  adoptPane(effect: Extract<Effect, { type: 'adopt_pane' }>): Promise<void>;
 }
 import { runnablePool } from './runnable.js';
 import { handoffExclusions } from '../core/swarm/exclusions.js';
@@ -116,6 +118,9 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
       await engine.host.kill(effect.paneId).catch(() => undefined);
       return;
     }
+    case 'adopt_pane':
+      await engine.adoptPane(effect);
+      return;
     case 'record_acceptance':
       recordAcceptance({ packet: effect.packet, accepted_at: new Date(engine.now()).toISOString(), by: effect.by, epoch: engine.state.epoch, from: effect.from, degraded: effect.degraded });
       return;
@@ -151,7 +156,7 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
       return;
     }
     default:
-      return; // set_timer, clear_timer, mark_limited, mark_not_ready: state in the step itself (core/swarm/reduce.ts)
+      return; // set_timer, clear_timer, mark_limited, mark_not_ready, hand_over_pane, promotion_declined: the step's own (core/swarm/reduce.ts)
   }
 }
 

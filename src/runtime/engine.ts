@@ -6,7 +6,7 @@
  * intent records) before any effect runs.
  */
 import type { SwarmConfig } from '../core/config/config.js';
-import type { LaneEvent, LaneState } from '../machine/types.js';
+import type { Effect, LaneEvent, LaneState } from '../machine/types.js';
 import { planPaths } from '../core/plan/paths.js';
 import { deadlines } from '../core/swarm/deadlines.js';
 import { accountsInUse } from '../core/swarm/exclusions.js';
@@ -75,6 +75,8 @@ export class Engine {
   /** The intents the journal's end shows written (read once, when a recovered one is first due). */
   private journaled: Set<string> | null = null;
   spawner: ((lane: LaneState, generation: number, account: string, packet: string) => Promise<LaneEvent>) | null = null;
+  /** Gives the lead lane a promoted agent's pane (runtime/promotion.ts), installed by the run. */
+  adopter: ((effect: Extract<Effect, { type: 'adopt_pane' }>) => Promise<void>) | null = null;
   starter: (() => Promise<void>) | null = null;
   /** Read the inbox; resolves once what was read is queued. Set once the run has begun (swarm.ts). */
   readInbox: (() => Promise<void>) | null = null;
@@ -308,6 +310,10 @@ export class Engine {
   async spawnSuccessor(lane: LaneState, generation: number, account: string, packet: string): Promise<LaneEvent> {
     if (!this.spawner) return { type: 'spawn_failed', generation, account, error: 'no spawner installed' };
     return this.spawner(lane, generation, account, packet);
+  }
+
+  async adoptPane(effect: Extract<Effect, { type: 'adopt_pane' }>): Promise<void> {
+    await this.adopter?.(effect);
   }
 
   publish(): void {

@@ -34,6 +34,7 @@ import { inboxReader } from './inboxReader.js';
 import { stopOnHostLost } from './runEnd.js';
 import { leadClaimed } from './leadSuccession.js';
 import { runSwarmEffect } from './swarmEffects.js';
+import { adoptPane } from './promotion.js';
 import { systemClock, isoNow, type Clock, type ClockTimer } from './clock.js';
 import { PaneWatch } from './watch.js';
 import { requireSession } from './sessionClaim.js';
@@ -175,6 +176,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   };
 
   engine.spawner = (lane, generation, account, packet) => spawn(engine, lane, generation, account, packet);
+  engine.adopter = (effect) => adoptPane(engine, effect);
   engine.starter = () => engine.writes.persistently(async () => startMissing(engine, await engine.host.list()));
   engine.swarmEffect = (effect, intent) => runSwarmEffect(engine, effect, {
     finish,
@@ -257,7 +259,10 @@ async function begin(engine: Engine, inbox: ReturnType<typeof inboxReader>): Pro
   for (const name of [...retried, ...engine.state.order.filter((n) => !retried.includes(n))]) {
     const mine = panes.filter((p) => engine.laneOfAgent(p.lane) === name);
     // Panes an earlier engine started are recorded again (an older swarm wrote no record of them).
-    for (const p of mine) if (!p.dead) recordPane(engine, { lane: p.lane, role: engine.state.lanes[name]!.role, generation: p.generation, account: p.account }, p.pid);
+    const lane = engine.state.lanes[name]!;
+    // A promoted agent leading in its pane is recorded again with the epoch it leads at.
+    const leadsAt = (g: number) => (lane.promotedFrom && g === lane.generation ? { epoch: lane.promotedFrom.epoch } : {});
+    for (const p of mine) if (!p.dead) recordPane(engine, { lane: p.lane, role: lane.role, generation: p.generation, account: p.account, ...leadsAt(p.generation) }, p.pid);
     engine.dispatch(name, { type: 'resume', panes: await Promise.all(mine.map((p) => resumedPane(engine.host, p))) });
   }
   if (engine.state.order.length > 0) engine.journal({ type: 'observation', event: 'readopted', lane: null, panes: panes.length });

@@ -10,6 +10,7 @@ import { updateLeadRecord } from '../adapters/leadStore.js';
 import { runNotifyCommand } from './effects.js';
 import type { Engine } from './engine.js';
 import { isoNow } from './clock.js';
+import { promoteLane } from './promotion.js';
 
 /** What the run provides: how it settles, and how it starts lanes that have no agent yet. */
 export interface RunHooks {
@@ -38,6 +39,9 @@ export async function runSwarmEffect(engine: Engine, effect: SwarmEffect, run: R
     case 'tell_stale_lead':
       engine.deliver(effect.agent, { kind: 'swarm' }, effect.text);
       engine.journal({ type: 'intervention', event: 'lead_stand_down', lane: effect.agent, lead: effect.lead, epoch: effect.epoch });
+      return;
+    case 'promote_lane':
+      promoteLane(engine, effect);
       return;
     case 'kill':
       void engine.host.kill(effect.paneId).catch(() => undefined);

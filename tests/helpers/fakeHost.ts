@@ -4,8 +4,9 @@
  * accept, lane add) in-process as the real agents would. Tests drive exits and screens by hand.
  */
 import { hostname } from 'node:os';
-import { spoolName, type AgentRecord } from '../../src/core/authority/agents.js';
-import { chmodSync } from 'node:fs';
+import { asAgentRecord, spoolName, type AgentRecord } from '../../src/core/authority/agents.js';
+import { chmodSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { HostEvent, PaneHost, PaneInfo, PaneSpec } from '../../src/adapters/host.js';
 import type { CommandIO } from '../../src/commands/io.js';
 import { describeError } from '../../src/errorReport.js';
@@ -17,7 +18,7 @@ import { notify } from '../../src/commands/notify.js';
 import { packetWrite } from '../../src/commands/packetWrite.js';
 
 /** One step of an agent: a report, a packet, an exit, or anything a test wants done from the pane. */
-export type Action = 'noaccept' | 'ready' | 'done' | 'usage limit' | 'handoff' | 'badpacket' | 'exit' | 'vanish' | 'ask' | `handover ${string}` | `blocked ${string}` | `lane add ${string}` | ((pane: FakePane) => Promise<void>);
+export type Action = 'noaccept' | 'ready' | 'done' | 'usage limit' | 'handoff' | 'badpacket' | 'exit' | 'vanish' | 'ask' | 'release' | `handover ${string}` | `blocked ${string}` | `lane add ${string}` | ((pane: FakePane) => Promise<void>);
 
 export interface FakePane {
   info: PaneInfo;
@@ -130,6 +131,14 @@ export class FakeHost implements PaneHost {
     return this.panes.get(paneId)?.info.dead === false;
   }
 
+  /** The pane's agent goes by another identity (a lane's agent promoted to lead): its commands are that agent's from now on. */
+  async relabel(paneId: string, as: { lane: string; generation: number; account: string; role: 'lead' | 'lane' }): Promise<void> {
+    const pane = this.panes.get(paneId);
+    if (!pane) return;
+    pane.spec = { ...pane.spec, ...as };
+    pane.info = { ...pane.info, lane: as.lane, generation: as.generation, account: as.account };
+  }
+
   async kill(paneId: string): Promise<void> {
     const pane = this.panes.get(paneId);
     if (pane && this.beforeKill) await this.beforeKill(pane);
@@ -199,7 +208,7 @@ export class FakeHost implements PaneHost {
       for (let attempt = 1; ; attempt += 1) {
         const printed: string[] = [];
         // Who it is: the agent this pane was started as, injected in-process (SPEC 10.3: never its environment).
-        const io: CommandIO = { args, cwd: spec.cwd, env: spec.env, stdout: (t) => printed.push(t), stderr: (t) => pane.out.push(t), stdin: async () => stdin, agent: agentOf(spec) };
+        const io: CommandIO = { args, cwd: spec.cwd, env: spec.env, stdout: (t) => printed.push(t), stderr: (t) => pane.out.push(t), stdin: async () => stdin, agent: recorded(pane.spec) };
         if ((await exitCode(command, io)) !== 5 || attempt === 100) return printed.join('').trim();
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -227,6 +236,7 @@ export class FakeHost implements PaneHost {
       // Claude's own report of a hard usage limit (a StopFailure hook), as its pane's hook would send it.
       else if (action === 'usage limit') await swarm(hook, ['StopFailure'], JSON.stringify({ hook_event_name: 'StopFailure', error: 'rate_limit', error_details: 'usage limit reached' }));
       else if (action === 'ask') await swarm(notify, ['lead', 'ask may I push to main?']);
+      else if (action === 'release') pane.out.push(`release: ${await swarm(lead, ['release'])}`);
       else if (action.startsWith('blocked ')) await swarm(notify, ['lead', action]);
       else if (action.startsWith('handover ')) {
         const path = await swarm(packetWrite, ['write', '--reason', 'capacity_critical', '--doing', 'leading', '--next', 'lead on', '--unverified', 'gate=true']);
@@ -243,6 +253,22 @@ export class FakeHost implements PaneHost {
       }
       pane.step += 1;
     }
+  }
+}
+
+/**
+ * The agent a pane is now, as swarm recorded it (its spool's record: a promoted agent's carries the
+ * epoch it leads at), else as its spec starts it.
+ */
+function recorded(spec: PaneSpec): AgentRecord {
+  const own = agentOf(spec);
+  const plan = spec.env.SWARM_PLAN;
+  if (!plan) return own;
+  try {
+    const record = asAgentRecord(JSON.parse(readFileSync(join(plan, '.swarm', 'agents', 'spools', `${own.spool}.json`), 'utf8')));
+    return record?.epoch === undefined ? own : { ...own, epoch: record.epoch };
+  } catch {
+    return own;
   }
 }
 

@@ -13,7 +13,8 @@ import { readPlanLeases } from '../../src/adapters/leaseFiles.js';
 import { startSwarm, type Outcome } from '../../src/runtime/swarm.js';
 import type { SwarmStore } from '../../src/ui/store.js';
 import { TORN_AFTER_MS } from '../../src/core/protocol/inbox.js';
-import { FakeHost, type Action, type Scripts } from '../helpers/fakeHost.js';
+import { agentOf, FakeHost, type Action, type Scripts } from '../helpers/fakeHost.js';
+import { lead } from '../../src/commands/lead.js';
 import { HandClock } from '../helpers/handClock.js';
 import { waitFor } from '../helpers/waitFor.js';
 import { makeSwarm, type LaneOptions, type SwarmOptions, type TestSwarm } from '../helpers/swarmUp.js';
@@ -408,6 +409,39 @@ describe('every generation is watched as the first (in-process)', () => {
     expect(s.events('lead_claims_met')).toEqual([expect.objectContaining({ lane: leads, epoch, claims: ['lead-b@2 (swarm\'s takeover)', `lead-c@${otherEpoch} (in lead.json)`] })]);
     expect(JSON.parse(readFileSync(join(s.plan, 'lead.json'), 'utf8'))).toMatchObject({ lead: leads, epoch, released: true });
     expect(host.live().filter((p) => p.startsWith('lead'))).toEqual([expect.stringMatching(new RegExp(`^${leads} g2 @`))]);
+  });
+
+  describe('a lane promoted in place (SPEC 10.5)', () => {
+    const seen = (event: string, lane?: string): Action => async () => {
+      await waitFor(() => t!.events(event).some((e) => lane === undefined || e.lane === lane), { what: event });
+    };
+    /** A lead command from this pane, refused (exit 3, `fenced`): lane-a's successor goes by the lane's name, not the lead's. */
+    const refused = (action: string): Action => async (pane) => {
+      const io = { args: [action], cwd: pane.spec.cwd, env: pane.spec.env, stdout: () => undefined, stderr: () => undefined, agent: agentOf(pane.spec) };
+      await expect(lead(io)).rejects.toThrow(/not the lead of plan p \(lead is lead-lane-a@2\)/);
+    };
+    it('the lead\'s pane closed, succession: [lane-a]: lane-a hands off its lane work, then leads from its own pane at epoch 2', async () => {
+      const { s, host, outcome } = await run([{ name: 'lane-a' }], {
+        'lead g1': ['ready', 'vanish'],
+        'lane-a g1': ['ready', seen('lane_promoted'), 'handoff', seen('pane_adopted'), seen('all_lanes_done'), 'release'],
+        'lane-a g2': ['ready', seen('pane_adopted'), refused('release'), 'done'],
+      }, { succession: ['lane-a'], timeouts: '{ accept: 4m, packet: 3m, stall: 20m, ask: 5m, release: 9m }' }); // the release deadline never passes: the lead releases
+      expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
+      // One lead, one epoch raised once, one agent per lane: lane-a's g1 pane is the lead's g2 now.
+      expect(s.events('lane_promoted')).toMatchObject([{ lane: 'lane-a', generation: 1, as: 'lead-lane-a', epoch: 2 }]);
+      expect(s.events('pane_adopted')).toMatchObject([{ lane: 'lead-lane-a', generation: 2, from: 'lane-a g1', epoch: 2 }]);
+      expect(s.events('lead_accepted')).toMatchObject([{ generation: 2, promoted: 'lane-a', promoted_generation: 1 }]);
+      expect(s.events('lead_notice')).toMatchObject([{ lane: 'lead-lane-a', epoch: 2 }]);
+      expect(s.events('successor_spawned').filter((e) => e.lane === 'lead')).toEqual([]);
+      expect(JSON.parse(readFileSync(join(s.plan, 'lead.json'), 'utf8'))).toMatchObject({ lead: 'lead-lane-a', epoch: 2, released: true, promoted_from: { lane: 'lane-a', generation: 1 } });
+      // The promoted agent released the plan as lead; lane-a's successor (same lane name) was fenced.
+      expect(s.events('lead_released')).toMatchObject([{ lane: 'lead-lane-a', by: 'lead-lane-a' }]);
+      expect(s.events('fenced').filter((e) => e.command === 'lead release')).toMatchObject([{ lane: 'lane-a' }]);
+      const panes = [...host.panes.values()];
+      expect(panes.find((p) => p.info.lane === 'lead-lane-a')?.info).toMatchObject({ generation: 2, dead: false });
+      expect(host.live()).toEqual([expect.stringMatching(/^lane-a g2 @/), expect.stringMatching(/^lead-lane-a g2 @/)]);
+      expect(host.mostLive.get('lane-a')).toBe(2);
+    });
   });
 
   it('the lead\'s pane closed from tmux: taken over at epoch + 1 by the succession entry', async () => {

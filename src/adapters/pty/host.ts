@@ -142,6 +142,11 @@ export class PtyHost implements PaneHost {
     return delivery;
   }
 
+  async relabel(paneId: string, as: { lane: string; generation: number; account: string; role: 'lead' | 'lane' }): Promise<void> {
+    const pane = this.panes.get(paneId);
+    if (pane !== undefined) pane.spec = { ...pane.spec, ...as };
+  }
+
   /** SIGTERM to the pane's process group, SIGKILL after 1 s; then the pane is forgotten. */
   async kill(paneId: string): Promise<void> {
     const pane = this.panes.get(paneId);

@@ -193,7 +193,12 @@ export function spawnTagged(target: { kind: 'split'; windowId: string } | { kind
 /** An argument of a command list as itself: tmux takes one ending in `;` for the end of a command (`\;` is a `;`). */
 export const listLiteral = (arg: string): string => (arg.endsWith(';') ? `${arg.slice(0, -1)}\\;` : arg);
 
-const identityOptions = (spec: PaneSpec): [string, string][] => [
+/** A live pane given another agent's identity (a lane's agent promoted to lead in place), in one command list. */
+export function relabelPane(paneId: string, as: Pick<PaneSpec, 'lane' | 'generation' | 'account' | 'role'>): string[] {
+  return identityOptions(as).flatMap(([name, value], i) => [...(i === 0 ? [] : [';']), 'set-option', '-p', '-t', paneId, name, listLiteral(value)]);
+}
+
+const identityOptions = (spec: Pick<PaneSpec, 'lane' | 'generation' | 'account' | 'role'>): [string, string][] => [
   ['@swarm_lane', spec.lane],
   ['@swarm_generation', String(spec.generation)],
   ['@swarm_account', spec.account],

@@ -142,6 +142,12 @@ export class TmuxHost implements PaneHost {
     });
   }
 
+  async relabel(ref: string, as: { lane: string; generation: number; account: string; role: 'lead' | 'lane' }): Promise<void> {
+    const paneId = await this.local(ref);
+    if (paneId === null) return; // another server's pane: gone with its server
+    await this.exec(tmux.relabelPane(paneId, as));
+  }
+
   /** Send a signal to the pane's process (the agent itself: panes run `exec <argv>`). */
   async signal(ref: string, signal: NodeJS.Signals): Promise<boolean> {
     const paneId = await this.local(ref);

@@ -28,6 +28,11 @@ export interface AgentRecord {
    * spool instead (`bySpool`).
    */
   pidns?: string;
+  /**
+   * The epoch it leads at, for a lane's agent swarm promoted to lead in place (SPEC 10.5): its pane was
+   * started with an older one in its environment. Absent for every other agent.
+   */
+  epoch?: number;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -76,6 +81,7 @@ export function asAgentRecord(value: unknown): AgentRecord | null {
     lane: v.lane, generation: v.generation, role: v.role, account: v.account, run: v.run, spool: v.spool,
     pane: pane === null ? null : { pid: pane.pid as number, startTicks: pane.startTicks as number }, host: v.host,
     ...(typeof v.pidns === 'string' && v.pidns !== '' ? { pidns: v.pidns } : {}),
+    ...(whole(v.epoch) ? { epoch: v.epoch } : {}),
   };
 }
 

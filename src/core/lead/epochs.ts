@@ -16,6 +16,8 @@ export interface LeadRecord {
   released: boolean;
   /** The lead's account when known. */
   account?: string | null;
+  /** The lane whose agent leads, promoted in place (SPEC 10.5), and its generation; absent (or null) otherwise. */
+  promoted_from?: { lane: string; generation: number } | null;
 }
 
 export type LeadRefusal = 'revision' | 'fenced' | 'held' | 'released' | 'unknown_successor' | 'no_record';
@@ -79,7 +81,8 @@ export function recordLane(current: LeadRecord, lane: string, now: string): Lead
 
 /** The record after `to` becomes lead: epoch + 1, `to` leaves the succession (it cannot succeed itself). */
 function promote(current: LeadRecord, to: string, account: string | null, now: string): LeadOutcome {
-  return next(current, {
+  const { promoted_from: _promoted, ...held } = current; // a lane promoted in place leads no more
+  return next(held, {
     lead: to, epoch: current.epoch + 1, account, succession: current.succession.filter((name) => name !== to),
   }, now);
 }
@@ -292,5 +295,12 @@ export function parseLeadRecord(text: string): { ok: true; record: LeadRecord } 
     revision: o.revision as number, updated_at: o.updated_at as string, released: o.released === true,
   };
   if ('account' in o) record.account = o.account as string | null;
+  if ('promoted_from' in o && o.promoted_from !== null) {
+    const p = o.promoted_from as Record<string, unknown> | undefined;
+    if (typeof p !== 'object' || p === null || !isName(p.lane) || !Number.isSafeInteger(p.generation) || (p.generation as number) < 1) {
+      return { ok: false, reason: `lead.json "promoted_from" must be {lane, generation} or null, got ${shown(o.promoted_from)}` };
+    }
+    record.promoted_from = { lane: p.lane as string, generation: p.generation as number };
+  }
   return { ok: true, record };
 }

@@ -57,7 +57,8 @@ export function agentPlan(env: Env, command: string, leadsOnly?: LeadsOnly): str
 export function agentContext(env: Env, plan: string, agent: AgentRecord): AgentContext {
   const problems: string[] = [];
   const epochText = env.SWARM_EPOCH?.trim();
-  const epoch = epochText ? checkedNumber(epochText, 'SWARM_EPOCH', 0, problems) : null;
+  // A promoted agent's record names the epoch it leads at (its pane's SWARM_EPOCH is older).
+  const epoch = agent.epoch ?? (epochText ? checkedNumber(epochText, 'SWARM_EPOCH', 0, problems) : null);
   if (problems.length > 0) throw new UsageError(problems.join('; '), { hint: 'these come from `swarm up`; a pane whose environment was changed by hand cannot report' });
   return {
     plan,

@@ -64,6 +64,11 @@ export type SwarmEffect =
   | { type: 'poke'; agent: string }
   /** Tell the lead that was that it no longer leads (its mailbox), journaled as lead_stand_down. */
   | { type: 'tell_stale_lead'; agent: string; text: string; lead: string; epoch: number }
+  /**
+   * A lane's agent is promoted to lead in place (core/swarm/promotion.ts): claim lead.json for `as` (at
+   * the epoch a handover to the lane raised, else one above), then tell the lane (`promote`).
+   */
+  | { type: 'promote_lane'; lane: string; generation: number; as: string }
   /** Kill a pane (a lead taken over after unanswered asks). */
   | { type: 'kill'; paneId: string }
   /** Release the lead record if it is still held (journal lead_released), then feed `record_released`. */

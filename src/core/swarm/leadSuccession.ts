@@ -28,6 +28,8 @@ export type SuccessionEvent =
   | { type: 'successor_starting' }
   /** The successor about to start goes by `name` at `epoch`: another claim to the lead won the tie-break (epochs.winner). */
   | { type: 'successor_named'; name: string; epoch: number }
+  /** A promotion in place will not happen: the successor named for it is named no more. */
+  | { type: 'promotion_ended' }
   /** swarm raised the epoch in the lead record (a takeover of a lost lead). */
   | { type: 'epoch_raised'; epoch: number }
   /** swarm claimed the lead record at the run's start (`epoch`: the record's, after the claim). */
@@ -108,6 +110,8 @@ export function reduceSuccession(state: Succession, event: SuccessionEvent, ctx:
       return state.leadNext !== null ? { state, effects: [] } : { state: { ...state, leadNext: takeoverName(state.leadAgent, ctx) }, effects: [] };
     case 'successor_named':
       return { state: { ...state, leadNext: event.name, epoch: event.epoch }, effects: [] };
+    case 'promotion_ended':
+      return { state: { ...state, leadNext: null }, effects: [] };
     case 'epoch_raised':
       return { state: { ...state, epoch: event.epoch }, effects: [] };
     case 'claimed':

@@ -24,6 +24,7 @@ import { reduceHostLost } from './hostLost.js';
 import { reduceLaneAdd } from './laneAdd.js';
 import { reduceSuccession, type Succession, type SuccessionEvent } from './leadSuccession.js';
 import { reducePlanEnd, type PlanEnd, type PlanEndEvent } from './planEnd.js';
+import { promotedName, promotionTarget } from './promotion.js';
 import { attribute } from './readings.js';
 import { reduceSession } from './sessions.js';
 import type { PendingEffect, SwarmState } from './state.js';
@@ -170,18 +171,57 @@ function lane(b: Build, name: string, event: LaneEvent, ctx: SwarmContext): void
   // Once the tmux server is gone, what befalls a lane (every spawn fails, panes vanish) is the host's
   // loss, not the lane's: the state saved with host_lost is what the next `swarm up` resumes from.
   if (!found || s.hostLost !== undefined) return;
+  // No account left for a successor lead: a lane of the succession is promoted instead (SPEC 10.5).
+  if (event.type === 'lease' && event.account === null && found.name === s.leadName && leadPromotes(b, found, true, ctx)) return;
   const current = leadWorkOver(s, found, event, ctx) ? { ...found, state: 'done' as const } : found;
   const { lane: next, effects } = reduceLane(current, event, machineContext(ctx, name));
   const { timers, rest } = applyTimers(s.timers, name, effects);
   let facts = { limited: s.limited, notReady: s.notReady ?? {}, readings: s.readings };
+  const follow: LaneEvent[] = [];
+  let pick = false;
   for (const effect of rest) {
-    const same = 'account' in effect ? ctx.sameAccount?.[effect.account] : undefined;
+    const same = effect.type === 'mark_limited' || effect.type === 'mark_not_ready' ? ctx.sameAccount?.[effect.account] : undefined;
     if (effect.type === 'mark_limited') facts = reduceAccounts(facts, { type: 'limited', account: effect.account, resetsAt: effect.resetsAt }, same);
     else if (effect.type === 'mark_not_ready') facts = reduceAccounts(facts, { type: 'not_ready', account: effect.account, why: effect.why }, same);
-    else b.effects.push({ lane: name, effect });
+    // A promoted lane's pane goes to the lead lane; a promotion that will not happen, back to it (machine/promotion.ts).
+    else if (effect.type === 'hand_over_pane') follow.push({ type: 'adopt', lane: name, generation: effect.generation, paneId: effect.paneId, account: effect.account, epoch: effect.epoch });
+    else if (effect.type === 'promotion_declined') follow.push({ type: 'promotion_failed', lane: name, why: effect.why });
+    else if (effect.type === 'pick_account' && name === s.leadName) {
+      pick = true;
+      b.effects.push({ lane: name, effect });
+    } else b.effects.push({ lane: name, effect });
   }
   b.state = { ...s, lanes: { ...s.lanes, [name]: next }, timers, ...facts };
   b.laneMoved = true;
+  // The lead lane picks a successor: a lane of the succession may be promoted in place instead of an account picked.
+  if (pick && leadPromotes(b, next, false, ctx)) b.effects = b.effects.filter((e) => !(e.lane === name && e.effect.type === 'pick_account'));
+  // A promotion the lead lane gave up (declined, timed out): the name it was to lead by is named no more.
+  if (name === s.leadName && (found.handoff?.promotion ?? null) !== null && (next.handoff?.promotion ?? null) === null && next.generation === found.generation) {
+    succession(b, { type: 'promotion_ended' }, ctx);
+  }
+  for (const e of follow) lane(b, b.state.leadName, e, ctx);
+}
+
+/**
+ * Promote a lane in place if the succession says so (core/swarm/promotion.ts): the lead lane awaits it,
+ * lead.json is claimed for it (`promote_lane`, I/O), and the lead's messages go to the name it will
+ * lead by. False: no lane is to be promoted (a successor lead is started as for any).
+ */
+function leadPromotes(b: Build, lead: LaneState, lanesOnly: boolean, ctx: SwarmContext): boolean {
+  const s = b.state;
+  const h = lead.handoff;
+  if (lead.phase !== 'spawning' || h === null || h.successor !== null || (h.promotion ?? null) !== null) return false;
+  const target = promotionTarget(
+    { lanes: s.lanes, leadName: s.leadName, leadAgent: s.leadAgent, leadNext: s.leadNext, succession: ctx.config.lead.succession },
+    h.promotionsTried ?? [], lanesOnly,
+  );
+  if (target === null) return false;
+  const generation = s.lanes[target]!.generation;
+  const as = promotedName(s.leadName, target, [...s.order, ...ctx.config.lead.succession]);
+  lane(b, s.leadName, { type: 'promoting', lane: target, generation, as }, ctx);
+  succession(b, { type: 'successor_named', name: as, epoch: b.state.epoch }, ctx);
+  swarm(b, { type: 'promote_lane', lane: target, generation, as });
+  return true;
 }
 
 /**

@@ -1,0 +1,59 @@
+/**
+ * A lane's agent promoted to lead in place, as the runtime carries it out (the reducers decide:
+ * core/swarm/promotion.ts, machine/promotion.ts). `promote_lane` claims lead.json for the name the
+ * agent will lead by — at the epoch a handover to that lane raised, else one above the record's (the
+ * lost lead fenced from then on) — and tells the lane; `adopt_pane` gives the lead lane the agent's
+ * pane: relabelled, the agent recorded as the lead's (its commands by ancestry are the lead's, at the
+ * epoch it leads at), and its account's lease moved to the lead. Both are idempotent: a restart that
+ * finds the intent not marked done carries it out again to the same end.
+ */
+import { compareAndSwap, winner, type LeadOutcome } from '../core/lead/epochs.js';
+import type { Effect } from '../machine/types.js';
+import type { SwarmEffect } from '../core/swarm/events.js';
+import { updateLeadRecord } from '../adapters/leadStore.js';
+import { moveLease } from '../adapters/leaseFiles.js';
+import { recordPane } from './agentStarts.js';
+import type { Engine } from './engine.js';
+
+export function promoteLane(engine: Engine, effect: Extract<SwarmEffect, { type: 'promote_lane' }>): void {
+  const known = engine.state.epoch;
+  const now = new Date(engine.now()).toISOString();
+  let refusal: string | null = null;
+  const outcome = updateLeadRecord(engine.config.plan, (current): LeadOutcome => {
+    refusal = null;
+    if (!current) return { ok: false, code: 'no_record', message: 'no lead record' };
+    if (current.released) return { ok: false, code: 'released', message: 'the lead record is released' };
+    if (current.lead === effect.as) return { ok: true, record: current }; // claimed already (carried out again)
+    const other = current.lead;
+    const handedToLane = other === effect.lane;
+    if (current.epoch > known && other !== null && !handedToLane) {
+      // Another claim met this one (SPEC 6 tie-break): it stands unless this one ranks first.
+      const first = winner({ name: effect.lane, epoch: known + 1 }, { name: other, epoch: current.epoch }, engine.config.lead.succession, engine.state.leadAgent);
+      if (first !== effect.lane) {
+        refusal = `${other}@${current.epoch} in lead.json wins over promoting ${effect.lane}@${known + 1}`;
+        return { ok: false, code: 'held', message: refusal };
+      }
+    }
+    const epoch = handedToLane ? current.epoch : current.epoch + 1;
+    return compareAndSwap(current, current.revision, { ...current, lead: effect.as, epoch, promoted_from: { lane: effect.lane, generation: effect.generation } }, now);
+  });
+  if (!outcome.ok) {
+    engine.dispatch(engine.state.leadName, { type: 'promotion_failed', lane: effect.lane, why: refusal ?? outcome.message });
+    return;
+  }
+  const epoch = outcome.record.epoch;
+  if (epoch !== known) engine.apply({ type: 'lead_successor_named', name: effect.as, epoch });
+  engine.journal({ type: 'observation', event: 'lead_epoch_raised', lane: effect.as, epoch, promoted: effect.lane, promoted_generation: effect.generation });
+  engine.dispatch(effect.lane, { type: 'promote', as: effect.as, epoch });
+}
+
+export async function adoptPane(engine: Engine, effect: Extract<Effect, { type: 'adopt_pane' }>): Promise<void> {
+  const lead = engine.state.leadName;
+  const account = effect.account ?? '';
+  const epoch = engine.state.lanes[lead]?.promotedFrom?.epoch ?? engine.state.epoch;
+  await engine.host.relabel(effect.paneId, { lane: effect.agent, generation: effect.generation, account, role: 'lead' }).catch(() => undefined);
+  if (effect.account !== null) moveLease(engine.leases, effect.account, effect.from, { lane: lead, generation: effect.generation });
+  const pane = (await engine.host.list().catch(() => [])).find((p) => p.paneId === effect.paneId);
+  recordPane(engine, { lane: effect.agent, role: 'lead', generation: effect.generation, account, epoch }, pane?.pid ?? null);
+  engine.journal({ type: 'observation', event: 'pane_adopted', lane: effect.agent, generation: effect.generation, paneId: effect.paneId, from: `${effect.from.lane} g${effect.from.generation}`, account: effect.account, epoch });
+}
