@@ -39,9 +39,13 @@ export function reconcileLeases(engine: Engine): void {
     if (holder === 'engine') continue;
     const lane = state.lanes[lease.lane];
     // A done lane's agent keeps its lease as in a run that was never killed (its pane stays open).
-    const serving = lane !== undefined && store.keys.get(lease.account) === lease.key &&
+    // A promoted agent's lease still under its lane's name (the move to the lead not yet carried out) serves the lead.
+    const lead = state.lanes[state.leadName];
+    const promoted = lead?.promotedFrom ?? null;
+    const servesLead = promoted !== null && lead!.account === lease.account && promoted.lane === lease.lane && promoted.generation === lease.generation;
+    const serving = store.keys.get(lease.account) === lease.key && (servesLead || (lane !== undefined &&
       ((lane.generation === lease.generation && lane.account === lease.account) ||
-        (lane.handoff?.successor?.generation === lease.generation && lane.handoff.successor.account === lease.account));
+        (lane.handoff?.successor?.generation === lease.generation && lane.handoff.successor.account === lease.account))));
     if (serving) {
       adoptLease(store, lease);
     } else if (holder === null) {

@@ -56,8 +56,9 @@ export function claimTakeover(engine: Engine, proposed: string): string {
     met = null;
     if (!current) return { ok: false, code: 'no_record', message: 'no lead record' };
     const other = current.lead;
+    // Claimed already: this very takeover, carried out again after a crash (its spawn's intent), raises nothing.
+    if (other === proposed && current.epoch >= known && !current.released) return { ok: false, code: 'held', message: `${proposed} holds the record at epoch ${current.epoch} already` };
     if (current.epoch > known && other !== null && !current.released) {
-      if (other === proposed) return { ok: false, code: 'held', message: `${proposed} holds the record at epoch ${current.epoch} already` };
       const first = lanes.has(other) ? proposed : winner({ name: proposed, epoch: known + 1 }, { name: other, epoch: current.epoch }, engine.config.lead.succession, engine.state.leadAgent);
       met = { other, epoch: current.epoch, first };
       if (first !== proposed) return { ok: false, code: 'held', message: `${other}@${current.epoch} wins over ${proposed}@${known + 1}` };

@@ -19,11 +19,16 @@ export function promoteLane(engine: Engine, effect: Extract<SwarmEffect, { type:
   const known = engine.state.epoch;
   const now = new Date(engine.now()).toISOString();
   let refusal: string | null = null;
+  let already: number | null = null;
   const outcome = updateLeadRecord(engine.config.plan, (current): LeadOutcome => {
     refusal = null;
+    already = null;
     if (!current) return { ok: false, code: 'no_record', message: 'no lead record' };
     if (current.released) return { ok: false, code: 'released', message: 'the lead record is released' };
-    if (current.lead === effect.as) return { ok: true, record: current }; // claimed already (carried out again)
+    if (current.lead === effect.as) {
+      already = current.epoch; // claimed already (the intent carried out again after a restart): nothing to write
+      return { ok: false, code: 'held', message: `${effect.as} holds the record at epoch ${current.epoch} already` };
+    }
     const other = current.lead;
     const handedToLane = other === effect.lane;
     if (current.epoch > known && other !== null && !handedToLane) {
@@ -37,13 +42,14 @@ export function promoteLane(engine: Engine, effect: Extract<SwarmEffect, { type:
     const epoch = handedToLane ? current.epoch : current.epoch + 1;
     return compareAndSwap(current, current.revision, { ...current, lead: effect.as, epoch, promoted_from: { lane: effect.lane, generation: effect.generation } }, now);
   });
-  if (!outcome.ok) {
+  const held = already as number | null;
+  if (!outcome.ok && held === null) {
     engine.dispatch(engine.state.leadName, { type: 'promotion_failed', lane: effect.lane, why: refusal ?? outcome.message });
     return;
   }
-  const epoch = outcome.record.epoch;
+  const epoch = outcome.ok ? outcome.record.epoch : held!;
   if (epoch !== known) engine.apply({ type: 'lead_successor_named', name: effect.as, epoch });
-  engine.journal({ type: 'observation', event: 'lead_epoch_raised', lane: effect.as, epoch, promoted: effect.lane, promoted_generation: effect.generation });
+  if (outcome.ok) engine.journal({ type: 'observation', event: 'lead_epoch_raised', lane: effect.as, epoch, promoted: effect.lane, promoted_generation: effect.generation });
   engine.dispatch(effect.lane, { type: 'promote', as: effect.as, epoch });
 }
 

@@ -91,9 +91,11 @@ function sameEnd(s: TestSwarm, host: FakeHost, outcome: { code: number; why: str
   expect(s.events('lead_accepted'), label).toHaveLength(lead === 'lead' ? 0 : 1);
   // A new lead's notice is an intent like any other: a cut between its step's save and the notice still tells the lanes.
   if (lead !== 'lead') expect(s.events('lead_notice').filter((e) => e.lane === lead).length, label).toBeGreaterThanOrEqual(1);
+  // One epoch raised once, whatever the cut: the new lead's.
+  if (lead !== 'lead') expect(JSON.parse(readFileSync(join(s.plan, 'lead.json'), 'utf8')), label).toMatchObject({ lead, epoch: 2 });
   const leases = readPlanLeases(s.plan, s.env).map((l) => `${l.lane} g${l.generation} @${l.account}`).sort();
   // A lease is the lead lane's whatever name its agent goes by (`lead-b`).
-  expect(leases, label).toEqual(live.map((p) => p.replace(/^lead-b /, 'lead ')).sort());
+  expect(leases, label).toEqual(live.map((p) => p.replace(/^lead-[a-z-]+ /, 'lead ')).sort());
 }
 
 describe('crash at every cut (in-process, fake host)', () => {
@@ -102,7 +104,12 @@ describe('crash at every cut (in-process, fake host)', () => {
   // cut must fall in, judged from the state saved there.
   const a = (s: EngineState) => s.lanes['lane-a'];
   const releasePending = (s: EngineState) => s.releaseAt !== null && !s.planDone;
+  const promoted = async () => { await waitFor(() => t!.events('lane_promoted').length > 0, { what: 'lane_promoted' }); };
+  // The lead dies once lane-a works (as saved): a lane still starting is no lane to promote.
+  const laneWorks = async () => { await waitFor(() => (JSON.parse(readFileSync(join(t!.plan, '.swarm', 'state.json'), 'utf8')) as EngineState).lanes['lane-a']?.state === 'working', { what: 'lane-a working' }); };
   it.each<[string, LaneOptions, Scripts, number, string, (s: EngineState) => boolean]>([
+    // SPEC 10.5: lane-a's agent hands off its lane work, then leads from its own pane (one lead, one epoch, one agent per lane).
+    ['a lane promoted in place', { name: 'lane-a' }, { 'lead g1': ['ready', laneWorks, 'exit'], 'lane-a g1': ['ready', promoted, 'handoff'], 'lane-a g2': ['done'] }, 1, 'lead-lane-a', (s) => (s.lanes.lead?.handoff?.promotion ?? null) !== null],
     ['a handoff', { name: 'lane-a' }, { 'lane-a g1': ['ready', 'handoff'], 'lane-a g2': ['done'] }, 1, 'lead', releasePending],
     ['a done_when gate', { name: 'lane-a', doneWhen: 'sleep 0.1; true' }, {}, 0, 'lead', (s) => (a(s)?.gate ?? null) !== null],
     ['a usage limit', { name: 'lane-a' }, { 'lane-a g1': ['ready', 'usage limit'] }, 1, 'lead', (s) => a(s)?.phase === 'spawning'],
@@ -110,7 +117,11 @@ describe('crash at every cut (in-process, fake host)', () => {
     ['near, then a handoff', { name: 'lane-a' }, { 'lane-a g1': ['ready', capacity('low 20%'), 'handoff'], 'lane-a g2': ['done'] }, 1, 'lead', (s) => a(s)?.phase === 'near'],
     ['an ask outstanding', { name: 'lane-a' }, { 'lane-a g1': ['ready', 'ask', 'done'] }, 0, 'lead', (s) => s.asks.length > 0],
   ])('%s: every cut ends with the plan done, each handoff finished exactly once', async (name, lane, scripts, handoffs, lead, moment) => {
-    const s = (t = makeSwarm({ lanes: [lane], timeouts: '{ accept: 5s, packet: 2s, stall: 10m, ask: 30s, release: 50ms }', ...(lead === 'lead' ? {} : { succession: [lead] }) }));
+    const succession = lead === 'lead' ? {} : { succession: [lead === 'lead-lane-a' ? 'lane-a' : lead] };
+    // A promotion's deadline (packet + 2 × accept) is saved as a time: with a few seconds' worth, the cuts
+    // replayed after many others would find it passed on this real clock, and go to a successor lead instead.
+    const timeouts = lead === 'lead-lane-a' ? '{ accept: 60s, packet: 30s, stall: 10m, ask: 30s, release: 50ms }' : '{ accept: 5s, packet: 2s, stall: 10m, ask: 30s, release: 50ms }';
+    const s = (t = makeSwarm({ lanes: [lane], timeouts, ...succession }));
     const cuts: { files: Files; leases: Files; panes: PaneSnapshot }[] = [];
     const leaseDir = join(s.env.SWARM_STATE_DIR!, 'leases');
     let host = new FakeHost(scripts);
@@ -137,6 +148,7 @@ describe('crash at every cut (in-process, fake host)', () => {
         const saved = at.files.files.find((f) => f.path.endsWith('state.json'));
         console.log(saved ? JSON.stringify((JSON.parse(saved.data.toString('utf8')) as EngineState).lanes['lane-a'] ?? null) : 'no state');
         console.log(JSON.stringify(at.panes.map((p) => [p.info.paneId, p.info.lane, p.info.generation, p.info.account, p.info.dead, p.step])));
+        console.log('lead.json at the cut:', at.files.files.find((f) => f.path.endsWith('lead.json'))?.data.toString('utf8'), 'state epoch', saved ? (JSON.parse(saved.data.toString('utf8')) as EngineState).epoch : null);
         console.log(s.journal().map((e, n) => `${n < before ? ' ' : '+'} ${String(e.event)} ${String(e.lane)} g${String(e.generation ?? '')} ${String(e.account ?? '')} ${String(e.why ?? e.reason ?? '')}`).join('\n'));
       }
       sameEnd(s, host, outcome, `${name}: cut ${i + 1} of ${cuts.length}`, handoffs, lead);

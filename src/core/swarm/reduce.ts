@@ -200,6 +200,13 @@ function lane(b: Build, name: string, event: LaneEvent, ctx: SwarmContext): void
     succession(b, { type: 'promotion_ended' }, ctx);
   }
   for (const e of follow) lane(b, b.state.leadName, e, ctx);
+  // After a restart: a promotion awaited whose lane was never told (the crash fell between lead.json's
+  // claim and the lane's step) is claimed and told again; both are idempotent.
+  const p = name === s.leadName && event.type === 'resume' ? (next.handoff?.promotion ?? null) : null;
+  const promoted = p === null ? undefined : b.state.lanes[p.lane];
+  if (p !== null && promoted !== undefined && !(promoted.generation === p.generation && promoted.handoff?.promoted !== undefined) && promoted.generation === p.generation) {
+    swarm(b, { type: 'promote_lane', lane: p.lane, generation: p.generation, as: p.as });
+  }
 }
 
 /**
