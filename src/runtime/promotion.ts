@@ -57,7 +57,10 @@ export async function adoptPane(engine: Engine, effect: Extract<Effect, { type: 
   const lead = engine.state.leadName;
   const account = effect.account ?? '';
   const epoch = engine.state.lanes[lead]?.promotedFrom?.epoch ?? engine.state.epoch;
-  await engine.host.relabel(effect.paneId, { lane: effect.agent, generation: effect.generation, account, role: 'lead' }).catch(() => undefined);
+  await engine.host.relabel(effect.paneId, { lane: effect.agent, generation: effect.generation, account, role: 'lead' }).catch((error: unknown) => {
+    // The pane is the lead's all the same (state says so); only a restart would not find it by its labels.
+    engine.journal({ type: 'observation', event: 'relabel_failed', lane: effect.agent, generation: effect.generation, paneId: effect.paneId, error: error instanceof Error ? error.message : String(error) });
+  });
   if (effect.account !== null) moveLease(engine.leases, effect.account, effect.from, { lane: lead, generation: effect.generation });
   const pane = (await engine.host.list().catch(() => [])).find((p) => p.paneId === effect.paneId);
   recordPane(engine, { lane: effect.agent, role: 'lead', generation: effect.generation, account, epoch }, pane?.pid ?? null);

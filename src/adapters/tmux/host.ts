@@ -145,7 +145,8 @@ export class TmuxHost implements PaneHost {
   async relabel(ref: string, as: { lane: string; generation: number; account: string; role: 'lead' | 'lane' }): Promise<void> {
     const paneId = await this.local(ref);
     if (paneId === null) return; // another server's pane: gone with its server
-    await this.exec(tmux.relabelPane(paneId, as));
+    // A command list is one tmux process (the control connection answers each command of a list apart).
+    await this.run(tmux.relabelPane(paneId, as));
   }
 
   /** Send a signal to the pane's process (the agent itself: panes run `exec <argv>`). */
