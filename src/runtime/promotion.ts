@@ -49,7 +49,8 @@ export function promoteLane(engine: Engine, effect: Extract<SwarmEffect, { type:
   }
   const epoch = outcome.ok ? outcome.record.epoch : held!;
   if (epoch !== known) engine.apply({ type: 'lead_successor_named', name: effect.as, epoch });
-  if (outcome.ok) engine.journal({ type: 'observation', event: 'lead_epoch_raised', lane: effect.as, epoch, promoted: effect.lane, promoted_generation: effect.generation });
+  // Raised for a lost lead; at the epoch a handover to the lane raised, only the name it leads by is written.
+  if (outcome.ok) engine.journal({ type: 'observation', event: epoch !== known ? 'lead_epoch_raised' : 'lead_promotion_claimed', lane: effect.as, epoch, promoted: effect.lane, promoted_generation: effect.generation });
   engine.dispatch(effect.lane, { type: 'promote', as: effect.as, epoch });
 }
 

@@ -29,5 +29,7 @@ export function laneViews(engine: ViewSource): LaneView[] {
 export function leadView(engine: ViewSource & { leadRecord(): LeadRecord | null }): SwarmView['lead'] {
   const lead = engine.state.lanes[engine.state.leadName];
   const released = engine.leadRecord()?.released === true;
-  return { name: engine.state.leadAgent, epoch: engine.state.epoch, account: lead?.account ?? null, state: released ? 'released' : (lead?.state ?? 'starting') };
+  const promoting = lead?.handoff?.promotion?.lane;
+  const state = released ? 'released' : promoting !== undefined ? `${lead?.state ?? 'lost'}, promoting ${promoting}` : (lead?.state ?? 'starting');
+  return { name: engine.state.leadAgent, epoch: engine.state.epoch, account: lead?.account ?? null, state };
 }

@@ -442,6 +442,25 @@ describe('every generation is watched as the first (in-process)', () => {
       expect(host.live()).toEqual([expect.stringMatching(/^lane-a g2 @/), expect.stringMatching(/^lead-lane-a g2 @/)]);
       expect(host.mostLive.get('lane-a')).toBe(2);
     });
+
+    it('a handover to lane-a promotes it the same way: one epoch raised (the handover\'s), the old lead told to stand down and its pane kept for timeouts.release', async () => {
+      const { s, host, outcome } = await run([{ name: 'lane-a' }], {
+        'lead g1': ['ready', seen('lane_started', 'lane-a'), 'handover lane-a'],
+        'lane-a g1': ['ready', seen('lane_promoted'), 'handoff', seen('pane_adopted'), seen('all_lanes_done'), 'release'],
+        'lane-a g2': ['ready', 'done'],
+      }, { succession: ['lead-b'], timeouts: '{ accept: 4m, packet: 3m, stall: 20m, ask: 5m, release: 9m }' });
+      expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
+      expect(s.events('lead_handover')).toMatchObject([{ to: 'lane-a', epoch: 2 }]);
+      expect(s.events('lane_promoted')).toMatchObject([{ lane: 'lane-a', as: 'lead-lane-a', epoch: 2 }]);
+      expect(s.events('lead_epoch_raised')).toEqual([]);
+      expect(s.events('lead_promotion_claimed')).toMatchObject([{ lane: 'lead-lane-a', epoch: 2, promoted: 'lane-a' }]);
+      expect(s.events('lead_stand_down')).toMatchObject([{ lane: 'lead', lead: 'lead-lane-a', epoch: 2 }]);
+      expect(s.events('lead_pane_kept')).toHaveLength(1);
+      expect(s.events('successor_spawned').filter((e) => e.lane === 'lead')).toEqual([]);
+      expect(JSON.parse(readFileSync(join(s.plan, 'lead.json'), 'utf8'))).toMatchObject({ lead: 'lead-lane-a', epoch: 2, released: true, promoted_from: { lane: 'lane-a', generation: 1 } });
+      expect(s.events('lead_released')).toMatchObject([{ lane: 'lead-lane-a', by: 'lead-lane-a' }]);
+      expect(host.live().filter((p) => !p.startsWith('lead '))).toEqual([expect.stringMatching(/^lane-a g2 @/), expect.stringMatching(/^lead-lane-a g2 @/)]);
+    });
   });
 
   it('the lead\'s pane closed from tmux: taken over at epoch + 1 by the succession entry', async () => {

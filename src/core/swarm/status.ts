@@ -64,7 +64,11 @@ export function statusJson(input: StatusInput): StatusJson {
 /** A plain table, no escape codes. */
 export function statusTable(input: StatusInput): string {
   const json = statusJson(input);
-  const header = `swarm ${json.session.replace(/^swarm-/, '')} — plan ${json.plan} — lead ${json.lead.name}@${json.lead.epoch}${json.lead.account ? ` (${json.lead.account})` : ''} ${json.lead.state}`;
+  // A lane promoted in place (SPEC 10.5), awaited or done: said in the header, not in SPEC 7's JSON.
+  const promoting = input.lanes.find((l) => l.name === input.leadName)?.handoff?.promotion?.lane;
+  const from = input.record?.released ? undefined : input.record?.promoted_from;
+  const promotion = promoting ? `, promoting ${promoting}` : from ? `, ${from.lane} g${from.generation} promoted in place` : '';
+  const header = `swarm ${json.session.replace(/^swarm-/, '')} — plan ${json.plan} — lead ${json.lead.name}@${json.lead.epoch}${json.lead.account ? ` (${json.lead.account})` : ''} ${json.lead.state}${promotion}`;
   const rows = input.lanes
     .filter((l) => l.name !== input.leadName)
     .map((l) => [

@@ -142,3 +142,16 @@ describe('statusTable', () => {
     expect(text.split('\n').every((l) => l === l.trimEnd())).toBe(true);
   });
 });
+
+describe('statusTable: a lane promoted in place (SPEC 10.5)', () => {
+  const leadLost = (over: Partial<LaneState> = {}): LaneState => ({ ...initialLane({ name: 'lead', role: 'lead', account: 'work1', now: 0 }), state: 'lost', ...over });
+  const base: StatusInput = { plan: 'p', session: 'swarm-demo', leadName: 'lead', leadAgent: 'lead', epoch: 2, lanes: [], record: null, now: 0 };
+  it('says which lane is being promoted while the lead lane awaits it, and which lane the lead was promoted from after', () => {
+    const awaiting = leadLost({ phase: 'spawning', handoff: { packet: 'p', reason: 'lane_lost', degraded: true, from: { generation: 1, account: 'work1', paneId: '%1' }, successor: null, tried: [], rejected: [], picks: 1, retryAt: null, accountLimited: false, promotion: { lane: 'lane-a', generation: 1, as: 'lead-lane-a', deadline: 9 } } });
+    expect(statusTable({ ...base, lanes: [awaiting] }).split('\n')[0]).toBe('swarm demo — plan p — lead lead@2 (work1) lost, promoting lane-a');
+    const record = { plan: 'p', lead: 'lead-lane-a', epoch: 2, succession: [], lanes: [], revision: 3, updated_at: '', released: false, promoted_from: { lane: 'lane-a', generation: 1 } };
+    expect(statusTable({ ...base, lanes: [leadLost({ state: 'working', account: 'work2' })], record, leadAgent: 'lead-lane-a' }).split('\n')[0])
+      .toBe('swarm demo — plan p — lead lead-lane-a@2 (work2) working, lane-a g1 promoted in place');
+    expect(Object.keys(statusJson({ ...base, lanes: [awaiting], record }).lead)).toEqual(['name', 'epoch', 'account', 'state']);
+  });
+});
