@@ -1,5 +1,5 @@
 /** Blocking a lane: the one escalation a new block makes. Pure; part of the lane machine. */
-import { escalation } from './effects.js';
+import { escalation, journal, setTimer } from './effects.js';
 import type { Blocked, LaneState, MachineContext, Step } from './types.js';
 
 /** Block the lane and escalate once (a repeat of the same block changes nothing). */
@@ -13,4 +13,21 @@ export function block(lane: LaneState, blocked: Blocked, ctx: MachineContext): S
   }
   const next: LaneState = { ...lane, state: 'blocked', blocked };
   return { lane: next, effects: escalation(next, blocked.class, blocked.what, blocked.source, ctx.now) };
+}
+
+/**
+ * The developer answered the lane (`swarm answer`, SPEC 10.6): a block the lane reported itself is
+ * over at once, the stall clock starting again; a screen's block lasts while the screen does, and an
+ * engine's hold (a crash loop, no successor) is not answered away.
+ */
+export function onAnswered(lane: LaneState, ctx: MachineContext): Step {
+  if (lane.state !== 'blocked' || lane.blocked?.source !== 'report') return { lane, effects: [] };
+  const next: LaneState = { ...lane, state: 'working', blocked: null, lastActivity: ctx.now, stallNudged: false };
+  return {
+    lane: next,
+    effects: [
+      journal(next, 'unblocked', 'observation', { class: lane.blocked.class, by: 'answer' }, ctx.now),
+      setTimer(next, 'stall', ctx.now + ctx.timeouts.stall),
+    ],
+  };
 }

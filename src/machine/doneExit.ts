@@ -31,7 +31,7 @@ export function doneAgentLeft(lane: LaneState, event: Ev<'exited'>, ctx: Machine
  * successor that already accepted is the lane's agent: its handover finishes as it would.
  */
 export function onWorkOver(lane: LaneState, ctx: MachineContext): Step {
-  if (lane.state === 'done' || lane.state === 'stopped' || lane.phase === 'accepted') return { lane, effects: [] };
+  if (lane.state === 'done' || lane.state === 'stopped' || lane.state === 'waiting' || lane.phase === 'accepted') return { lane, effects: [] };
   const h = lane.handoff;
   const gone = lane.state === 'lost' || h?.exit !== undefined || lane.paneId === null;
   if (h === null && !gone) return { lane, effects: [] };

@@ -24,7 +24,7 @@ import {
 import { onGate, onGateProcess, startGate } from './gate.js';
 import { onFirstStartFailed } from './firstStart.js';
 import { onResume } from './resume.js';
-import { block } from './block.js';
+import { block, onAnswered } from './block.js';
 import { onExited } from './exits.js';
 import { onWorkOver } from './doneExit.js';
 import { onAccountHeld } from './accountWait.js';
@@ -66,6 +66,7 @@ export function reduceLane(lane: LaneState, event: LaneEvent, ctx: MachineContex
     case 'promoting': return onPromoting(lane, event, ctx);
     case 'promotion_failed': return onPromotionFailed(lane, event, ctx);
     case 'adopt': return onAdopt(lane, event, ctx);
+    case 'answered': return onAnswered(lane, ctx);
   }
 }
 

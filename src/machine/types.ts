@@ -8,7 +8,7 @@ import type { PacketReason } from '../core/packet/packet.js';
 import type { Decision } from '../core/capacity/thresholds.js';
 import type { ProcessId } from '../core/process/procStat.js';
 
-export type LaneStatus = 'starting' | 'working' | 'blocked' | 'done' | 'lost' | 'stopped';
+export type LaneStatus = 'starting' | 'working' | 'blocked' | 'done' | 'lost' | 'stopped' | 'waiting';
 export type Phase =
   | 'near' | 'writing' | 'reported' | 'spawning' | 'accepted' | 'rejected' | 'waiting' | 'degraded' | 'attention' | 'stopped';
 export type ScreenClass = 'usage_limit' | 'overflow' | 'permission' | 'bypass' | 'login' | 'consent' | 'payment';
@@ -122,6 +122,8 @@ export interface LaneState {
    * (null: the successor's own). Absent when none, and in older state files.
    */
   retiring?: Retiring | null;
+  /** While `waiting` (SPEC 10.6 `after:`): the lanes not yet done that it waits for. Absent otherwise. */
+  waitingFor?: string[];
   /** The lead lane's agent is a lane's agent promoted in place (SPEC 10.5): which, and the epoch it leads at. Absent otherwise. */
   promotedFrom?: { lane: string; generation: number; epoch: number } | null;
 }
@@ -204,6 +206,8 @@ export type LaneEvent =
   | { type: 'promotion_failed'; lane: string; why: string }
   /** To the lead lane: the promoted agent's pane and account, handed over at its lane successor's acceptance. */
   | { type: 'adopt'; lane: string; generation: number; paneId: string; account: string | null; epoch: number }
+  /** The developer answered the lane (`swarm answer`): a block it reported itself is over. */
+  | { type: 'answered' }
   /** To lane X: lead lane.json names it at `epoch` as `as`; hand off the lane work, then lead. */
   | { type: 'promote'; as: string; epoch: number };
 

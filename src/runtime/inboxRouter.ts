@@ -64,6 +64,8 @@ export function route(engine: Engine, record: InboxRecord): void {
     case 'answer':
       engine.journal({ type: 'intervention', event: 'developer_answer', lane: record.to, text: record.text });
       engine.deliver(record.to, { kind: 'developer' }, record.text);
+      // A block the lane reported itself is over at once (SPEC 10.6); the machine decides.
+      if (engine.laneOfAgent(record.to) === record.to && engine.lane(record.to)?.state === 'blocked') engine.dispatch(record.to, { type: 'answered' });
       return;
   }
 }

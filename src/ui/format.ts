@@ -11,11 +11,11 @@ import type { LaneView, SwarmView } from './store.js';
 export type Tone = 'green' | 'yellow' | 'red' | 'gray' | 'cyan' | null;
 
 export const STATE_MARK: Record<LaneStatus, string> = {
-  starting: '◌', working: '●', blocked: '▲', done: '✓', lost: '✗', stopped: '■',
+  starting: '◌', working: '●', blocked: '▲', done: '✓', lost: '✗', stopped: '■', waiting: '…',
 };
 
 export const STATE_TONE: Record<LaneStatus, Tone> = {
-  starting: 'gray', working: 'green', blocked: 'yellow', done: 'cyan', lost: 'red', stopped: 'red',
+  starting: 'gray', working: 'green', blocked: 'yellow', done: 'cyan', lost: 'red', stopped: 'red', waiting: 'gray',
 };
 
 /** The capacity line's colour: ok green, low yellow, critical red, unknown grey. */
@@ -26,7 +26,7 @@ export const PHASE_TONE: Record<Phase, Tone> = {
   rejected: 'red', waiting: 'yellow', degraded: 'yellow', attention: 'red', stopped: 'red',
 };
 
-const STATE_ORDER: readonly LaneStatus[] = ['starting', 'working', 'blocked', 'done', 'lost', 'stopped'];
+const STATE_ORDER: readonly LaneStatus[] = ['starting', 'working', 'waiting', 'blocked', 'done', 'lost', 'stopped'];
 
 /* eslint-disable no-control-regex -- escape codes and control characters are what these strip */
 const ESCAPES = /\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-_]/g;
@@ -109,6 +109,7 @@ export function accountText(view: LaneView): string {
 /** What the last column says: why the lane is held, the packet's rejection reasons, else the last report. */
 export function lastText(lane: LaneState): string {
   if (lane.state === 'blocked' && lane.blocked) return oneLine(lane.blocked.what);
+  if (lane.state === 'waiting') return oneLine(`waiting for ${(lane.waitingFor ?? []).join(', ')} to be done`);
   if (lane.waitingForAccount) return oneLine(`waiting for an account: ${lane.waitingForAccount.why}`);
   if (lane.phase === 'rejected' && lane.handoff && lane.handoff.rejected.length > 0) return oneLine(`rejected: ${lane.handoff.rejected.join('; ')}`);
   return oneLine(lane.last ?? '');

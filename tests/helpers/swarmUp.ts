@@ -22,6 +22,8 @@ export interface LaneOptions {
   checkout?: string;
   /** The lane's whole `command:` (e.g. a fake `claude`), instead of the scripted fixture agent; null: none (the kind file launches it). */
   command?: string | null;
+  /** `after:` (SPEC 10.6): the lanes it waits to be done. */
+  after?: string[];
 }
 
 export interface SwarmOptions {
@@ -112,6 +114,7 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
       ...(lane.account ? [`    account: ${lane.account}`] : []),
       ...(lane.command === null ? [] : [`    command: "${(lane.command ?? command(lane.agent)).replace(/"/g, '\\"')}"`]),
       ...(lane.doneWhen ? [`    done_when: "${lane.doneWhen}"`] : []),
+      ...(lane.after ? [`    after: [${lane.after.join(', ')}]`] : []),
     ]),
     `timeouts: ${options.timeouts ?? '{ accept: 20s, packet: 5s, stall: 10m, ask: 30s, release: 1s }'}`,
     `pass_env: [${['AGENT_KEYS', ...(options.passEnv ?? [])].join(', ')}]`,

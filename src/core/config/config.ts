@@ -13,7 +13,7 @@ import { didYouMean } from './suggest.js';
 import { taskTooLong } from './task.js';
 import { COMPACT_MODES, DEFAULT_THRESHOLDS, type Thresholds } from '../capacity/thresholds.js';
 import { Reader, type Section, type YamlNode } from './reader.js';
-import { checkLaunches, checkPeople, type Placed } from './rules.js';
+import { checkLaunches, checkOrder, checkPeople, type Placed } from './rules.js';
 import { parseYaml } from './yamlDocument.js';
 import { baseProblem } from '../git/refGuard.js';
 
@@ -25,7 +25,7 @@ export const KNOWN_KEYS = {
   top: ['version', 'name', 'plan', 'backend', 'accounts', 'lead', 'lanes', 'max_lanes', 'thresholds', 'timeouts', 'notify_command', 'pass_env', 'base'],
   account: ['id', 'kind', 'vendor', 'env', 'ak_profile'],
   lead: ['name', 'account', 'checkout', 'command', 'succession'],
-  lane: ['name', 'checkout', 'task', 'account', 'command', 'done_when'],
+  lane: ['name', 'checkout', 'task', 'account', 'command', 'done_when', 'after'],
   thresholds: ['capacity_low', 'capacity_critical', 'context_pressure', 'window', 'headroom', 'max_generations', 'compact'],
   timeouts: ['accept', 'packet', 'stall', 'ask', 'release'],
 } as const;
@@ -71,9 +71,11 @@ function readTop(r: Reader, top: Section, dir: string, file: string, facts: Conf
   const backend = r.oneOf(top, 'backend', BACKENDS) ?? 'auto';
   const accounts = readAccounts(r, top, facts);
   const lead = readLead(r, top, dir, facts);
-  const lanes = readLanes(r, top, dir, facts);
+  const afterNodes = new Map<string, YamlNode>();
+  const lanes = readLanes(r, top, dir, facts, afterNodes);
   const maxLanes = r.whole(top, 'max_lanes', 1) ?? DEFAULT_MAX_LANES;
   checkPeople(r, top, accounts, lead, lanes, maxLanes, facts);
+  checkOrder(r, lead.spec.name, lanes, (lane, dep) => afterNodes.get(`${lane}\u0000${dep}`));
   if (lead.given.succession !== true) {
     lead.spec.succession = defaultSuccession(lead.spec, lanes.map((l) => l.spec), facts);
     lead.spec.successionDefault = true;
@@ -187,7 +189,7 @@ export function defaultSuccession(lead: LeadSpec, lanes: LaneSpec[], facts: Pick
   return [successor, ...lanes.filter((l) => l.name !== '' && real(l.checkout) === home).map((l) => l.name)];
 }
 
-function readLanes(r: Reader, top: Section, dir: string, facts: ConfigFacts): Placed<LaneSpec>[] {
+function readLanes(r: Reader, top: Section, dir: string, facts: ConfigFacts, afterNodes: Map<string, YamlNode>): Placed<LaneSpec>[] {
   const out: Placed<LaneSpec>[] = [];
   (r.list(top, 'lanes') ?? []).forEach((item, i) => {
     const s = r.section(item, item, `lanes[${i}]`, KNOWN_KEYS.lane);
@@ -199,6 +201,10 @@ function readLanes(r: Reader, top: Section, dir: string, facts: ConfigFacts): Pl
       name, checkout: checkout?.abs ?? dir, task: r.text(s, 'task', 'say what the lane does, e.g. task: "Steps 1-3 of PLAN.md"') ?? '',
       account: r.optText(s, 'account') ?? null, command: r.command(s, 'command'), doneWhen: r.optText(s, 'done_when') ?? null,
     };
+    const after = r.names(s, 'after');
+    if (after.length > 0) spec.after = after;
+    // Each `after:` entry's own node, for problems about it (the order is checked across lanes: rules.ts).
+    (r.list(s, 'after') ?? []).forEach((item) => { const v = r.scalar(item); if (typeof v === 'string') afterNodes.set(`${name}\u0000${v}`, item); });
     const tooLong = taskTooLong(spec.task);
     const taskField = s.fields.get('task');
     if (tooLong !== null && taskField !== undefined) r.add(r.where(taskField), `"${taskField.path}" ${tooLong}`);

@@ -74,3 +74,42 @@ export function checkLaunches(r: Reader, accounts: Account[], lead: Placed<LeadS
     }
   }
 }
+
+/**
+ * `after:` (SPEC 10.6): every entry names another lane of swarm.yaml, once; and the order has no cycle.
+ * Each problem is at its entry (`at`), a cycle at the entry that closes it, naming the whole cycle.
+ */
+export function checkOrder(r: Reader, leadName: string, lanes: Placed<LaneSpec>[], at: (lane: string, dep: string) => YamlNode | undefined): void {
+  const names = lanes.map((l) => l.spec.name).filter((n) => n !== '');
+  const edges = new Map<string, string[]>();
+  for (const { spec, nodes } of lanes) {
+    const seen = new Set<string>();
+    const ok: string[] = [];
+    for (const dep of spec.after ?? []) {
+      const node = at(spec.name, dep) ?? nodes.after;
+      if (seen.has(dep)) r.add(node, `lane "${spec.name}" names "${dep}" twice in "after": list each lane once`);
+      else if (dep === spec.name) r.add(node, `lane "${spec.name}" cannot come after itself: remove "${dep}" from its "after"`);
+      else if (dep === leadName) r.add(node, `"after" of lane "${spec.name}" names the lead "${dep}": "after" lists lanes, which the lane waits to be done`);
+      else if (!names.includes(dep)) r.add(node, `"after" of lane "${spec.name}" names "${dep}", which is no lane: the lanes are ${names.join(', ')}${didYouMean(dep, names)}`);
+      else ok.push(dep);
+      seen.add(dep);
+    }
+    edges.set(spec.name, ok);
+  }
+  // A cycle: depth-first from each lane in the order of lanes:, each reported once, at the entry closing it.
+  const done = new Set<string>();
+  const visit = (name: string, path: string[]): void => {
+    if (done.has(name)) return;
+    for (const dep of edges.get(name) ?? []) {
+      const from = path.indexOf(dep);
+      if (from >= 0) {
+        const cycle = [...path.slice(from), dep];
+        r.add(at(name, dep), `"after" makes a cycle: ${cycle.join(' → ')}; no lane of it could ever start: remove one of these entries`);
+        continue;
+      }
+      visit(dep, [...path, dep]);
+    }
+    done.add(name);
+  };
+  for (const name of names) visit(name, [name]);
+}

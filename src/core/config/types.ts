@@ -34,6 +34,8 @@ export interface LaneSpec {
   account: string | null;
   command: CommandSpec;
   doneWhen: string | null;
+  /** `after:` (SPEC 10.6): the lanes that must be done before this one starts; absent for none. */
+  after?: string[];
 }
 
 /** Durations in milliseconds. */

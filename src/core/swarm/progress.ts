@@ -29,7 +29,8 @@ export function progress(lanes: readonly LaneState[]): Progress {
  * and so does one whose gate runs: the gate's result decides (passed: done; failed: a successor).
  */
 function held(lane: LaneState): boolean {
-  if (lane.phase === 'attention' || lane.state === 'stopped' || lane.state === 'blocked') return true;
+  // A waiting lane (SPEC 10.6 `after:`) moves only once the lanes it waits for are done: it moves nothing itself.
+  if (lane.phase === 'attention' || lane.state === 'stopped' || lane.state === 'blocked' || lane.state === 'waiting') return true;
   return lane.state === 'lost' && !handoffInFlight(lane) && lane.gate === null;
 }
 
@@ -37,5 +38,6 @@ function describe(lane: LaneState): string {
   if (lane.state === 'blocked' && lane.blocked) return `blocked ${lane.blocked.class}: ${lane.blocked.what}`;
   if (lane.phase === 'attention') return 'held: no successor accepted in time on any account';
   if (lane.state === 'stopped') return `stopped at g${lane.generation} (max generations)`;
+  if (lane.state === 'waiting') return `waiting for ${(lane.waitingFor ?? []).join(', ') || 'other lanes'}`;
   return lane.state;
 }

@@ -73,6 +73,12 @@ function apply(b: Build, event: SwarmEvent, ctx: SwarmContext): void {
     case 'lanes_created': {
       let { lanes, order } = s;
       for (const want of event.lanes.filter((l) => !s.lanes[l.name])) ({ lanes, order } = withLane(lanes, order, { ...want, now: ctx.now }));
+      // A lane `after:` others (SPEC 10.6) waits, with no account and no pane, until they are done (`startWaiting`).
+      for (const want of event.lanes.filter((l) => !s.lanes[l.name])) {
+        const after = ctx.config.lanes.find((l) => l.name === want.name)?.after ?? [];
+        const pending = after.filter((dep) => lanes[dep]?.state !== 'done');
+        if (pending.length > 0) lanes = { ...lanes, [want.name]: { ...lanes[want.name]!, state: 'waiting', waitingFor: pending } };
+      }
       if (lanes !== s.lanes) b.state = { ...s, lanes, order };
       return;
     }
@@ -378,10 +384,34 @@ function planEnd(b: Build, event: PlanEndEvent, ctx: SwarmContext): void {
 }
 
 /**
+ * A waiting lane (SPEC 10.6 `after:`) whose lanes are all done starts: `starting` again, and the lanes
+ * with no agent yet are started (`start_added`); one still waiting says for whom now.
+ */
+function startWaiting(b: Build, ctx: SwarmContext): void {
+  let started = false;
+  for (const name of b.state.order) {
+    const lane = b.state.lanes[name];
+    if (lane?.state !== 'waiting') continue;
+    const after = ctx.config.lanes.find((l) => l.name === name)?.after ?? lane.waitingFor ?? [];
+    const pending = after.filter((dep) => b.state.lanes[dep]?.state !== 'done');
+    if (pending.length > 0) {
+      if (pending.join() !== (lane.waitingFor ?? []).join()) b.state = { ...b.state, lanes: { ...b.state.lanes, [name]: { ...lane, waitingFor: pending } } };
+      continue;
+    }
+    const { waitingFor: _done, ...rest } = lane;
+    b.state = { ...b.state, lanes: { ...b.state.lanes, [name]: { ...rest, state: 'starting', startedAt: ctx.now, lastActivity: ctx.now } } };
+    swarm(b, { type: 'journal', kind: 'observation', event: 'dependencies_done', lane: name, data: { after } });
+    started = true;
+  }
+  if (started) swarm(b, { type: 'start_added' });
+}
+
+/**
  * After a step that moved a lane (and at the run's start): a lead successor that accepted (the lead
  * lane's generation moved on) takes office, then the plan's end hears `settled`.
  */
 function settle(before: SwarmState, b: Build, ctx: SwarmContext): void {
+  startWaiting(b, ctx);
   const was = before.lanes[before.leadName];
   const lead = b.state.lanes[b.state.leadName];
   if (was && lead && lead.generation !== was.generation) {

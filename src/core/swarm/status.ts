@@ -31,6 +31,8 @@ export interface StatusJson {
     context_pct: number | null;
     blocked: { class: string; what: string } | null;
     last: string | null;
+    /** SPEC 10.6: on a waiting lane only, the lanes it waits for. */
+    waiting_for?: string[];
   }[];
 }
 
@@ -57,6 +59,7 @@ export function statusJson(input: StatusInput): StatusJson {
         context_pct: l.contextPct,
         blocked: l.blocked ? { class: l.blocked.class, what: l.blocked.what } : null,
         last: l.last,
+        ...(l.state === 'waiting' ? { waiting_for: [...(l.waitingFor ?? [])] } : {}),
       })),
   };
 }
@@ -79,7 +82,8 @@ export function statusTable(input: StatusInput): string {
       l.phase ? `${l.phase} ${age(input.now - (l.phaseSince ?? input.now))}` : '-',
       l.capacity ?? '-',
       l.contextPct === null ? '-' : `${l.contextPct}%`,
-      l.waitingForAccount ? oneLine(`waiting for an account: ${l.waitingForAccount.why}`, 160) : oneLine(l.last ?? '-', 60),
+      l.state === 'waiting' ? oneLine(`waiting for ${(l.waitingFor ?? []).join(', ')} to be done`, 160)
+        : l.waitingForAccount ? oneLine(`waiting for an account: ${l.waitingForAccount.why}`, 160) : oneLine(l.last ?? '-', 60),
     ]);
   const table = [['LANE', 'GEN', 'ACCOUNT', 'STATE', 'PHASE', 'CAPACITY', 'CTX', 'LAST'], ...rows];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));

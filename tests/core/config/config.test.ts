@@ -423,3 +423,22 @@ function byPosition(a: string, b: string): number {
   const [lb = 0, cb = 0] = b.split(':').map(Number);
   return la - lb || ca - cb;
 }
+
+describe('after: (SPEC 10.6), each problem at its entry', () => {
+  it.each<[string, string, string[]]>([
+    ['an unknown lane', edit(16, '    task: Steps 4-5', '    after: [lane-x]'), ['17:13: "after" of lane "lane-b" names "lane-x", which is no lane: the lanes are lane-a, lane-b; did you mean "lane-a"?']],
+    ['the lane itself', edit(16, '    task: Steps 4-5', '    after: [lane-a, lane-b]'), ['17:21: lane "lane-b" cannot come after itself: remove "lane-b" from its "after"']],
+    ['the lead', edit(16, '    task: Steps 4-5', '    after: [lead]'), ['17:13: "after" of lane "lane-b" names the lead "lead": "after" lists lanes, which the lane waits to be done']],
+    ['a lane twice', edit(16, '    task: Steps 4-5', '    after: [lane-a, lane-a]'), ['17:21: lane "lane-b" names "lane-a" twice in "after": list each lane once']],
+    ['a cycle', edit(16, '    task: Steps 4-5', '    after: [lane-a]').replace('    task: Steps 1-3', '    task: Steps 1-3\n    after: [lane-b]'),
+      ['18:13: "after" makes a cycle: lane-a → lane-b → lane-a; no lane of it could ever start: remove one of these entries']],
+    ['a name with a trailing space and CRLF lines', edit(16, '    task: Steps 4-5', '    after: ["lane-a "]').replace(/\n/g, '\r\n'), ['17:13: "lanes[1].after[0]" must be a name of letters, digits, ".", "_" and "-" that starts with a letter or digit, got "lane-a"']],
+  ])('%s', (_name, text, expected) => {
+    expect(problems(text)).toEqual(expected);
+  });
+
+  it('a valid order is kept; no after: is none', () => {
+    const c = config(edit(16, '    task: Steps 4-5', '    after: [lane-a]'));
+    expect(c.lanes.map((l) => l.after ?? [])).toEqual([[], ['lane-a']]);
+  });
+});
