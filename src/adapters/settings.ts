@@ -7,12 +7,17 @@ import { join } from 'node:path';
 import { planPaths } from '../core/plan/paths.js';
 import { DEFAULT_THRESHOLDS, resolveCapacityThresholds, type CapacityThresholds } from '../core/capacity/thresholds.js';
 import { readTextIfExists, writeFileAtomic } from './files.js';
+import { DEFAULT_MAX_ASKS } from '../core/swarm/askLimits.js';
+import { DEFAULT_TIMEOUTS } from '../core/config/timeouts.js';
 
 export interface AgentSettings {
   capacity: CapacityThresholds;
   contextPressure: number;
   window: number | 'auto';
   headroom: number;
+  /** `max_asks` and `timeouts.ask` (SPEC 10.6), for `swarm notify`'s limits on asks; absent in files of older swarms. */
+  maxAsks?: number;
+  askMs?: number;
 }
 
 export function settingsPath(plan: string): string {
@@ -21,6 +26,18 @@ export function settingsPath(plan: string): string {
 
 export function writeSettings(plan: string, settings: AgentSettings): void {
   writeFileAtomic(settingsPath(plan), `${JSON.stringify(settings, null, 2)}\n`);
+}
+
+/** The limits on asks as the running swarm wrote them; the defaults where it wrote none. Reads no YAML. */
+export function readAskSettings(plan: string): { maxAsks: number; askMs: number } {
+  let saved: Partial<AgentSettings> = {};
+  try {
+    saved = JSON.parse(readTextIfExists(settingsPath(plan)) ?? '{}') as Partial<AgentSettings>;
+  } catch {
+    // a torn or foreign file: the defaults
+  }
+  const whole = (value: unknown, fallback: number): number => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : fallback);
+  return { maxAsks: whole(saved.maxAsks, DEFAULT_MAX_ASKS), askMs: whole(saved.askMs, DEFAULT_TIMEOUTS.ask) };
 }
 
 export async function readSettings(plan: string, configFile: string | null, env: NodeJS.ProcessEnv): Promise<AgentSettings> {

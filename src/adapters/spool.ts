@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { planPaths } from '../core/plan/paths.js';
 import { inboxLine, parseInboxChunk, type InboxChunk, type InboxRecord, type InboxTail } from '../core/protocol/inbox.js';
 import type { AgentRecord } from '../core/authority/agents.js';
+import type { RunMessage } from '../core/swarm/askLimits.js';
 import { appendLine, readFrom } from './files.js';
 import { recordedAgents } from './agentRegistry.js';
 
@@ -67,10 +68,35 @@ export function readAllSpools(plan: string, attribute: (record: InboxRecord, age
     for (const spool of runSpools(plan, Number(run.slice(1)))) {
       const agent = agents.get(spool);
       if (!agent) continue;
-      const text = readFrom(spoolFile(plan, spool), 0);
-      const whole = text.length > 0 && text[text.length - 1] !== 0x0a ? Buffer.concat([text, Buffer.from('\n')]) : text;
-      records.push(...parseInboxChunk(whole).records.map((record) => attribute(record, agent)));
+      records.push(...wholeSpool(plan, spool).map((record) => attribute(record, agent)));
     }
   }
   return records.sort((a, b) => (Date.parse(a.ts) || 0) - (Date.parse(b.ts) || 0));
+}
+
+/**
+ * The messages of one run, each attributed to the agent whose spool it lies in (a record's own
+ * `from` and `role` are the writer's word only): what `swarm notify` counts asks from.
+ */
+export function runMessages(plan: string, run: number): RunMessage[] {
+  const agents = new Map(recordedAgents(plan).map((agent) => [agent.spool, agent]));
+  const messages: RunMessage[] = [];
+  for (const spool of runSpools(plan, run)) {
+    const agent = agents.get(spool);
+    if (!agent) continue;
+    for (const record of wholeSpool(plan, spool)) {
+      const at = Date.parse(record.ts);
+      if (record.kind !== 'message' || !Number.isFinite(at)) continue;
+      const role = agent.role === 'lead' || agent.epoch !== undefined ? 'lead' : 'lane';
+      messages.push({ from: agent.lane, role, to: record.to, text: record.text, at });
+    }
+  }
+  return messages;
+}
+
+/** Every record of one spool, its last line taken even without its newline (the writer is done or gone). */
+function wholeSpool(plan: string, spool: string): InboxRecord[] {
+  const text = readFrom(spoolFile(plan, spool), 0);
+  const whole = text.length > 0 && text[text.length - 1] !== 0x0a ? Buffer.concat([text, Buffer.from('\n')]) : text;
+  return parseInboxChunk(whole).records;
 }

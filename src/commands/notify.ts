@@ -6,11 +6,13 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { wholeNumber } from '../core/protocol/agentContext.js';
-import { countsForSender, parseReport } from '../core/protocol/protocol.js';
+import { countsForSender, isAsk, parseReport } from '../core/protocol/protocol.js';
+import { askRefusal, openAsks } from '../core/swarm/askLimits.js';
 import { fence } from '../core/lead/epochs.js';
 import { MismatchError, planFilesFault, PlanFilesError, UsageError } from '../errors.js';
 import { callerContext } from '../adapters/caller.js';
-import { appendSpool } from '../adapters/spool.js';
+import { appendSpool, runMessages } from '../adapters/spool.js';
+import { readAskSettings } from '../adapters/settings.js';
 import { appendJournal } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { saveReportedCapacity } from '../adapters/capacityCache.js';
@@ -28,6 +30,8 @@ export async function notify(io: CommandIO): Promise<number> {
   const now = new Date();
 
   if (to === 'all' || ctx.role === 'lead') fenceLeadCommand(ctx.plan, ctx.lane, ctx.role, epoch, to, to === 'all');
+
+  if (ctx.role === 'lane' && ctx.run !== null && isAsk(text)) limitAsks(ctx.plan, ctx.run, ctx.lane, to, now.getTime());
 
   let body = text;
   if (ctx.role === 'lane' && to === 'lead') {
@@ -63,6 +67,22 @@ export async function notify(io: CommandIO): Promise<number> {
   }
   io.stdout(`swarm: queued for ${to}\n`);
   return 0;
+}
+
+/**
+ * The limits on a lane's asks (SPEC 10.6): `max_asks` open at once, and one level deep. Counted from
+ * the run's spools, so they hold with no engine running; only an ask reads them (a report does not).
+ */
+function limitAsks(plan: string, run: number, lane: string, to: string, now: number): void {
+  const { maxAsks, askMs } = readAskSettings(plan);
+  const why = askRefusal(openAsks(runMessages(plan, run), now, askMs), { from: lane, to, maxAsks }, askMs, now);
+  if (why === null) return;
+  try {
+    appendJournal(plan, { type: 'intervention', event: 'ask_refused', lane, to, reason: why });
+  } catch {
+    // the refusal stands whether or not the journal takes it
+  }
+  throw new UsageError(`swarm notify: your ask to ${to} was NOT queued: ${why}`);
 }
 
 /** The capacity cache is rebuilt from the next report: a refused write of it never fails the report. */

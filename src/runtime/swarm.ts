@@ -130,6 +130,8 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
     contextPressure: config.thresholds.contextPressure,
     window: config.thresholds.window,
     headroom: config.thresholds.headroom,
+    maxAsks: config.maxAsks,
+    askMs: config.timeouts.ask,
   });
 
   let settle: (outcome: Outcome) => void = () => undefined;

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { swarm, tempDir, testPlan, type TestPlan, claimAsUp, spoolRecords } from '../helpers/swarm.js';
@@ -134,5 +134,51 @@ describe('swarm notify', () => {
     expect(records).toHaveLength(50);
     expect(new Set(records.map((r) => r.from)).size).toBe(50);
     for (const r of records) expect(String(r.text)).toMatch(/^note x{3000} \d+$/);
+  });
+});
+
+describe('swarm notify: the limits on asks (SPEC 10.6)', () => {
+  const journal = () => readFileSync(join(t.plan, 'journal.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const as = (lane: string) => ({ env: t.agentEnv(lane) });
+
+  it('takes max_asks (3) open asks, refuses the fourth with exit 2 saying why, and takes one again once answered', async () => {
+    for (const n of [1, 2, 3]) expect((await swarm(['notify', n === 3 ? 'lead' : 'lane-b', `ask question ${n}`], as('lane-a'))).code).toBe(0);
+    // A report is no ask: it always goes.
+    expect((await swarm(['notify', 'lead', 'plan ready\ncapacity=ok @acct-lane-a'], as('lane-a'))).code).toBe(0);
+    const refused = await swarm(['notify', 'lane-c', 'ask one more'], as('lane-a'));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('swarm notify: your ask to lane-c was NOT queued: lane-a has 3 asks open (2 to lane-b, 1 to lead), the most max_asks allows (3)');
+    expect(inbox().filter((r) => r.kind === 'message' && r.text === 'ask one more')).toEqual([]);
+    expect(journal()).toContainEqual(expect.objectContaining({ event: 'ask_refused', lane: 'lane-a', to: 'lane-c' }));
+
+    expect((await swarm(['notify', 'lane-a', 'answer both: 42'], as('lane-b'))).code).toBe(0);
+    expect((await swarm(['notify', 'lane-c', 'ask one more'], as('lane-a'))).code).toBe(0);
+  });
+
+  it("counts a lane's asks across its generations: a successor inherits its predecessor's open asks", async () => {
+    for (const n of [1, 2, 3]) expect((await swarm(['notify', 'lane-b', `ask question ${n}`], as('lane-a'))).code).toBe(0);
+    const successor = await swarm(['notify', 'lane-b', 'ask again'], { env: t.agentEnv('lane-a', { SWARM_GENERATION: '2', SWARM_ACCOUNT: 'acct-other' }) });
+    expect(successor.code).toBe(2);
+    expect(successor.stderr).toContain('lane-a has 3 asks open (3 to lane-b)');
+  });
+
+  it('follows max_asks as the running swarm wrote it (settings.json)', async () => {
+    mkdirSync(join(t.plan, '.swarm'), { recursive: true });
+    writeFileSync(join(t.plan, '.swarm', 'settings.json'), JSON.stringify({ maxAsks: 1, askMs: 1_800_000 }));
+    expect((await swarm(['notify', 'lane-b', 'ask first'], as('lane-a'))).code).toBe(0);
+    const refused = await swarm(['notify', 'lead', 'ask second'], as('lane-a'));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('the most max_asks allows (1)');
+  });
+
+  it('goes one level deep: a lane asked may ask the lead or its asker, no other lane, until it answers', async () => {
+    expect((await swarm(['notify', 'lane-b', 'ask which port?'], as('lane-a'))).code).toBe(0);
+    const deeper = await swarm(['notify', 'lane-c', 'ask what does lane-a mean?'], as('lane-b'));
+    expect(deeper.code).toBe(2);
+    expect(deeper.stderr).toContain('lane-a is waiting for your answer: answer first (swarm notify lane-a "answer …")');
+    expect((await swarm(['notify', 'lead', 'ask which port is ours?'], as('lane-b'))).code).toBe(0);
+    expect((await swarm(['notify', 'lane-a', 'ask for which service?'], as('lane-b'))).code).toBe(0);
+    expect((await swarm(['notify', 'lane-a', 'answer 8080'], as('lane-b'))).code).toBe(0);
+    expect((await swarm(['notify', 'lane-c', 'ask now may I?'], as('lane-b'))).code).toBe(0);
   });
 });

@@ -15,6 +15,8 @@ import { COMPACT_MODES, DEFAULT_THRESHOLDS, type Thresholds } from '../capacity/
 import { Reader, type Section, type YamlNode } from './reader.js';
 import { checkLaunches, checkOrder, checkPeople, type Placed } from './rules.js';
 import { parseYaml } from './yamlDocument.js';
+import { DEFAULT_TIMEOUTS } from './timeouts.js';
+import { DEFAULT_MAX_ASKS } from '../swarm/askLimits.js';
 import { baseProblem } from '../git/refGuard.js';
 
 export type { Backend, Account, CommandSpec, LeadSpec, LaneSpec, Timeouts, SwarmConfig, ConfigFacts, ConfigProblem, ConfigResult } from './types.js';
@@ -22,7 +24,7 @@ import type { Backend, Account, LeadSpec, LaneSpec, Timeouts, SwarmConfig, Confi
 
 /** The keys the loader knows, per mapping; the JSON Schema is tested against these. */
 export const KNOWN_KEYS = {
-  top: ['version', 'name', 'plan', 'backend', 'accounts', 'lead', 'lanes', 'max_lanes', 'thresholds', 'timeouts', 'notify_command', 'pass_env', 'base'],
+  top: ['version', 'name', 'plan', 'backend', 'accounts', 'lead', 'lanes', 'max_lanes', 'max_asks', 'thresholds', 'timeouts', 'notify_command', 'pass_env', 'base'],
   account: ['id', 'kind', 'vendor', 'env', 'ak_profile'],
   lead: ['name', 'account', 'checkout', 'command', 'succession'],
   lane: ['name', 'checkout', 'task', 'account', 'command', 'done_when', 'after'],
@@ -35,7 +37,7 @@ export const SHIPPED_KINDS = ['claude', 'codex', 'gemini', 'sim', 'command'] as 
 
 export const BACKENDS: readonly Backend[] = ['auto', 'tmux', 'pty'];
 export const DEFAULT_MAX_LANES = 8;
-export const DEFAULT_TIMEOUTS: Timeouts = { accept: 600_000, packet: 600_000, stall: 1_800_000, ask: 1_800_000, release: 600_000 };
+export { DEFAULT_TIMEOUTS };
 
 const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -74,6 +76,7 @@ function readTop(r: Reader, top: Section, dir: string, file: string, facts: Conf
   const afterNodes = new Map<string, YamlNode>();
   const lanes = readLanes(r, top, dir, facts, afterNodes);
   const maxLanes = r.whole(top, 'max_lanes', 1) ?? DEFAULT_MAX_LANES;
+  const maxAsks = r.whole(top, 'max_asks', 1) ?? DEFAULT_MAX_ASKS;
   checkPeople(r, top, accounts, lead, lanes, maxLanes, facts);
   checkOrder(r, lead.spec.name, lanes, (lane, dep) => afterNodes.get(`${lane}\u0000${dep}`));
   if (lead.given.succession !== true) {
@@ -83,7 +86,7 @@ function readTop(r: Reader, top: Section, dir: string, file: string, facts: Conf
   checkLaunches(r, accounts.map((a) => a.account), lead, lanes, facts);
   return {
     version: 1, name: name ?? '', file, dir, plan: plan?.abs ?? dir, backend,
-    accounts: accounts.map((a) => a.account), lead: lead.spec, lanes: lanes.map((l) => l.spec), maxLanes,
+    accounts: accounts.map((a) => a.account), lead: lead.spec, lanes: lanes.map((l) => l.spec), maxLanes, maxAsks,
     thresholds: readThresholds(r, top, facts.env), timeouts: readTimeouts(r, top),
     notifyCommand: r.optText(top, 'notify_command') ?? null,
     passEnv: readPassEnv(r, top),

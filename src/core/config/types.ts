@@ -61,6 +61,8 @@ export interface SwarmConfig {
   lead: LeadSpec;
   lanes: LaneSpec[];
   maxLanes: number;
+  /** `max_asks` (SPEC 10.6): how many of a lane's asks may be open at once. */
+  maxAsks: number;
   thresholds: Thresholds;
   timeouts: Timeouts;
   notifyCommand: string | null;

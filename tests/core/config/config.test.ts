@@ -71,7 +71,7 @@ describe('parseConfig: a good file', () => {
         { name: 'lane-a', checkout: '/w/a', task: 'Steps 1-3', account: null, command: null, doneWhen: null },
         { name: 'lane-b', checkout: '/w/b', task: 'Steps 4-5', account: null, command: null, doneWhen: null },
       ],
-      maxLanes: 8, thresholds: DEFAULT_THRESHOLDS, timeouts: DEFAULT_TIMEOUTS, notifyCommand: null, passEnv: [], base: null,
+      maxLanes: 8, maxAsks: 3, thresholds: DEFAULT_THRESHOLDS, timeouts: DEFAULT_TIMEOUTS, notifyCommand: null, passEnv: [], base: null,
     } satisfies SwarmConfig);
     expect(DEFAULT_TIMEOUTS).toEqual({ accept: 600_000, packet: 600_000, stall: 1_800_000, ask: 1_800_000, release: 600_000 });
   });
@@ -103,6 +103,7 @@ describe('parseConfig: a good file', () => {
       '  - name: lane-a', '    checkout: /w/c/', '    task: |', '      Steps 1-3', '      of PLAN.md', '    account: work2',
       '    command: [node, sim.js, "--x"]', '    done_when: npm test',
       'max_lanes: 3',
+      'max_asks: 5',
       'thresholds: { capacity_low: 30, capacity_critical: 12.5, context_pressure: 70, window: 200000, headroom: 40000, max_generations: 2, compact: auto }',
       'timeouts: { accept: 90, packet: 1.5m, stall: 2h, ask: 500ms, release: "45s" }',
       'notify_command: ntfy publish swarm',
@@ -119,6 +120,7 @@ describe('parseConfig: a good file', () => {
       lead: { name: 'boss', account: 'work1', checkout: '/home/u/wt', command: 'claude --fast', succession: ['lead-b', 'lane-a'] },
       lanes: [{ name: 'lane-a', checkout: '/w/c', task: 'Steps 1-3\nof PLAN.md\n', account: 'work2', command: ['node', 'sim.js', '--x'], doneWhen: 'npm test' }],
       maxLanes: 3,
+      maxAsks: 5,
       thresholds: { capacityLow: 30, capacityCritical: 12.5, contextPressure: 70, window: 200_000, headroom: 40_000, maxGenerations: 2, compact: 'auto' },
       timeouts: { accept: 90_000, packet: 90_000, stall: 7_200_000, ask: 500, release: 45_000 },
       notifyCommand: 'ntfy publish swarm',
@@ -189,6 +191,8 @@ describe('parseConfig: a bad file gets every problem with its line and column', 
     ['a base that is a number', append('base: 7'), ['17:7: "base" must be a branch name, e.g. base: main, got 7']],
     ['max_lanes not a number', append('max_lanes: eight'), ['17:12: "max_lanes" must be a whole number, got "eight"']],
     ['max_lanes 0', append('max_lanes: 0'), ['17:12: "max_lanes" must be a whole number of at least 1, got 0']],
+    ['max_asks 0', append('max_asks: 0'), ['17:11: "max_asks" must be a whole number of at least 1, got 0']],
+    ['max_asks not a number', append('max_asks: 2.5'), ['17:11: "max_asks" must be a whole number, got 2.5']],
     ['more lanes than max_lanes', append('max_lanes: 1'), ['10:1: 2 lanes but "max_lanes" is 1: raise max_lanes or remove lanes']],
     ['no name', edit(2), ['1:1: missing "name": name the swarm, e.g. name: demo (its tmux session is swarm-<name>)']],
     ['an empty name', edit(2, 'name:'), ['2:1: "name" must be a non-empty string, got nothing']],
