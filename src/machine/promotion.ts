@@ -5,6 +5,7 @@
  * the lead lane, whose next generation is X's agent, in X's pane. The swarm's reducer decides who is
  * promoted and carries the hand-over between the two machines (core/swarm/promotion.ts). Pure.
  */
+import { spokenDuration } from '../core/config/duration.js';
 import { clearTimer, effectId, journal, setTimer } from './effects.js';
 import { keepsSpentPane, retireLater } from './retire.js';
 import { handoffInFlight, isLive } from './laneState.js';
@@ -17,7 +18,7 @@ export function promotedNotice(as: string, epoch: number, ms: number): string {
   return `swarm: the lead is gone and you are promoted to lead the swarm in place, from this pane, as ${as} at epoch ${epoch}. ` +
     'First hand off your lane work like any handoff: write your packet with ' +
     '`swarm packet write --reason lead_handover --doing TEXT --next STEP` and report `handoff <packet path>` ' +
-    `within ${spokenMinutes(ms)}. Once your lane's successor has accepted it, swarm tells you here that you lead: ` +
+    `within ${spokenDuration(ms)}. Once your lane's successor has accepted it, swarm tells you here that you lead: ` +
     'stop working on the lane then, and lead.';
 }
 
@@ -27,8 +28,6 @@ export function leadingNotice(as: string, epoch: number, lane: string): string {
     `Lead commands carry the epoch (\`--epoch ${epoch}\`); run \`swarm status\` and re-check every lane and every open ask, ` +
     'then orchestrate the plan to done and release it (`swarm lead release`).';
 }
-
-const spokenMinutes = (ms: number): string => (ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`);
 
 /** Whether lane X's agent may be promoted now: working, its own pane, no handoff, gate or done in flight. */
 export function promotable(lane: LaneState): boolean {
@@ -98,7 +97,7 @@ export function promotionTimedOut(lead: LaneState, ctx: MachineContext): Step | 
   const p = lead.handoff?.promotion ?? null;
   if (p === null || lead.phase !== 'spawning') return null;
   if (ctx.now < p.deadline) return { lane: lead, effects: [setTimer(lead, 'accept', p.deadline)] };
-  return onPromotionFailed(lead, { type: 'promotion_failed', lane: p.lane, why: `${p.lane} did not hand off its lane work within ${spokenMinutes(promotionWaitMs(ctx))}` }, ctx);
+  return onPromotionFailed(lead, { type: 'promotion_failed', lane: p.lane, why: `${p.lane} did not hand off its lane work within ${spokenDuration(promotionWaitMs(ctx))}` }, ctx);
 }
 
 /**
