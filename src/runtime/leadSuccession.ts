@@ -4,10 +4,11 @@
  * to start takes the name the reducer gives it; swarm's own writes of `lead.json` (the claim at
  * start, the epoch raised for a lost lead) are I/O here, their results fed back as events.
  */
-import { compareAndSwap, winner, type LeadOutcome } from '../core/lead/epochs.js';
+import { compareAndSwap, type LeadOutcome } from '../core/lead/epochs.js';
 import type { InboxRecord } from '../core/protocol/inbox.js';
 import { readLeadRecord, updateLeadRecord } from '../adapters/leadStore.js';
 import type { Engine } from './engine.js';
+import { meetClaim } from './leadClaims.js';
 
 /** A lead record's change, read from the inbox. */
 export function leadRecordEvent(engine: Engine, record: Extract<InboxRecord, { kind: 'lead' }>): void {
@@ -55,13 +56,13 @@ export function claimTakeover(engine: Engine, proposed: string): string {
   const outcome = updateLeadRecord(engine.config.plan, (current): LeadOutcome => {
     met = null;
     if (!current) return { ok: false, code: 'no_record', message: 'no lead record' };
-    const other = current.lead;
+    const meeting = meetClaim(engine, current, { name: proposed, known, since: known, outranks: lanes });
     // Claimed already: this very takeover, carried out again after a crash (its spawn's intent), raises nothing.
-    if (other === proposed && current.epoch >= known && !current.released) return { ok: false, code: 'held', message: `${proposed} holds the record at epoch ${current.epoch} already` };
-    if (current.epoch > known && other !== null && !current.released) {
-      const first = lanes.has(other) ? proposed : winner({ name: proposed, epoch: known + 1 }, { name: other, epoch: current.epoch }, engine.config.lead.succession, engine.state.leadAgent);
-      met = { other, epoch: current.epoch, first };
-      if (first !== proposed) return { ok: false, code: 'held', message: `${other}@${current.epoch} wins over ${proposed}@${known + 1}` };
+    if (meeting.kind === 'already') return meeting.refusal;
+    if (meeting.kind === 'met') {
+      const { other, epoch, first } = meeting;
+      met = { other, epoch, first };
+      if (first !== proposed) return { ok: false, code: 'held', message: `${other}@${epoch} wins over ${proposed}@${known + 1}` };
     }
     return compareAndSwap(current, current.revision, { ...current, lead: proposed, epoch: current.epoch + 1 }, now);
   });

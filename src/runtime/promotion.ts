@@ -7,12 +7,13 @@
  * epoch it leads at), and its account's lease moved to the lead. Both are idempotent: a restart that
  * finds the intent not marked done carries it out again to the same end.
  */
-import { compareAndSwap, winner, type LeadOutcome } from '../core/lead/epochs.js';
+import { compareAndSwap, type LeadOutcome } from '../core/lead/epochs.js';
 import type { Effect } from '../machine/types.js';
 import type { SwarmEffect } from '../core/swarm/events.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
 import { moveLease } from '../adapters/leaseFiles.js';
 import { recordPane } from './agentStarts.js';
+import { meetClaim } from './leadClaims.js';
 import type { Engine } from './engine.js';
 
 export function promoteLane(engine: Engine, effect: Extract<SwarmEffect, { type: 'promote_lane' }>): void {
@@ -25,19 +26,16 @@ export function promoteLane(engine: Engine, effect: Extract<SwarmEffect, { type:
     already = null;
     if (!current) return { ok: false, code: 'no_record', message: 'no lead record' };
     if (current.released) return { ok: false, code: 'released', message: 'the lead record is released' };
-    if (current.lead === effect.as) {
-      already = current.epoch; // claimed already (the intent carried out again after a restart): nothing to write
-      return { ok: false, code: 'held', message: `${effect.as} holds the record at epoch ${current.epoch} already` };
+    const meeting = meetClaim(engine, current, { name: effect.as, known, ranksAs: effect.lane });
+    if (meeting.kind === 'already') {
+      already = meeting.epoch; // claimed already (the intent carried out again after a restart): nothing to write
+      return meeting.refusal;
     }
-    const other = current.lead;
-    const handedToLane = other === effect.lane;
-    if (current.epoch > known && other !== null && !handedToLane) {
-      // Another claim met this one (SPEC 6 tie-break): it stands unless this one ranks first.
-      const first = winner({ name: effect.lane, epoch: known + 1 }, { name: other, epoch: current.epoch }, engine.config.lead.succession, engine.state.leadAgent);
-      if (first !== effect.lane) {
-        refusal = `${other}@${current.epoch} in lead.json wins over promoting ${effect.lane}@${known + 1}`;
-        return { ok: false, code: 'held', message: refusal };
-      }
+    const handedToLane = current.lead === effect.lane;
+    // Another claim met this one (SPEC 6 tie-break): it stands unless this one ranks first.
+    if (meeting.kind === 'met' && !handedToLane && meeting.first !== effect.lane) {
+      refusal = `${meeting.other}@${meeting.epoch} in lead.json wins over promoting ${effect.lane}@${known + 1}`;
+      return { ok: false, code: 'held', message: refusal };
     }
     const epoch = handedToLane ? current.epoch : current.epoch + 1;
     return compareAndSwap(current, current.revision, { ...current, lead: effect.as, epoch, promoted_from: { lane: effect.lane, generation: effect.generation } }, now);
