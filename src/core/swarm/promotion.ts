@@ -9,6 +9,7 @@
  */
 import { promotable } from '../../machine/promotion.js';
 import type { LaneState } from '../../machine/types.js';
+import type { SwarmState } from './state.js';
 
 export interface PromotionInput {
   lanes: Readonly<Record<string, LaneState>>;
@@ -44,4 +45,38 @@ export function promotedName(leadName: string, lane: string, taken: readonly str
   let name = base;
   for (let n = 2; taken.includes(name); n += 1) name = `${base}-${n}`;
   return name;
+}
+
+/** A promotion the reducer carries out: `lane`'s agent, at `generation`, is to lead as `as`. */
+interface Promotion {
+  lane: string;
+  generation: number;
+  as: string;
+}
+
+/**
+ * The lead lane picks a successor (spawning, none yet, no promotion awaited): the lane to promote in
+ * place instead if the succession says so, with the name it will lead by; the reducer has the lead lane
+ * await it, claims lead.json for it (`promote_lane`) and names it as the lead's successor. Null: no lane
+ * is to be promoted (a successor lead is started as for any). `lanesOnly` as for promotionTarget.
+ */
+export function leadPromotion(s: SwarmState, lead: LaneState, succession: readonly string[], lanesOnly: boolean): Promotion | null {
+  const h = lead.handoff;
+  if (lead.phase !== 'spawning' || h === null || h.successor !== null || (h.promotion ?? null) !== null) return null;
+  const target = promotionTarget({ lanes: s.lanes, leadName: s.leadName, leadAgent: s.leadAgent, leadNext: s.leadNext, succession }, h.promotionsTried ?? [], lanesOnly);
+  if (target === null) return null;
+  return { lane: target, generation: s.lanes[target]!.generation, as: promotedName(s.leadName, target, [...s.order, ...succession]) };
+}
+
+/**
+ * The lead lane resumed after a restart: a promotion it awaits whose lane was never told (the crash
+ * fell between lead.json's claim and the lane's step; that lane still at the generation promoted) is
+ * claimed and told again (`promote_lane`; both are idempotent). Null: nothing to claim again.
+ */
+export function promotionToClaimAgain(lanes: Readonly<Record<string, LaneState>>, lead: LaneState): Promotion | null {
+  const p = lead.handoff?.promotion ?? null;
+  if (p === null) return null;
+  const promoted = lanes[p.lane];
+  if (promoted === undefined || promoted.generation !== p.generation || promoted.handoff?.promoted !== undefined) return null;
+  return { lane: p.lane, generation: p.generation, as: p.as };
 }

@@ -1,13 +1,14 @@
 /**
  * The one reducer of the whole swarm: `(state, event, ctx) → { state, effects }`.
  * It composes the lane machine (machine/lane.ts) and the swarm's own reducers beside it (asks,
- * leadSuccession, planEnd, laneAdd, accounts and readings, sessions, hostLost), applies every deadline to the
- * state in the same step (core/swarm/deadlines.ts), and returns the intents left to carry out: a
- * lane's effects tagged with the lane, the swarm's own with lane null. A sub-reducer's effect that is
- * really another event (succession's `lead_lane`, asks' `take_over`, a lane's `mark_limited`, a lease
- * freed for every lane) is reduced in the same call, never bounced through the runtime. After a step
- * that moved a lane, the plan's end is looked at once: a lead successor that accepted takes office,
- * and planEnd hears `settled`. Pure: time and the lead record come in `ctx`.
+ * leadSuccession, planEnd, laneAdd, accounts and readings, sessions, hostLost, promotion, order),
+ * applies every deadline to the state in the same step (core/swarm/deadlines.ts), and returns the
+ * intents left to carry out: a lane's effects tagged with the lane, the swarm's own with lane null. A
+ * sub-reducer's effect that is really another event (succession's `lead_lane`, asks' `take_over`, a
+ * lane's `mark_limited`, a lease freed for every lane) is reduced in the same call, never bounced
+ * through the runtime. After a step that moved a lane, the plan's end is looked at once: waiting lanes
+ * whose lanes are done start, a lead successor that accepted takes office, and planEnd hears
+ * `settled`. Pure: time and the lead record come in `ctx`.
  */
 import type { SwarmConfig } from '../config/config.js';
 import type { LeadRecord } from '../lead/epochs.js';
@@ -24,7 +25,8 @@ import { reduceHostLost } from './hostLost.js';
 import { reduceLaneAdd } from './laneAdd.js';
 import { reduceSuccession, type Succession, type SuccessionEvent } from './leadSuccession.js';
 import { reducePlanEnd, type PlanEnd, type PlanEndEvent } from './planEnd.js';
-import { promotedName, promotionTarget } from './promotion.js';
+import { startWaiting } from './order.js';
+import { leadPromotion, promotionToClaimAgain } from './promotion.js';
 import { attribute } from './readings.js';
 import { reduceSession } from './sessions.js';
 import type { PendingEffect, SwarmState } from './state.js';
@@ -206,34 +208,23 @@ function lane(b: Build, name: string, event: LaneEvent, ctx: SwarmContext): void
     succession(b, { type: 'promotion_ended' }, ctx);
   }
   for (const e of follow) lane(b, b.state.leadName, e, ctx);
-  // After a restart: a promotion awaited whose lane was never told (the crash fell between lead.json's
-  // claim and the lane's step) is claimed and told again; both are idempotent.
-  const p = name === s.leadName && event.type === 'resume' ? (next.handoff?.promotion ?? null) : null;
-  const promoted = p === null ? undefined : b.state.lanes[p.lane];
-  if (p !== null && promoted !== undefined && !(promoted.generation === p.generation && promoted.handoff?.promoted !== undefined) && promoted.generation === p.generation) {
-    swarm(b, { type: 'promote_lane', lane: p.lane, generation: p.generation, as: p.as });
-  }
+  // After a restart: a promotion awaited whose lane was never told is claimed and told again (core/swarm/promotion.ts).
+  const again = name === s.leadName && event.type === 'resume' ? promotionToClaimAgain(b.state.lanes, next) : null;
+  if (again !== null) swarm(b, { type: 'promote_lane', ...again });
 }
 
 /**
- * Promote a lane in place if the succession says so (core/swarm/promotion.ts): the lead lane awaits it,
- * lead.json is claimed for it (`promote_lane`, I/O), and the lead's messages go to the name it will
- * lead by. False: no lane is to be promoted (a successor lead is started as for any).
+ * Promote a lane in place if the succession says so (core/swarm/promotion.ts decides): the lead lane
+ * awaits it, lead.json is claimed for it (`promote_lane`, I/O), and the lead's messages go to the name
+ * it will lead by. False: no lane is to be promoted (a successor lead is started as for any).
  */
 function leadPromotes(b: Build, lead: LaneState, lanesOnly: boolean, ctx: SwarmContext): boolean {
-  const s = b.state;
-  const h = lead.handoff;
-  if (lead.phase !== 'spawning' || h === null || h.successor !== null || (h.promotion ?? null) !== null) return false;
-  const target = promotionTarget(
-    { lanes: s.lanes, leadName: s.leadName, leadAgent: s.leadAgent, leadNext: s.leadNext, succession: ctx.config.lead.succession },
-    h.promotionsTried ?? [], lanesOnly,
-  );
-  if (target === null) return false;
-  const generation = s.lanes[target]!.generation;
-  const as = promotedName(s.leadName, target, [...s.order, ...ctx.config.lead.succession]);
-  lane(b, s.leadName, { type: 'promoting', lane: target, generation, as }, ctx);
-  succession(b, { type: 'successor_named', name: as, epoch: b.state.epoch }, ctx);
-  swarm(b, { type: 'promote_lane', lane: target, generation, as });
+  const leadName = b.state.leadName;
+  const p = leadPromotion(b.state, lead, ctx.config.lead.succession, lanesOnly);
+  if (p === null) return false;
+  lane(b, leadName, { type: 'promoting', ...p }, ctx);
+  succession(b, { type: 'successor_named', name: p.as, epoch: b.state.epoch }, ctx);
+  swarm(b, { type: 'promote_lane', ...p });
   return true;
 }
 
@@ -384,34 +375,14 @@ function planEnd(b: Build, event: PlanEndEvent, ctx: SwarmContext): void {
 }
 
 /**
- * A waiting lane (SPEC 10.6 `after:`) whose lanes are all done starts: `starting` again, and the lanes
- * with no agent yet are started (`start_added`); one still waiting says for whom now.
- */
-function startWaiting(b: Build, ctx: SwarmContext): void {
-  let started = false;
-  for (const name of b.state.order) {
-    const lane = b.state.lanes[name];
-    if (lane?.state !== 'waiting') continue;
-    const after = ctx.config.lanes.find((l) => l.name === name)?.after ?? lane.waitingFor ?? [];
-    const pending = after.filter((dep) => b.state.lanes[dep]?.state !== 'done');
-    if (pending.length > 0) {
-      if (pending.join() !== (lane.waitingFor ?? []).join()) b.state = { ...b.state, lanes: { ...b.state.lanes, [name]: { ...lane, waitingFor: pending } } };
-      continue;
-    }
-    const { waitingFor: _done, ...rest } = lane;
-    b.state = { ...b.state, lanes: { ...b.state.lanes, [name]: { ...rest, state: 'starting', startedAt: ctx.now, lastActivity: ctx.now } } };
-    swarm(b, { type: 'journal', kind: 'observation', event: 'dependencies_done', lane: name, data: { after } });
-    started = true;
-  }
-  if (started) swarm(b, { type: 'start_added' });
-}
-
-/**
  * After a step that moved a lane (and at the run's start): a lead successor that accepted (the lead
  * lane's generation moved on) takes office, then the plan's end hears `settled`.
  */
 function settle(before: SwarmState, b: Build, ctx: SwarmContext): void {
-  startWaiting(b, ctx);
+  // Waiting lanes (SPEC 10.6 `after:`) whose lanes are all done start (core/swarm/order.ts).
+  const waited = startWaiting(b.state, ctx.config.lanes, ctx.now);
+  b.state = waited.state;
+  for (const effect of waited.effects) swarm(b, effect);
   const was = before.lanes[before.leadName];
   const lead = b.state.lanes[b.state.leadName];
   if (was && lead && lead.generation !== was.generation) {
