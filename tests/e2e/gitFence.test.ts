@@ -8,9 +8,10 @@
  * from outside the panes, goes.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bareRemote, tried } from '../helpers/bareRemote.js';
 import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
 import { waitFor } from '../helpers/waitFor.js';
 
@@ -20,27 +21,13 @@ afterEach(async () => {
   t = null;
 });
 
-/** A script line: run `command`, keep its output and exit status in out/<name>. */
-const tried = (out: string, name: string, command: string) => `( ${command} ) > '${join(out, name)}' 2>&1; echo "rc=$?" >> '${join(out, name)}'`;
-
 describe('the base branch and tags are the current lead’s (tmux, a bare remote)', () => {
   it('refuses the stale lead and the lane, lets the new lead and the lane’s own branch go, and never the developer', { timeout: 120_000 }, async () => {
     const s = (t = makeSwarm({ lead: {}, succession: ['lead-b'], lanes: [{ name: 'lane-a', account: 'a2' }], extra: 'base: main' }));
-    const repo = join(s.root, 'repo');
-    const remote = join(s.root, 'remote.git');
-    const out = join(s.root, 'out');
-    mkdirSync(out);
-    const dev = { ...s.env, GIT_AUTHOR_NAME: 'dev', GIT_AUTHOR_EMAIL: 'dev@x', GIT_COMMITTER_NAME: 'dev', GIT_COMMITTER_EMAIL: 'dev@x' };
-    execFileSync('git', ['init', '-q', '--bare', remote]);
-    execFileSync('git', ['remote', 'add', 'origin', remote], { cwd: repo });
-    execFileSync('git', ['push', '-q', 'origin', 'main'], { cwd: repo, env: dev });
+    const { repo, remote, out, dev, script, said } = bareRemote(s);
     const remoteMain = () => execFileSync('git', ['rev-parse', 'main'], { cwd: remote, encoding: 'utf8' }).trim();
     const log = (sha: string) => execFileSync('git', ['log', '-1', '--format=%s', sha], { cwd: remote, encoding: 'utf8' }).trim();
 
-    const script = (name: string, lines: string[]) => {
-      writeFileSync(join(s.root, name), `${lines.join('\n')}\n`);
-      return join(s.root, name);
-    };
     const epoch = `$(sed -n 's/.*"epoch": *\\([0-9]*\\).*/\\1/p' "$SWARM_PLAN/lead.json")`;
     const leadCommit = script('lead-commit.sh', [tried(out, 'lead-commit', 'git commit -q --allow-empty -m "lead at epoch 1"')]);
     const stale = script('stale.sh', [
@@ -71,7 +58,6 @@ describe('the base branch and tags are the current lead’s (tmux, a bare remote
 
     const up = s.up(['--timeout', '100s']);
     await waitFor(() => (['stale-done', 'new-push', 'lane-done'].every((f) => existsSync(join(out, f))) && /rc=/.test(readFileSync(join(out, 'new-push'), 'utf8'))) || null, { timeout: 90_000, what: 'the old lead, the new lead and lane-a to try' });
-    const said = (name: string) => readFileSync(join(out, name), 'utf8');
 
     // The lead at epoch 1 commits on main; once it has handed over, neither its commit nor its push.
     expect(said('lead-commit')).toContain('rc=0');

@@ -7,9 +7,10 @@
  * `swarm lead release` are refused. One pane per lane at the end, the lead's pane relabelled.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bareRemote, tried } from '../helpers/bareRemote.js';
 import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
 import { waitFor } from '../helpers/waitFor.js';
 
@@ -19,8 +20,6 @@ afterEach(async () => {
   t = null;
 });
 
-/** A script line: run `command`, keep its output and exit status in out/<name>. */
-const tried = (out: string, name: string, command: string) => `( ${command} ) > '${join(out, name)}' 2>&1; echo "rc=$?" >> '${join(out, name)}'`;
 /** A script line: wait until the journal has `event`. */
 const until = (event: string) => `until grep -q '"event":"${event}"' "$SWARM_PLAN/journal.jsonl"; do sleep 0.1; done`;
 
@@ -36,18 +35,7 @@ describe('a lane promoted in place (tmux, a bare remote)', () => {
       lead: {}, succession: ['lane-a'], lanes: [{ name: 'lane-a', account: 'a2' }], extra: 'base: main',
       timeouts: '{ accept: 30s, packet: 20s, stall: 10m, ask: 30s, release: 90s }',
     }));
-    const repo = join(s.root, 'repo');
-    const remote = join(s.root, 'remote.git');
-    const out = join(s.root, 'out');
-    mkdirSync(out);
-    const dev = { ...s.env, GIT_AUTHOR_NAME: 'dev', GIT_AUTHOR_EMAIL: 'dev@x', GIT_COMMITTER_NAME: 'dev', GIT_COMMITTER_EMAIL: 'dev@x' };
-    execFileSync('git', ['init', '-q', '--bare', remote]);
-    execFileSync('git', ['remote', 'add', 'origin', remote], { cwd: repo });
-    execFileSync('git', ['push', '-q', 'origin', 'main'], { cwd: repo, env: dev });
-    const script = (name: string, lines: string[]) => {
-      writeFileSync(join(s.root, name), `${lines.join('\n')}\n`);
-      return join(s.root, name);
-    };
+    const { remote, out, script, said } = bareRemote(s);
     // lane-a g1: works, is promoted, hands off (the fixture's `handoff`), then leads.
     const promoted = script('promoted.sh', [`touch '${join(out, 'a-ready')}'`, until('lane_promoted')]);
     const leads = script('leads.sh', [
@@ -87,7 +75,6 @@ describe('a lane promoted in place (tmux, a bare remote)', () => {
     }
     const result = await up;
     expect(result.all).toContain('plan done');
-    const said = (name: string) => readFileSync(join(out, name), 'utf8');
 
     expect(s.events('lane_promoted')).toMatchObject([{ lane: 'lane-a', generation: 1, as: 'lead-lane-a', epoch: 2 }]);
     expect(said('show')).toMatch(/lead lead-lane-a@2, lane-a g1 promoted in place/);
