@@ -10,7 +10,7 @@ export interface PaneSpec {
   lane: string;
   generation: number;
   account: string;
-  role: 'lead' | 'lane';
+  role: 'lead' | 'lane' | 'reviewer';
   cwd: string;
   /** argv of the agent; never typed into a shell. */
   argv: string[];

@@ -24,6 +24,7 @@ import { sayWaiting, writeBudget } from './writeBudget.js';
 
 export async function accept(io: CommandIO): Promise<number> {
   const ctx = await callerContext(io, 'accept');
+  if (ctx.role === 'reviewer') throw new MismatchError(`swarm accept: ${ctx.lane} is a reviewer: it accepts no packet`, [`${ctx.lane} is a reviewer`], { hint: 'a reviewer reads the diff and says approved or changes <what> to the lead' });
   const given = io.args[0] ?? ctx.packet;
   if (!given || io.args.length > 1) throw new UsageError('usage: swarm accept <packet> (default: $SWARM_PACKET)');
   const plan = resolve(ctx.plan);
@@ -37,7 +38,7 @@ export async function accept(io: CommandIO): Promise<number> {
   const git = gitState(io.cwd, plan);
   const author = parsed?.ok ? parsed.packet.author.lane : ctx.lane;
   const reasons = validatePacket(text, facts, { plan: basename(plan), lane: author, contract, branch: git.branch, head: git.head, uncommitted: git.uncommitted }, io.env);
-  if (parsed?.ok) reasons.push(...successorMismatches(parsed.packet, ctx, readLeadRecord(plan)?.lead ?? null));
+  if (parsed?.ok) reasons.push(...successorMismatches(parsed.packet, { ...ctx, role: ctx.role === 'lead' ? 'lead' : 'lane' }, readLeadRecord(plan)?.lead ?? null));
   if (reasons.length > 0 || !parsed?.ok) throw mismatch(path, reasons);
 
   const packet = parsed.packet;

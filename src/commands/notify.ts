@@ -29,7 +29,9 @@ export async function notify(io: CommandIO): Promise<number> {
   const epoch = epochFlag ?? ctx.epoch;
   const now = new Date();
 
-  if (to === 'all' || ctx.role === 'lead') fenceLeadCommand(ctx.plan, ctx.lane, ctx.role, epoch, to, to === 'all');
+  if (to === 'all' || ctx.role === 'lead') fenceLeadCommand(ctx.plan, ctx.lane, ctx.role === 'lead' ? 'lead' : 'lane', epoch, to, to === 'all');
+  // A reviewer says its verdict to the lead, and nothing to anyone else (SPEC 10.6).
+  if (ctx.role === 'reviewer' && to !== 'lead') throw new UsageError(`swarm notify: ${ctx.lane} is a reviewer: it reports only to the lead (swarm notify lead "approved" or "changes <what>")`);
 
   if (ctx.role === 'lane' && ctx.run !== null && isAsk(text)) limitAsks(ctx.plan, ctx.run, ctx.lane, to, now.getTime());
 

@@ -29,6 +29,7 @@ export async function packetWrite(io: CommandIO): Promise<number> {
   if (sub !== 'write') throw new UsageError(`swarm packet: unknown subcommand "${sub ?? ''}"${didYouMean(sub ?? '', ['write'])}`, { hint: USAGE });
   const flags = parseFlags(rest);
   const ctx = await callerContext(io, 'packet write');
+  if (ctx.role === 'reviewer') throw new UsageError(`swarm packet write: ${ctx.lane} is a reviewer: it writes no packet`, { hint: 'a reviewer says approved or changes <what> to the lead; swarm starts a fresh reviewer where one is needed' });
   if (flags.lead && ctx.role !== 'lead') {
     throw new UsageError(`swarm packet write: --lead writes the lead's packet, and ${ctx.lane} is a lane`, { hint: 'a lane writes its own packet without --lead' });
   }

@@ -21,6 +21,13 @@ export interface KindLaunch {
    * folders), for a kind whose sandbox would refuse them.
    */
   approvals(approvals: Approvals, writable: readonly string[]): ApprovalFlags;
+  /**
+   * A reviewer's flags in place of the plan's approvals (SPEC 10.6): read-only on `checkout`, able to
+   * write only its spool (its reports) and run `swarm notify`; `cwd`: where its pane starts (a
+   * sandboxed kind starts in its spool and reads the checkout by path). Absent: the kind has no
+   * read-only mode swarm knows, and its reviewers run with no approvals added, in the checkout.
+   */
+  review?(checkout: string, spool: string): ApprovalFlags & { cwd: string };
   /** Refuse a start the CLI would end at once, saying what to do (throws UsageError). */
   check?(account: Pick<Account, 'id' | 'env'>, profileEnv: string | null): void;
   /** `{settings}`: inline settings that wire the kind's signals to swarm, the user's own kept. */

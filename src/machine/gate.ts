@@ -9,17 +9,18 @@
 import { gateCommand } from '../core/gate/travel.js';
 import { vacuousPass } from '../core/gate/vacuous.js';
 import { degrade } from './degrade.js';
-import { clearTimer, effectId, journal } from './effects.js';
+import { effectId, journal } from './effects.js';
 import { isLive } from './laneState.js';
 import { notices, tail } from './notices.js';
-import { andThen, type Ev, ignored } from './step.js';
-import { doneAgentLeft } from './doneExit.js';
+import { type Ev, ignored } from './step.js';
+import { doneOrReview } from './review.js';
+import { agentLeft } from './finish.js';
 import type { Effect, GateRun, LaneState, MachineContext, Step } from './types.js';
 
 /** Run the gate (again, after a restart: ending the earlier run's process first): journal that it started, then run it. */
 export function startGate(lane: LaneState, ctx: MachineContext, rerun = false): Step {
   const command = gateCommand(ctx.doneWhen, lane.travelling);
-  if (command === null) return finishDone(lane, ctx);
+  if (command === null) return doneOrReview(lane, ctx);
   const earlier = lane.gate;
   const gate: GateRun = { id: effectId(lane, lane.generation, 'gate', ctx.now), command, since: ctx.now };
   const next: LaneState = { ...lane, gate };
@@ -29,19 +30,7 @@ export function startGate(lane: LaneState, ctx: MachineContext, rerun = false): 
   return { lane: next, effects: [journal(next, 'gate_started', 'observation', data, ctx.now), run] };
 }
 
-export function finishDone(lane: LaneState, ctx: MachineContext): Step {
-  const next: LaneState = { ...lane, state: 'done', gate: null, blocked: null, endedAt: ctx.now };
-  const command = lane.gate?.command ?? ctx.doneWhen;
-  const gate = command === null ? '' : ` (gate passed: ${command})`;
-  return {
-    lane: next,
-    effects: [
-      clearTimer(next, 'stall', ctx.now),
-      journal(next, 'lane_result', 'delegation', { result: 'done', gate: command, passed: true }, ctx.now),
-      { type: 'tell_lead', id: effectId(next, next.generation, 'done', ctx.now), text: `${lane.name} done${gate}` },
-    ],
-  };
-}
+
 
 /** Why an event about gate run `id` is not about the run in flight (null: it is). */
 function notThisRun(lane: LaneState, id: string): string | null {
@@ -65,8 +54,8 @@ export function onGate(lane: LaneState, event: Ev<'gate'>, ctx: MachineContext):
   if (vacuous !== null) return onGate(lane, { ...event, passed: false, output: `${vacuous}\n${event.output}` }, ctx);
   if (event.passed) {
     // Its agent left while the gate ran: the lane is done, and that agent's lease goes too.
-    const done = finishDone(lane, ctx);
-    return lane.state === 'lost' && lane.paneId !== null ? andThen(done, (l) => doneAgentLeft(l, { type: 'exited', paneId: lane.paneId!, status: null }, ctx)) : done;
+    const done = doneOrReview(lane, ctx);
+    return done.lane.state === 'done' ? agentLeft(lane, done, ctx) : done;
   }
   const command = lane.gate?.command ?? ctx.doneWhen ?? 'done_when';
   const next: LaneState = { ...lane, gate: null };

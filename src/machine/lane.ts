@@ -29,6 +29,7 @@ import { onExited } from './exits.js';
 import { onWorkOver } from './doneExit.js';
 import { onAccountHeld } from './accountWait.js';
 import { onAdopt, onPromote, onPromoting, onPromotionFailed } from './promotion.js';
+import { onReviewerLease, onReviewerSpawned, onReviewTimer, onReviewVerdict, reviewAgain, reviewerFailed } from './review.js';
 
 export { handoffInFlight, initialLane } from './laneState.js';
 export { MAX_GENERATIONS_HINT, QUICK_EXIT_MS, WAIT_RETRY_MS } from './types.js';
@@ -57,7 +58,7 @@ export function reduceLane(lane: LaneState, event: LaneEvent, ctx: MachineContex
     case 'degraded_written': return onDegradedWritten(lane, event, ctx);
     case 'gate': return onGate(lane, event, ctx);
     case 'gate_process': return onGateProcess(lane, event, ctx);
-    case 'timer': return event.timer === 'stall' ? onStall(lane, ctx) : onHandoffTimer(lane, event.timer, ctx);
+    case 'timer': return event.timer === 'stall' ? onStall(lane, ctx) : event.timer === 'review' ? onReviewTimer(lane, ctx) : onHandoffTimer(lane, event.timer, ctx);
     case 'account_freed': return onAccountFreed(lane, ctx);
     case 'account_held': return onAccountHeld(lane, event, ctx);
     case 'resume': return onResume(lane, event, ctx, onExited);
@@ -66,8 +67,20 @@ export function reduceLane(lane: LaneState, event: LaneEvent, ctx: MachineContex
     case 'promoting': return onPromoting(lane, event, ctx);
     case 'promotion_failed': return onPromotionFailed(lane, event, ctx);
     case 'adopt': return onAdopt(lane, event, ctx);
-    case 'answered': return onAnswered(lane, ctx);
+    case 'answered': return reviewAgain(lane, ctx) ?? onAnswered(lane, ctx);
+    case 'reviewer_lease': return onReviewerLease(lane, event, ctx);
+    case 'reviewer_spawned': return onReviewerSpawned(lane, event, ctx);
+    case 'reviewer_spawn_failed': return reviewerFailed(lane, event.seq, `its pane could not be made on ${event.account}: ${event.error}`, ctx, event);
+    case 'review_verdict': return onReviewVerdict(lane, event, ctx);
+    case 'reviewer_exited': return reviewerFailed(lane, event.seq, exitedWhy(event), ctx, event);
+    case 'reviewer_screen': return reviewerFailed(lane, event.seq, `a ${event.screen} screen in its pane: "${tail(event.text, 200)}"`, ctx, event);
   }
+}
+
+/** A reviewer's exit before its verdict, in words. */
+function exitedWhy(event: Ev<'reviewer_exited'>): string {
+  const last = event.tail === undefined || event.tail.trim() === '' ? '' : `; its last lines: ${tail(event.tail.trim(), 300)}`;
+  return `it exited (status ${event.status ?? 'unknown'}) before saying approved or changes${last}`;
 }
 
 /** The agent is alive (output or a report): reset the stall clock; a stalled or starting lane works. */
@@ -129,6 +142,7 @@ function onReport(lane: LaneState, event: Ev<'report'>, ctx: MachineContext): St
   const e = report.event;
   const refusal = e.kind === 'handoff' ? handoffRefusal(lane, e.path)
     : e.kind === 'done' && lane.gate !== null ? 'duplicate done: the gate is already running'
+      : e.kind === 'done' && lane.review ? `duplicate done: review round ${lane.review.round} is running`
       : e.kind === 'done' && handoffInFlight(lane) ? `done during a handoff (phase ${lane.phase}): the successor reports`
         : null;
   if (refusal !== null) return ignored(lane, event, refusal, ctx.now);

@@ -60,7 +60,7 @@ export const exitRecorded = (lane: LaneState): boolean =>
 
 /** Stall: working (or starting), no gate running, and the agent expected to act (not mid-handoff). */
 export function stallWatched(lane: LaneState): boolean {
-  return (lane.state === 'working' || lane.state === 'starting') && lane.gate === null && (!handoffInFlight(lane) || lane.phase === 'rejected');
+  return (lane.state === 'working' || lane.state === 'starting') && lane.gate === null && !lane.review && (!handoffInFlight(lane) || lane.phase === 'rejected');
 }
 
 /**

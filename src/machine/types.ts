@@ -12,7 +12,7 @@ export type LaneStatus = 'starting' | 'working' | 'blocked' | 'done' | 'lost' | 
 export type Phase =
   | 'near' | 'writing' | 'reported' | 'spawning' | 'accepted' | 'rejected' | 'waiting' | 'degraded' | 'attention' | 'stopped';
 export type ScreenClass = 'usage_limit' | 'overflow' | 'permission' | 'bypass' | 'login' | 'consent' | 'payment';
-export type TimerName = 'accept' | 'packet' | 'stall' | 'reset' | 'retire';
+export type TimerName = 'accept' | 'packet' | 'stall' | 'reset' | 'retire' | 'review';
 export type BlockClass = EscalationClass | 'bypass';
 /** The screens that stop a successor at its start: its account is not ready. */
 export type StartScreen = 'login' | 'consent' | 'payment' | 'bypass' | 'offline';
@@ -126,6 +126,27 @@ export interface LaneState {
   waitingFor?: string[];
   /** The lead lane's agent is a lane's agent promoted in place (SPEC 10.5): which, and the epoch it leads at. Absent otherwise. */
   promotedFrom?: { lane: string; generation: number; epoch: number } | null;
+  /** A review round in flight (SPEC 10.6 `review:`); absent or null when none. */
+  review?: Review | null;
+  /** Review rounds finished (each said changes, or the last approved); absent: none. */
+  reviewRounds?: number;
+  /** Reviewers started for this lane so far (the next one's generation is one more); absent: none. */
+  reviewSeq?: number;
+}
+
+/** A review round in flight (machine/review.ts): its reviewer, once an account is leased for it. */
+export interface Review {
+  round: number;
+  /** The lane's reviewers so far (a reviewer's generation as the agent `<lane>.review`). */
+  seq: number;
+  /** This round's reviewer in flight; null while an account is picked. */
+  reviewer: { seq: number; account: string; paneId: string | null; since: number } | null;
+  /** Accounts whose reviewers failed this round. */
+  tried: string[];
+  /** pick_reviewer effects so far this round (the pick's effect id). */
+  picks: number;
+  /** When the reviewer in flight must have said its verdict (epoch ms). */
+  deadline: number | null;
 }
 
 export interface Retiring {
@@ -159,6 +180,8 @@ export interface MachineContext {
   timeouts: { accept: number; packet: number; stall: number; release?: number };
   /** The lane's gate. */
   doneWhen: string | null;
+  /** The lane's `review:` (SPEC 10.6): its gate's pass starts a review round; absent or null: none. */
+  review?: { maxReviews: number } | null;
   /** Default 15000. */
   quickExitMs?: number;
   /** Default 15 min, when no reset time is known. */
@@ -209,7 +232,16 @@ export type LaneEvent =
   /** The developer answered the lane (`swarm answer`): a block it reported itself is over. */
   | { type: 'answered' }
   /** To lane X: lead lane.json names it at `epoch` as `as`; hand off the lane work, then lead. */
-  | { type: 'promote'; as: string; epoch: number };
+  | { type: 'promote'; as: string; epoch: number }
+  /** Review (machine/review.ts): the pick for round `round`'s reviewer, an account leased or none (why). */
+  | { type: 'reviewer_lease'; round: number; account: string | null; why: string }
+  | { type: 'reviewer_spawned'; seq: number; paneId: string }
+  | { type: 'reviewer_spawn_failed'; seq: number; account: string; error: string }
+  /** The reviewer of generation `seq` said `approved` or `changes <what>`. */
+  | { type: 'review_verdict'; seq: number; verdict: 'approved' | 'changes'; what: string }
+  | { type: 'reviewer_exited'; seq: number; status: number | null; tail?: string }
+  /** A screen in the reviewer's pane that swarm never answers (or a limit): it is replaced. */
+  | { type: 'reviewer_screen'; seq: number; screen: string; text: string };
 
 /** A pane a restart found: a dead one with its exit status and last lines when they could be read. */
 export interface ResumedPane { generation: number; paneId: string; dead: boolean; status?: number | null; signal?: number; tail?: string }
@@ -254,6 +286,12 @@ export type Effect =
    * (`agent` at `generation`), and move its account's lease from lane `from` to the lead.
    */
   | { type: 'adopt_pane'; id: string; paneId: string; account: string | null; agent: string; generation: number; from: { lane: string; generation: number } }
+  /** Pick and lease an account of another vendor for the lane's reviewer (never the lane's, the lead's, or those in `exclude`). */
+  | { type: 'pick_reviewer'; id: string; round: number; exclude: string[] }
+  /** Start reviewer `seq` (`<lane>.review`, that generation) on `account` in the lane's checkout. */
+  | { type: 'spawn_reviewer'; id: string; round: number; seq: number; account: string }
+  /** Close a reviewer's pane, its scrollback kept as `<lane>.review` of that generation. */
+  | { type: 'close_reviewer'; id: string; paneId: string; seq: number }
   | { type: 'set_timer'; id: string; timer: TimerName; at: number }
   | { type: 'clear_timer'; id: string; timer: TimerName };
 

@@ -9,6 +9,7 @@ import { leaseFileName, leaseHolder, pick, type PickInput } from '../core/accoun
 import { planPaths } from '../core/plan/paths.js';
 import { recordLane } from '../core/lead/epochs.js';
 import { unstarted } from '../machine/firstStart.js';
+import { reviewedLane } from '../machine/review.js';
 import { runOf } from '../core/swarm/runs.js';
 import type { LaneEvent, LaneState } from '../machine/types.js';
 import { planFilesFault, SwarmError } from '../errors.js';
@@ -43,7 +44,11 @@ export function reconcileLeases(engine: Engine): void {
     const lead = state.lanes[state.leadName];
     const promoted = lead?.promotedFrom ?? null;
     const servesLead = promoted !== null && lead!.account === lease.account && promoted.lane === lease.lane && promoted.generation === lease.generation;
-    const serving = store.keys.get(lease.account) === lease.key && (servesLead || (lane !== undefined &&
+    // A lane's reviewer in flight (SPEC 10.6) holds its lease under `<lane>.review` at its generation.
+    const reviewed = reviewedLane(lease.lane);
+    const reviewer = reviewed === null ? null : state.lanes[reviewed]?.review?.reviewer ?? null;
+    const servesReview = reviewer !== null && reviewer.seq === lease.generation && reviewer.account === lease.account;
+    const serving = store.keys.get(lease.account) === lease.key && (servesLead || servesReview || (lane !== undefined &&
       ((lane.generation === lease.generation && lane.account === lease.account) ||
         (lane.handoff?.successor?.generation === lease.generation && lane.handoff.successor.account === lease.account))));
     if (serving) {
@@ -213,7 +218,7 @@ async function hostLossTold(engine: Engine): Promise<void> {
  * (a full disk) is kept and written at the next look at the spools (`recordLeft`): the pane is
  * started all the same, and its first commands wait for the record a moment, then are told to retry.
  */
-export function recordPane(engine: Engine, agent: { lane: string; role: 'lead' | 'lane'; generation: number; account: string; epoch?: number }, pid: number | null): void {
+export function recordPane(engine: Engine, agent: { lane: string; role: 'lead' | 'lane' | 'reviewer'; generation: number; account: string; epoch?: number }, pid: number | null): void {
   const record = { ...agent, run: runOf(engine.state), pane: pid === null ? null : processNow(pid) };
   // The lease names its agent: it stays held while the agent runs, even once this engine is gone (SPEC 10.4).
   const laneName = engine.laneOfAgent(agent.lane) ?? agent.lane;

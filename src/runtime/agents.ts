@@ -38,7 +38,7 @@ export function ensureSwarmBin(plan: string): string {
 export interface AgentStart {
   config: SwarmConfig;
   name: string;
-  role: 'lead' | 'lane';
+  role: 'lead' | 'lane' | 'reviewer';
   generation: number;
   account: Account;
   /** The account's kind (kinds/index.ts). */
@@ -53,6 +53,8 @@ export interface AgentStart {
   packet: string | null;
   /** The resume brief read from that packet (its predecessor's words), for a successor. */
   brief: string | null;
+  /** A reviewer's lane (SPEC 10.6: SWARM_REVIEW_OF). */
+  reviewOf?: string;
 }
 
 /**
@@ -82,6 +84,8 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
   // The agent's spool exists before its start: a sandbox is given it as a writable folder (SPEC 10.3).
   const spool = join(planPaths(plan).spoolDir, spoolName(start.run, start.name, start.generation));
   ensureDir(spool, 0o755);
+  // A reviewer (SPEC 10.6) runs read-only as its kind knows how, not with the plan's approvals.
+  const reviewer = start.role === 'reviewer' ? (launch.review?.(start.checkout, spool) ?? { argv: [], promptAfterDashDash: false, cwd: start.checkout }) : null;
   const argv = launchArgv(kind, {
     command: start.command,
     promptFile: files.prompt,
@@ -92,7 +96,7 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
     sessionId,
     settings: uses('settings') ? (launch.settings?.(swarmBin, start.checkout, profile) ?? '') : '',
     systemPromptFile: files.brief,
-    approvals: uses('approvals') ? planApprovalFlags(start.kind, plan, [spool, ...gitDirs(start.checkout)]) : { argv: [], promptAfterDashDash: false },
+    approvals: uses('approvals') ? (reviewer ?? planApprovalFlags(start.kind, plan, [spool, ...gitDirs(start.checkout)])) : { argv: [], promptAfterDashDash: false },
     notify: uses('notify') ? (launch.notify?.(swarmBin, profile) ?? '') : '',
     who: start.name,
   });
@@ -119,6 +123,7 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
     SWARM_TASK: start.task,
   };
   if (start.packet) own.SWARM_PACKET = start.packet;
+  if (start.reviewOf !== undefined) own.SWARM_REVIEW_OF = start.reviewOf;
   // swarm's git hooks (SPEC 10.5) after whatever git configuration the pane's environment carries.
   const withoutHooks = paneEnvironment({ user: env, passEnv: config.passEnv, account: start.account.env, swarm: own });
   const paneEnv = paneEnvironment({ user: env, passEnv: config.passEnv, account: start.account.env, swarm: { ...own, ...gitHooksEnv(withoutHooks, gitHooksDir(plan)) } });
@@ -127,7 +132,7 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
     generation: start.generation,
     account: start.account.id,
     role: start.role,
-    cwd: start.checkout,
+    cwd: reviewer?.cwd ?? start.checkout,
     argv,
     env: paneEnv,
     title: `${start.name} g${start.generation} @${start.account.id}`,

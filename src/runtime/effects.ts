@@ -8,6 +8,7 @@ import { basename } from 'node:path';
 import { execa } from 'execa';
 import type { Account } from '../core/config/config.js';
 import type { Effect, LaneEvent, LaneState } from '../machine/types.js';
+import { reviewerName } from '../machine/review.js';
 import { degradedPacket, rejectedInPlan, serializePacket } from '../core/packet/packet.js';
 import { validatePacket } from '../core/packet/check.js';
 import { resumeBrief } from '../core/packet/brief.js';
@@ -59,6 +60,11 @@ export interface EffectsEngine {
   spawnSuccessor(lane: LaneState, generation: number, account: string, packet: string): Promise<LaneEvent>;
   /** The lead lane takes over a promoted agent's pane (runtime/promotion.ts). */
   adoptPane(effect: Extract<Effect, { type: 'adopt_pane' }>): Promise<void>;
+  /** A lane's reviewers (runtime/reviewers.ts); null where none were installed. */
+  readonly reviewers: {
+    pick(lane: LaneState, effect: Extract<Effect, { type: 'pick_reviewer' }>): LaneEvent;
+    spawn(lane: LaneState, effect: Extract<Effect, { type: 'spawn_reviewer' }>): Promise<LaneEvent>;
+  } | null;
 }
 import { runnablePool } from './runnable.js';
 import { handoffExclusions } from '../core/swarm/exclusions.js';
@@ -120,6 +126,19 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
     }
     case 'adopt_pane':
       await engine.adoptPane(effect);
+      return;
+    case 'pick_reviewer':
+      engine.dispatch(laneName, engine.reviewers?.pick(lane, effect) ?? { type: 'reviewer_lease', round: effect.round, account: null, why: 'this swarm starts no reviewers' });
+      return;
+    case 'spawn_reviewer': {
+      const result = await (engine.reviewers?.spawn(lane, effect) ?? Promise.resolve({ type: 'reviewer_spawn_failed' as const, seq: effect.seq, account: effect.account, error: 'this swarm starts no reviewers' }));
+      faultPoint(engine, 'after:spawn_reviewer');
+      engine.dispatch(laneName, result);
+      return;
+    }
+    case 'close_reviewer':
+      await savePaneLog(engine, reviewerName(lane.name), effect.seq, effect.paneId);
+      await engine.host.kill(effect.paneId).catch(() => undefined);
       return;
     case 'record_acceptance':
       recordAcceptance({ packet: effect.packet, accepted_at: new Date(engine.now()).toISOString(), by: effect.by, epoch: engine.state.epoch, from: effect.from, degraded: effect.degraded });

@@ -78,6 +78,11 @@ export class Engine {
   /** Gives the lead lane a promoted agent's pane (runtime/promotion.ts), installed by the run. */
   adopter: ((effect: Extract<Effect, { type: 'adopt_pane' }>) => Promise<void>) | null = null;
   starter: (() => Promise<void>) | null = null;
+  /** Picks and starts a lane's reviewers (runtime/reviewers.ts), installed by the run. */
+  reviewers: {
+    pick(lane: LaneState, effect: Extract<Effect, { type: 'pick_reviewer' }>): LaneEvent;
+    spawn(lane: LaneState, effect: Extract<Effect, { type: 'spawn_reviewer' }>): Promise<LaneEvent>;
+  } | null = null;
   /** Read the inbox; resolves once what was read is queued. Set once the run has begun (swarm.ts). */
   readInbox: (() => Promise<void>) | null = null;
 

@@ -13,6 +13,7 @@ import { recordVerdict, runOf } from '../core/swarm/runs.js';
 import { publishPacket, spoolPacketsDir } from '../adapters/packetFile.js';
 import type { Engine } from './engine.js';
 import { leadRecordEvent } from './leadSuccession.js';
+import { reviewerRecord } from './reviewers.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { readPacketFile } from '../adapters/packetFile.js';
 import { readPlanText } from '../adapters/planFile.js';
@@ -20,6 +21,8 @@ import { parsePacket } from '../core/packet/packet.js';
 import { planGates, travellingGates } from '../core/gate/travel.js';
 
 export function route(engine: Engine, record: InboxRecord): void {
+  // A reviewer's records are its verdict, or nothing (SPEC 10.6; runtime/reviewers.ts).
+  if (record.role === 'reviewer') return reviewerRecord(engine, record);
   const agentLane = engine.laneOfAgent(record.from);
   const verdict = recordVerdict(engine.state, agentLane === null ? undefined : engine.lane(agentLane), record);
   if (!verdict.counts) {

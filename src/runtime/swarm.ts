@@ -17,6 +17,7 @@ import { followJournal, journalSize } from '../adapters/journal.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
 import { tryLock } from '../adapters/lock.js';
 import { writeSettings } from '../adapters/settings.js';
+import { pickReviewer, resumeReviewer, spawnReviewer } from './reviewers.js';
 import { runBase, writeGitHooks } from '../adapters/gitHooks.js';
 import { SWARM_BIN } from './swarmBin.js';
 import { createSwarmStore, pushEvent, setPreview, type SwarmStore } from '../ui/store.js';
@@ -179,6 +180,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
 
   engine.spawner = (lane, generation, account, packet) => spawn(engine, lane, generation, account, packet);
   engine.adopter = (effect) => adoptPane(engine, effect);
+  engine.reviewers = { pick: (lane, effect) => pickReviewer(engine, lane, effect), spawn: (lane, effect) => spawnReviewer(engine, lane, effect) };
   engine.starter = () => engine.writes.persistently(async () => startMissing(engine, await engine.host.list()));
   engine.swarmEffect = (effect, intent) => runSwarmEffect(engine, effect, {
     finish,
@@ -266,6 +268,7 @@ async function begin(engine: Engine, inbox: ReturnType<typeof inboxReader>): Pro
     const leadsAt = (g: number) => (lane.promotedFrom && g === lane.generation ? { epoch: lane.promotedFrom.epoch } : {});
     for (const p of mine) if (!p.dead) recordPane(engine, { lane: p.lane, role: lane.role, generation: p.generation, account: p.account, ...leadsAt(p.generation) }, p.pid);
     engine.dispatch(name, { type: 'resume', panes: await Promise.all(mine.map((p) => resumedPane(engine.host, p))) });
+    resumeReviewer(engine, name, panes);
   }
   if (engine.state.order.length > 0) engine.journal({ type: 'observation', event: 'readopted', lane: null, panes: panes.length });
   engine.deadlines.arm();

@@ -74,7 +74,7 @@ export class PaneWatch {
     }
     if (event.type === 'exited' || event.type === 'gone') {
       this.watched.delete(event.paneId);
-      void this.exited(owner.lane, event);
+      void this.exited(owner.lane, event, owner.reviewer);
       return;
     }
     const now = this.engine.clock.now();
@@ -143,7 +143,8 @@ export class PaneWatch {
       // Whose it is now, not when it printed: a successor may have accepted since.
       const owner = this.owner(paneId);
       if (owner === null) continue;
-      void this.readScreen(owner.lane, paneId, owner.current, flooding);
+      if (owner.reviewer !== undefined) void this.readReviewer(owner.lane, paneId, owner.reviewer);
+      else void this.readScreen(owner.lane, paneId, owner.current, flooding);
     }
     this.rearm();
   }
@@ -171,7 +172,7 @@ export class PaneWatch {
    * flight. A successor that accepted is its lane's current agent (its handoff keeps naming it as the
    * successor until the next one begins): being the lane's pane comes first.
    */
-  private owner(paneId: string): { lane: string; current: boolean } | null {
+  private owner(paneId: string): { lane: string; current: boolean; reviewer?: number } | null {
     const lanes = this.engine.state.lanes;
     const last = this.watched.get(paneId)?.lane;
     const served = (lane: LaneState | undefined): boolean | null =>
@@ -181,8 +182,30 @@ export class PaneWatch {
     for (const [name, lane] of Object.entries(lanes)) {
       const current = served(lane);
       if (current !== null) return { lane: name, current };
+      // A lane's reviewer in flight (SPEC 10.6): watched for its end and the screens that stop it.
+      const reviewer = lane.review?.reviewer ?? null;
+      if (reviewer !== null && reviewer.paneId === paneId) return { lane: name, current: false, reviewer: reviewer.seq };
     }
     return null;
+  }
+
+  /** A reviewer's screen: one that swarm never answers, or a limit, ends it (a fresh reviewer is started). */
+  private async readReviewer(laneName: string, paneId: string, seq: number): Promise<void> {
+    const lane = this.engine.lane(laneName);
+    const account = lane && this.engine.config.accounts.find((a) => a.id === lane.review?.reviewer?.account);
+    if (!lane || !account) return;
+    let text: string;
+    try {
+      text = stripAnsi(await this.engine.host.capture(paneId, 0));
+    } catch {
+      return;
+    }
+    const kind = this.kinds.get(account.kind) ?? loadKind(account.kind, this.engine.config.dir);
+    this.kinds.set(account.kind, kind);
+    const found = matchScreen(kind, text);
+    const start = startScreen(kind, text, found);
+    const screen = start ?? (found ? { screen: found.screen, text: found.text } : null);
+    if (screen !== null) this.engine.dispatch(laneName, { type: 'reviewer_screen', seq, screen: screen.screen, text: screen.text });
   }
 
   private async readScreen(laneName: string, paneId: string, current: boolean, flooding: boolean): Promise<void> {
@@ -223,7 +246,7 @@ export class PaneWatch {
    * read, no exit of the agent's own; the lane machine decides what that means, as for a pane found
    * gone on a restart).
    */
-  private async exited(laneName: string, end: PaneEnd): Promise<void> {
+  private async exited(laneName: string, end: PaneEnd, reviewer?: number): Promise<void> {
     const { paneId } = end;
     // A pane that went with its tmux server is no agent's exit: the host is lost, and the run stops
     // short saying so (its agents are not blamed, no successor is started on a server of its own).
@@ -233,7 +256,10 @@ export class PaneWatch {
     // the spools' watcher may fire after the death is told, and a successor that accepted, worked and
     // was killed is no successor "exited before accepting" (chaos seed 1033).
     await this.engine.readInbox?.();
-    if (end.type === 'gone') return this.engine.dispatch(laneName, { type: 'exited', paneId, status: null, vanished: true });
+    if (end.type === 'gone') {
+      if (reviewer !== undefined) return this.engine.dispatch(laneName, { type: 'reviewer_exited', seq: reviewer, status: null });
+      return this.engine.dispatch(laneName, { type: 'exited', paneId, status: null, vanished: true });
+    }
     let tail = '';
     try {
       // The dead pane stays (remain-on-exit) until the machine closes it: its screen and some scrollback.
@@ -241,6 +267,7 @@ export class PaneWatch {
     } catch {
       // gone already
     }
+    if (reviewer !== undefined) return this.engine.dispatch(laneName, { type: 'reviewer_exited', seq: reviewer, status: end.status, tail });
     this.engine.dispatch(laneName, { type: 'exited', paneId, status: end.status, tail, ...(end.signal === undefined || end.signal === null ? {} : { signal: end.signal }) });
   }
 }

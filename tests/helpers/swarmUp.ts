@@ -24,6 +24,8 @@ export interface LaneOptions {
   command?: string | null;
   /** `after:` (SPEC 10.6): the lanes it waits to be done. */
   after?: string[];
+  /** `review:` (SPEC 10.6): the YAML of its value, e.g. `true` or `{ command: "sh review.sh" }`. */
+  review?: string;
 }
 
 export interface SwarmOptions {
@@ -115,6 +117,7 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
       ...(lane.command === null ? [] : [`    command: "${(lane.command ?? command(lane.agent)).replace(/"/g, '\\"')}"`]),
       ...(lane.doneWhen ? [`    done_when: "${lane.doneWhen}"`] : []),
       ...(lane.after ? [`    after: [${lane.after.join(', ')}]`] : []),
+      ...(lane.review ? [`    review: ${lane.review}`] : []),
     ]),
     `timeouts: ${options.timeouts ?? '{ accept: 20s, packet: 5s, stall: 10m, ask: 30s, release: 1s }'}`,
     `pass_env: [${['AGENT_KEYS', ...(options.passEnv ?? [])].join(', ')}]`,

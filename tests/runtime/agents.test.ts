@@ -60,7 +60,7 @@ function setup(o: Setup = {}) {
   const account: Account = { id: 'c1', kind, vendor: 'x', env: kind === 'sim' || kind === 'command' ? {} : { [envName]: profile }, akProfile: null };
   const config: SwarmConfig = {
     version: 1, name: 'e2e', file: join(root, 'swarm.yaml'), dir: root, plan, backend: 'tmux', accounts: [account],
-    lead: { name: 'lead', account: 'c1', checkout, command: null, succession: [] }, lanes: [], maxLanes: 8, maxAsks: 3,
+    lead: { name: 'lead', account: 'c1', checkout, command: null, succession: [] }, lanes: [], maxLanes: 8, maxAsks: 3, maxReviews: 3,
     thresholds: { ...DEFAULT_THRESHOLDS, compact: o.compact ?? 'off' }, timeouts: DEFAULT_TIMEOUTS, notifyCommand: null, passEnv: [], base: null,
   };
   const start: AgentStart = {

@@ -9,12 +9,15 @@
 import type { ProcessId } from '../process/procStat.js';
 import type { InboxRecord } from '../protocol/inbox.js';
 
+/** Who an agent is to swarm: a lane's, the lead's, or a reviewer of a lane (SPEC 10.6). */
+export type AgentRole = 'lead' | 'lane' | 'reviewer';
+
 export interface AgentRecord {
   /** The agent's name: a lane's, or the lead's (a lead successor has its own, e.g. `lead-b`). */
   lane: string;
   generation: number;
   /** As swarm started it; the lead record (lead.json) says who leads now. */
-  role: 'lead' | 'lane';
+  role: AgentRole;
   account: string;
   run: number;
   /** Its spool, relative to `.swarm/spool/` (spoolName). */
@@ -73,7 +76,7 @@ export function asAgentRecord(value: unknown): AgentRecord | null {
   const pane = v.pane as Record<string, unknown> | null | undefined;
   const whole = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n > 0;
   if (typeof v.lane !== 'string' || !NAME.test(v.lane) || !whole(v.generation) || !whole(v.run)) return null;
-  if (v.role !== 'lead' && v.role !== 'lane') return null;
+  if (v.role !== 'lead' && v.role !== 'lane' && v.role !== 'reviewer') return null;
   if (typeof v.account !== 'string' || typeof v.host !== 'string' || typeof v.spool !== 'string') return null;
   if (v.spool !== spoolName(v.run, v.lane, v.generation)) return null;
   if (pane !== null && (!pane || !whole(pane.pid) || typeof pane.startTicks !== 'number' || !Number.isSafeInteger(pane.startTicks))) return null;

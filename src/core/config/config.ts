@@ -13,21 +13,23 @@ import { didYouMean } from './suggest.js';
 import { taskTooLong } from './task.js';
 import { COMPACT_MODES, DEFAULT_THRESHOLDS, type Thresholds } from '../capacity/thresholds.js';
 import { Reader, type Section, type YamlNode } from './reader.js';
-import { checkLaunches, checkOrder, checkPeople, type Placed } from './rules.js';
+import { checkLaunches, checkOrder, checkPeople, checkReviews, type Placed } from './rules.js';
 import { parseYaml } from './yamlDocument.js';
 import { DEFAULT_TIMEOUTS } from './timeouts.js';
 import { DEFAULT_MAX_ASKS } from '../swarm/askLimits.js';
+import { DEFAULT_MAX_REVIEWS } from '../../machine/review.js';
 import { baseProblem } from '../git/refGuard.js';
 
-export type { Backend, Account, CommandSpec, LeadSpec, LaneSpec, Timeouts, SwarmConfig, ConfigFacts, ConfigProblem, ConfigResult } from './types.js';
-import type { Backend, Account, LeadSpec, LaneSpec, Timeouts, SwarmConfig, ConfigFacts, ConfigProblem, ConfigResult } from './types.js';
+export type { Backend, Account, CommandSpec, LeadSpec, LaneSpec, ReviewSpec, Timeouts, SwarmConfig, ConfigFacts, ConfigProblem, ConfigResult } from './types.js';
+import type { Backend, Account, LeadSpec, LaneSpec, ReviewSpec, Timeouts, SwarmConfig, ConfigFacts, ConfigProblem, ConfigResult } from './types.js';
 
 /** The keys the loader knows, per mapping; the JSON Schema is tested against these. */
 export const KNOWN_KEYS = {
-  top: ['version', 'name', 'plan', 'backend', 'accounts', 'lead', 'lanes', 'max_lanes', 'max_asks', 'thresholds', 'timeouts', 'notify_command', 'pass_env', 'base'],
+  top: ['version', 'name', 'plan', 'backend', 'accounts', 'lead', 'lanes', 'max_lanes', 'max_asks', 'max_reviews', 'thresholds', 'timeouts', 'notify_command', 'pass_env', 'base'],
   account: ['id', 'kind', 'vendor', 'env', 'ak_profile'],
   lead: ['name', 'account', 'checkout', 'command', 'succession'],
-  lane: ['name', 'checkout', 'task', 'account', 'command', 'done_when', 'after'],
+  lane: ['name', 'checkout', 'task', 'account', 'command', 'done_when', 'after', 'review'],
+  review: ['kind', 'command'],
   thresholds: ['capacity_low', 'capacity_critical', 'context_pressure', 'window', 'headroom', 'max_generations', 'compact'],
   timeouts: ['accept', 'packet', 'stall', 'ask', 'release'],
 } as const;
@@ -77,8 +79,10 @@ function readTop(r: Reader, top: Section, dir: string, file: string, facts: Conf
   const lanes = readLanes(r, top, dir, facts, afterNodes);
   const maxLanes = r.whole(top, 'max_lanes', 1) ?? DEFAULT_MAX_LANES;
   const maxAsks = r.whole(top, 'max_asks', 1) ?? DEFAULT_MAX_ASKS;
+  const maxReviews = r.whole(top, 'max_reviews', 1) ?? DEFAULT_MAX_REVIEWS;
   checkPeople(r, top, accounts, lead, lanes, maxLanes, facts);
   checkOrder(r, lead.spec.name, lanes, (lane, dep) => afterNodes.get(`${lane}\u0000${dep}`));
+  checkReviews(r, accounts.map((a) => a.account), lead.spec, lanes);
   if (lead.given.succession !== true) {
     lead.spec.succession = defaultSuccession(lead.spec, lanes.map((l) => l.spec), facts);
     lead.spec.successionDefault = true;
@@ -86,7 +90,7 @@ function readTop(r: Reader, top: Section, dir: string, file: string, facts: Conf
   checkLaunches(r, accounts.map((a) => a.account), lead, lanes, facts);
   return {
     version: 1, name: name ?? '', file, dir, plan: plan?.abs ?? dir, backend,
-    accounts: accounts.map((a) => a.account), lead: lead.spec, lanes: lanes.map((l) => l.spec), maxLanes, maxAsks,
+    accounts: accounts.map((a) => a.account), lead: lead.spec, lanes: lanes.map((l) => l.spec), maxLanes, maxAsks, maxReviews,
     thresholds: readThresholds(r, top, facts.env), timeouts: readTimeouts(r, top),
     notifyCommand: r.optText(top, 'notify_command') ?? null,
     passEnv: readPassEnv(r, top),
@@ -204,6 +208,8 @@ function readLanes(r: Reader, top: Section, dir: string, facts: ConfigFacts, aft
       name, checkout: checkout?.abs ?? dir, task: r.text(s, 'task', 'say what the lane does, e.g. task: "Steps 1-3 of PLAN.md"') ?? '',
       account: r.optText(s, 'account') ?? null, command: r.command(s, 'command'), doneWhen: r.optText(s, 'done_when') ?? null,
     };
+    const review = readReview(r, s, facts);
+    if (review !== null) spec.review = review;
     const after = r.names(s, 'after');
     if (after.length > 0) spec.after = after;
     // Each `after:` entry's own node, for problems about it (the order is checked across lanes: rules.ts).
@@ -214,6 +220,23 @@ function readLanes(r: Reader, top: Section, dir: string, facts: ConfigFacts, aft
     out.push({ spec, node: s.node, nodes: nodesOf(s) });
   });
   return out;
+}
+
+/** `review: true`, or `{kind: K, command: C}` (SPEC 10.6); false or absent: none. */
+function readReview(r: Reader, s: Section, facts: ConfigFacts): ReviewSpec | null {
+  const field = s.fields.get('review');
+  if (field === undefined) return null;
+  const value = r.scalar(field.value);
+  if (value === true) return { kind: null, command: null };
+  if (value === false || value === null) return null;
+  const section = r.section(field.value, field.key, field.path, KNOWN_KEYS.review);
+  if (section === undefined) return null;
+  const kind = r.name(section, 'kind') ?? null;
+  if (kind !== null && !facts.kindExists(kind)) {
+    r.add(section.fields.get('kind')?.value, `unknown kind "${kind}" for the reviewer: no panes/${kind}.yaml beside swarm.yaml, and the shipped kinds are ${SHIPPED_KINDS.join(', ')}${didYouMean(kind, SHIPPED_KINDS)}`);
+    return null; // said once: no rule about its accounts besides
+  }
+  return { kind, command: r.command(section, 'command') };
 }
 
 function readThresholds(r: Reader, top: Section, env: ConfigFacts['env']): Thresholds {

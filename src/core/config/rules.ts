@@ -113,3 +113,24 @@ export function checkOrder(r: Reader, leadName: string, lanes: Placed<LaneSpec>[
   };
   for (const name of names) visit(name, [name]);
 }
+
+/**
+ * `review:` (SPEC 10.6): a reviewed lane needs an account that can review it — of another vendor
+ * than the lane's own account (when it names one), of `review.kind` when given, never the lead's —
+ * and no lane may be named like a reviewer (`<lane>.review`).
+ */
+export function checkReviews(r: Reader, accounts: readonly Account[], lead: LeadSpec, lanes: readonly Placed<LaneSpec>[]): void {
+  for (const { spec, nodes } of lanes) {
+    if (spec.name.endsWith('.review')) r.add(nodes.name, `lane "${spec.name}": a name ending in ".review" is a reviewer's (SPEC 10.6); rename the lane`);
+    const review = spec.review;
+    if (review === undefined) continue;
+    const own = spec.account === null ? null : accounts.find((a) => a.id === spec.account) ?? null;
+    const can = accounts.filter((a) => a.id !== lead.account && a.id !== spec.account && (review.kind === null || a.kind === review.kind) && (own === null || a.vendor !== own.vendor));
+    const vendors = new Set(accounts.filter((a) => a.id !== lead.account).map((a) => a.vendor));
+    const fits = own !== null ? can.length > 0 : can.length > 0 && (review.kind !== null || vendors.size > 1);
+    if (fits || (spec.account !== null && own === null)) continue;
+    const kind = review.kind === null ? '' : ` of kind ${review.kind}`;
+    const vendor = own === null ? 'of a vendor other than the one the lane runs on' : `of a vendor other than ${own.vendor} (${spec.name}'s ${own.id})`;
+    r.add(nodes.review, `lane "${spec.name}" is reviewed, but no account${kind} ${vendor} can review it, the lead's (${lead.account}) aside: declare one, or remove "review"`);
+  }
+}

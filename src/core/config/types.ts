@@ -36,6 +36,14 @@ export interface LaneSpec {
   doneWhen: string | null;
   /** `after:` (SPEC 10.6): the lanes that must be done before this one starts; absent for none. */
   after?: string[];
+  /** `review:` (SPEC 10.6): reviewed by another vendor before it is done; absent for none. */
+  review?: ReviewSpec;
+}
+
+/** `review: true` or `review: {kind: K, command: C}`: the reviewer's kind (null: any of another vendor) and command (null: its kind's launch). */
+export interface ReviewSpec {
+  kind: string | null;
+  command: CommandSpec;
 }
 
 /** Durations in milliseconds. */
@@ -63,6 +71,8 @@ export interface SwarmConfig {
   maxLanes: number;
   /** `max_asks` (SPEC 10.6): how many of a lane's asks may be open at once. */
   maxAsks: number;
+  /** `max_reviews` (SPEC 10.6): review rounds of changes before one escalation. */
+  maxReviews: number;
   thresholds: Thresholds;
   timeouts: Timeouts;
   notifyCommand: string | null;

@@ -8,7 +8,7 @@
 import { UsageError } from '../../errors.js';
 import type { AgentRecord } from '../authority/agents.js';
 
-export type Role = 'lead' | 'lane';
+export type Role = 'lead' | 'lane' | 'reviewer';
 
 export interface AgentContext {
   plan: string;

@@ -8,7 +8,7 @@ import { gluedObject } from './tornLines.js';
 interface Sender {
   ts: string;
   from: string;
-  role: 'lead' | 'lane' | 'developer';
+  role: 'lead' | 'lane' | 'reviewer' | 'developer';
   account: string | null;
   generation: number | null;
   epoch: number | null;

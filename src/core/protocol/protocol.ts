@@ -202,3 +202,16 @@ export function isAsk(text: string): boolean {
 export function isAnswer(text: string): boolean {
   return /^answer\s/i.test(clean(text));
 }
+
+/**
+ * A reviewer's verdict (SPEC 10.6): `approved`, or `changes <what>` (the rest of the text, lines and
+ * all; none given: said so). Case-insensitive, after trim, escapes and CRLF cleaned; null for anything else.
+ */
+export function reviewVerdict(text: string): { verdict: 'approved' | 'changes'; what: string } | null {
+  const cleaned = clean(text).trim();
+  if (/^approved\b/i.test(cleaned)) return { verdict: 'approved', what: '' };
+  const changes = /^changes\b[\s:]*([\s\S]*)$/i.exec(cleaned);
+  if (changes === null) return null;
+  const what = changes[1]!.trim();
+  return { verdict: 'changes', what: what === '' ? '(the reviewer named no change)' : what };
+}

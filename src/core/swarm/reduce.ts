@@ -15,6 +15,7 @@ import type { LeadRecord } from '../lead/epochs.js';
 import { progress, type Progress } from './progress.js';
 import { TORN_AFTER_MS } from '../protocol/inbox.js';
 import { reduceLane } from '../../machine/lane.js';
+import { DEFAULT_MAX_REVIEWS } from '../../machine/review.js';
 import { isLive, withLane } from '../../machine/laneState.js';
 import type { LaneEvent, LaneState, MachineContext } from '../../machine/types.js';
 import { reduceAccounts, type AccountEvent } from './accounts.js';
@@ -33,7 +34,7 @@ import type { PendingEffect, SwarmState } from './state.js';
 
 export interface SwarmContext {
   now: number;
-  config: Pick<SwarmConfig, 'thresholds' | 'timeouts' | 'lanes' | 'lead' | 'maxLanes'>;
+  config: Pick<SwarmConfig, 'thresholds' | 'timeouts' | 'lanes' | 'lead' | 'maxLanes'> & Partial<Pick<SwarmConfig, 'maxReviews'>>;
   /** `--until-done`: a plan no lane can move stops short. */
   untilDone: boolean;
   /** `lead.json` as read for this step (null: none, or unreadable). */
@@ -169,6 +170,7 @@ function machineContext(ctx: SwarmContext, name: string): MachineContext {
     maxGenerations: ctx.config.thresholds.maxGenerations,
     timeouts: { accept: t.accept, packet: t.packet, stall: t.stall, release: t.release },
     doneWhen: ctx.config.lanes.find((l) => l.name === name)?.doneWhen ?? null,
+    review: ctx.config.lanes.find((l) => l.name === name)?.review ? { maxReviews: ctx.config.maxReviews ?? DEFAULT_MAX_REVIEWS } : null,
   };
 }
 

@@ -3,7 +3,7 @@ import type { Kind } from '../kind.js';
 import { claudeConfigDir, claudeSessionState } from './files.js';
 import { claudeHook } from './hook.js';
 import { HOOK_EVENTS } from './hooks.js';
-import { claudeApprovalFlags, claudeEnv, settingsFor } from './launch.js';
+import { claudeApprovalFlags, claudeEnv, claudeReviewFlags, settingsFor } from './launch.js';
 import { claudeProbe } from './probe.js';
 import { CLAUDE_PROFILE, claudeReady } from './readiness.js';
 import { recordStatusLine } from './statusLineRecord.js';
@@ -15,6 +15,7 @@ export const claude: Kind = {
   launch: {
     env: claudeEnv,
     approvals: (approvals) => claudeApprovalFlags(approvals.claude),
+    review: (checkout) => claudeReviewFlags(checkout),
     settings: settingsFor,
   },
   signals: {

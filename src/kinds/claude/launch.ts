@@ -84,3 +84,13 @@ export function claudeApprovalFlags(c: ClaudeApprovals | null): ApprovalFlags {
   ];
   return { argv, promptAfterDashDash: c.allowedTools.length > 0 || c.addDirs.length > 0 };
 }
+
+/**
+ * A Claude Code reviewer (SPEC 10.6): `--permission-mode dontAsk` (a tool not allowed is refused, never
+ * asked about: `plan` mode would stop at an approval screen) with only the read tools, git's read
+ * commands in its checkout (plain, or with `-C <checkout>`) and `swarm notify`.
+ */
+export function claudeReviewFlags(checkout: string): ApprovalFlags & { cwd: string } {
+  const git = ['diff', 'log', 'show', 'status'].flatMap((cmd) => [`Bash(git ${cmd}:*)`, `Bash(git -C ${checkout} ${cmd}:*)`]);
+  return { argv: ['--permission-mode', 'dontAsk', '--allowedTools', 'Read', 'Grep', 'Glob', ...git, 'Bash(swarm notify:*)'], promptAfterDashDash: true, cwd: checkout };
+}

@@ -1,7 +1,7 @@
 /** Codex, as the engine and the commands reach it (kinds/kind.ts). */
 import type { Kind } from '../kind.js';
 import { codexNotifyHook } from './hook.js';
-import { checkCodexProfile, codexApprovalFlags, notifyFor } from './launch.js';
+import { checkCodexProfile, codexApprovalFlags, codexReviewFlags, notifyFor } from './launch.js';
 import { codexProbe } from './probe.js';
 import { CODEX_PROFILE, codexReady } from './readiness.js';
 
@@ -12,6 +12,7 @@ export const codex: Kind = {
   launch: {
     env: () => ({}),
     approvals: (approvals, writable) => codexApprovalFlags(approvals.codex, writable),
+    review: (_checkout, spool) => codexReviewFlags(spool),
     check: checkCodexProfile,
     notify: notifyFor,
   },

@@ -55,3 +55,12 @@ function isDirectory(path: string): boolean {
     return false;
   }
 }
+
+/**
+ * A Codex reviewer (SPEC 10.6): sandboxed `workspace-write` with its spool as its working folder, so
+ * it may write only there (and /tmp) and reads the checkout by path; `-a never`: a command the
+ * sandbox refuses fails, nothing is asked. (`-s read-only` could not even write its report.)
+ */
+export function codexReviewFlags(spool: string): ApprovalFlags & { cwd: string } {
+  return { argv: ['-a', 'never', '-s', 'workspace-write', '-C', spool], promptAfterDashDash: false, cwd: spool };
+}

@@ -71,7 +71,7 @@ describe('parseConfig: a good file', () => {
         { name: 'lane-a', checkout: '/w/a', task: 'Steps 1-3', account: null, command: null, doneWhen: null },
         { name: 'lane-b', checkout: '/w/b', task: 'Steps 4-5', account: null, command: null, doneWhen: null },
       ],
-      maxLanes: 8, maxAsks: 3, thresholds: DEFAULT_THRESHOLDS, timeouts: DEFAULT_TIMEOUTS, notifyCommand: null, passEnv: [], base: null,
+      maxLanes: 8, maxAsks: 3, maxReviews: 3, thresholds: DEFAULT_THRESHOLDS, timeouts: DEFAULT_TIMEOUTS, notifyCommand: null, passEnv: [], base: null,
     } satisfies SwarmConfig);
     expect(DEFAULT_TIMEOUTS).toEqual({ accept: 600_000, packet: 600_000, stall: 1_800_000, ask: 1_800_000, release: 600_000 });
   });
@@ -121,6 +121,7 @@ describe('parseConfig: a good file', () => {
       lanes: [{ name: 'lane-a', checkout: '/w/c', task: 'Steps 1-3\nof PLAN.md\n', account: 'work2', command: ['node', 'sim.js', '--x'], doneWhen: 'npm test' }],
       maxLanes: 3,
       maxAsks: 5,
+      maxReviews: 3,
       thresholds: { capacityLow: 30, capacityCritical: 12.5, contextPressure: 70, window: 200_000, headroom: 40_000, maxGenerations: 2, compact: 'auto' },
       timeouts: { accept: 90_000, packet: 90_000, stall: 7_200_000, ask: 500, release: 45_000 },
       notifyCommand: 'ntfy publish swarm',
@@ -444,5 +445,36 @@ describe('after: (SPEC 10.6), each problem at its entry', () => {
   it('a valid order is kept; no after: is none', () => {
     const c = config(edit(16, '    task: Steps 4-5', '    after: [lane-a]'));
     expect(c.lanes.map((l) => l.after ?? [])).toEqual([[], ['lane-a']]);
+  });
+});
+
+describe('review: (SPEC 10.6)', () => {
+  it('reads review: true, {kind}, {command}, false and max_reviews', () => {
+    const c = config(edit(16, '    task: Steps 4-5', '    review: true').replace('    task: Steps 1-3', '    task: Steps 1-3\n    review: { kind: codex, command: [node, review.mjs] }') + 'max_reviews: 2\n');
+    expect(c.lanes.map((l) => l.review ?? null)).toEqual([{ kind: 'codex', command: ['node', 'review.mjs'] }, { kind: null, command: null }]);
+    expect(c.maxReviews).toBe(2);
+    expect(config(BASE).maxReviews).toBe(3);
+    expect(config(edit(16, '    task: Steps 4-5', '    review: false')).lanes[1]!.review).toBeUndefined();
+  });
+
+  it.each<[string, string, string[]]>([
+    ['no account of another vendor than the lane\'s', edit(16, '    task: Steps 4-5', '    account: work2', '    review: true').replace('  - { id: work3, kind: claude, vendor: anthropic }', '  - { id: work3, kind: codex, vendor: openai }'),
+      ['18:13: lane "lane-b" is reviewed, but no account of a vendor other than openai (lane-b\'s work2) can review it, the lead\'s (work1) aside: declare one, or remove "review"']],
+    ['no account of the kind asked for', edit(16, '    task: Steps 4-5', '    account: work3', '    review: { kind: codex }').replace('  - { id: work2, kind: codex, vendor: openai }', '  - { id: work2, kind: claude, vendor: anthropic }'),
+      ['18:13: lane "lane-b" is reviewed, but no account of kind codex of a vendor other than anthropic (lane-b\'s work3) can review it, the lead\'s (work1) aside: declare one, or remove "review"']],
+    ['an unknown kind', edit(16, '    task: Steps 4-5', '    review: { kind: codx }'),
+      ['17:21: unknown kind "codx" for the reviewer: no panes/codx.yaml beside swarm.yaml, and the shipped kinds are claude, codex, gemini, sim, command; did you mean "codex"?']],
+    ['an unknown key', edit(16, '    task: Steps 4-5', '    review: { knd: codex }'), ['17:15: unknown key "knd" in lanes[1].review; did you mean "kind"?']],
+    ['not a mapping', edit(16, '    task: Steps 4-5', '    review: yes'), ['17:13: "lanes[1].review" must be a mapping of keys, got "yes"']],
+    ['a lane named like a reviewer', edit(14, '  - name: lane-a.review'), ['14:11: lane "lane-a.review": a name ending in ".review" is a reviewer\'s (SPEC 10.6); rename the lane']],
+    ['max_reviews 0', append('max_reviews: 0'), ['17:14: "max_reviews" must be a whole number of at least 1, got 0']],
+  ])('%s', (_name, text, expected) => {
+    expect(problems(text)).toEqual(expected);
+  });
+
+  it('a lane on no declared account is reviewable where two vendors are beside the lead', () => {
+    expect(problems(edit(16, '    task: Steps 4-5', '    review: true'))).toEqual([]);
+    const oneVendor = edit(16, '    task: Steps 4-5', '    review: true').replace('  - { id: work2, kind: codex, vendor: openai }', '  - { id: work2, kind: claude, vendor: anthropic }');
+    expect(problems(oneVendor)).toEqual(['17:13: lane "lane-b" is reviewed, but no account of a vendor other than the one the lane runs on can review it, the lead\'s (work1) aside: declare one, or remove "review"']);
   });
 });
