@@ -1,4 +1,4 @@
-/** The page's tables: every handoff, every escalation with the developer's answer verbatim, every gate, the lanes. Pure. */
+/** The page's tables: every handoff, every escalation with the developer's answer verbatim, every gate, every review round, the lanes. Pure. */
 import type { ReportFacts } from '../core/report/facts.js';
 import type { Clock } from './clock.js';
 import { duration } from './clock.js';
@@ -38,6 +38,11 @@ export function tables(facts: ReportFacts, clock: Clock, rel: (path: string | nu
     g.lane, g.generation === null ? '' : `g${g.generation}`, el('code', {}, text(g.command)), at(g.started_at), at(g.ended_at),
     g.passed === null ? 'running' : g.passed ? 'passed' : 'failed', pre(g.output),
   ]);
+  const reviews = facts.reviews.map((r) => [
+    r.lane, String(r.round), at(r.requested_at),
+    r.reviewers.map((x) => `g${x.generation} @${x.account ?? '?'}${x.vendor ? `/${x.vendor}` : ''}${x.failed ? ` (failed: ${x.failed})` : ''}`).join('; '),
+    r.verdict ?? 'under review', pre(r.what), at(r.verdict_at),
+  ]);
   const lanes = facts.lanes.map((l) => [
     l.name, l.role, l.state, String(l.generations.length),
     [...new Set(l.generations.map((g) => g.account ?? '?'))].join(', '), pre(l.last_report),
@@ -46,6 +51,7 @@ export function tables(facts: ReportFacts, clock: Clock, rel: (path: string | nu
     table('handoffs', 'Handoffs', ['lane', 'from', 'to', 'reason', 'state', 'reported', 'accepted', 'turnaround', 'packet', 'doing'], handoffs, 'No handoffs.'),
     table('escalations', 'Escalations', ['at', 'lane', 'gen', 'class', 'what', 'developer answered (verbatim)', 'resolved'], escalations, 'No escalations.'),
     table('gates', 'Gates', ['lane', 'gen', 'command', 'started', 'ended', 'result', 'output'], gates, 'No gates ran.'),
+    table('reviews', 'Reviews', ['lane', 'round', 'asked', 'reviewers', 'verdict', 'changes asked for', 'said'], reviews, 'No lane was reviewed.'),
     table('lanes', 'Lanes', ['name', 'role', 'state', 'generations', 'accounts', 'last report'], lanes, 'No lanes started.'),
   ];
 }

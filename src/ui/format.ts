@@ -112,7 +112,15 @@ export function lastText(lane: LaneState): string {
   if (lane.state === 'waiting') return oneLine(`waiting for ${(lane.waitingFor ?? []).join(', ')} to be done`);
   if (lane.waitingForAccount) return oneLine(`waiting for an account: ${lane.waitingForAccount.why}`);
   if (lane.phase === 'rejected' && lane.handoff && lane.handoff.rejected.length > 0) return oneLine(`rejected: ${lane.handoff.rejected.join('; ')}`);
+  if (lane.review) return oneLine(reviewText(lane.name, lane.review));
   return oneLine(lane.last ?? '');
+}
+
+/** A review round in flight (SPEC 10.6), as the dashboard and `swarm status` say it. */
+export function reviewText(lane: string, review: NonNullable<LaneState['review']>): string {
+  const r = review.reviewer;
+  if (r === null) return `in review (round ${review.round}): picking a reviewer of another vendor`;
+  return `in review (round ${review.round}): ${lane}.review g${r.seq} @${r.account}${r.paneId === null ? ' starting' : ''}`;
 }
 
 /**

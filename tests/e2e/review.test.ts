@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
+import { waitFor } from '../helpers/waitFor.js';
 
 let t: TestSwarm | null = null;
 afterEach(async () => {
@@ -28,10 +29,21 @@ describe('review by another vendor in real tmux', () => {
     // The reviewer: who it is, where, with what; approved once fixed.txt is there, else changes.
     writeFileSync(review, [
       `echo "$SWARM_LANE g$SWARM_GENERATION role=$SWARM_ROLE of=$SWARM_REVIEW_OF account=$SWARM_ACCOUNT cwd=$(pwd)" >> ${seen}`,
+      // The first reviewer waits to be looked at (status --json) before it speaks.
+      `[ "$SWARM_GENERATION" = 1 ] && until [ -f ${join(s.root, 'go')} ]; do sleep 0.1; done`,
       'if [ -f fixed.txt ]; then swarm notify lead approved; else swarm notify lead "changes add fixed.txt: the task asks for it"; fi',
     ].join('\n'));
     writeFileSync(s.file, readFileSync(s.file, 'utf8').replace('sh=FIX', `sh=${fix}`).replace('sh REVIEW', `sh ${review}`));
-    const result = await s.up(['--timeout', '80s']);
+    const up = s.up(['--timeout', '80s']);
+    // While it reviews: an entry of its own in status --json, and a row under its lane in the table.
+    const entry = await waitFor(async () => {
+      const status = JSON.parse((await s.run(['status', s.file, '--json'])).stdout || '{"lanes":[]}') as { lanes: Record<string, unknown>[] };
+      return status.lanes.find((l) => l.role === 'reviewer' && l.state === 'working') ?? null;
+    }, { timeout: 30_000, what: 'the reviewer in status --json' });
+    expect(entry).toMatchObject({ name: 'lane-a.review', review_of: 'lane-a', round: 1, generation: 1, account: expect.stringMatching(/^o[12]$/) });
+    expect((await s.run(['status', s.file])).stdout).toMatch(/lane-a\s+g1\s+a2\s+working.*in review \(round 1\)\nlane-a\.review\s+g1\s+o[12]\s+reviewing/);
+    writeFileSync(join(s.root, 'go'), '');
+    const result = await up;
     expect(result.all).toContain('plan done');
     const reviewers = readFileSync(seen, 'utf8').trim().split('\n');
     expect(reviewers).toHaveLength(2);

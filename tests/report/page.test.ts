@@ -117,3 +117,27 @@ describe('the page of a generated night (a lead and 64 lanes × 8 generations)',
     expect(HOSTILE).toContain('<script>');
   });
 });
+
+describe('the reviews table (SPEC 10.6)', () => {
+  const e = (time: string, event: string, more: Record<string, unknown>) => ({ ts: `2025-06-15T${time}Z`, type: 'delegation' as const, event, lane: 'lane-a', generation: 1, epoch: 1, ...more });
+  const journal = [
+    e('09:00:00.000', 'lane_started', { account: 'sim-a1' }),
+    e('09:10:05.000', 'review_requested', { round: 1 }),
+    e('09:10:06.000', 'reviewer_leased', { round: 1, reviewer_generation: 1, account: 'sim-o1' }),
+    e('09:12:00.000', 'review_verdict', { round: 1, reviewer_generation: 1, account: 'sim-o1', verdict: 'changes', what: '<script>alert(1)</script> add a test' }),
+  ];
+  const html = renderReportPage(buildFacts({ plan: 'p', journal, inbox: [], lead: null, packets: new Map(), ...POOL }), { relativeTo: '/repo', timeZone: 'UTC' });
+
+  it('has a row a round, the reviewer with its vendor, and the changes asked for as text', () => {
+    expect(tableRows(html, 'reviews')).toBe(1);
+    const section = /<section id="reviews">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';
+    expect(section).toContain('g1 @sim-o1/openai-sim');
+    expect(section).toContain('&lt;script&gt;alert(1)&lt;/script&gt; add a test');
+    expect(section).not.toContain('<script>');
+  });
+
+  it('says so when no lane was reviewed', () => {
+    const demo = renderReportPage(buildFacts(readReportInput(join(ROOT, 'tests', 'fixtures', 'report', 'demo'), 'plans/demo', POOL)), { relativeTo: '/repo', timeZone: 'UTC' });
+    expect(demo).toContain('No lane was reviewed.');
+  });
+});

@@ -147,6 +147,9 @@ describe('lane cells', () => {
       handoff: { packet: '/p.yaml', reason: 'capacity_critical', degraded: false, from: { generation: 1, account: 'o1', paneId: '%3' }, successor: null, tried: [], rejected: ['mode 0644, not 0600', 'missing next'], picks: 0, retryAt: null, accountLimited: false },
     }), 'rejected: mode 0644, not 0600; missing next'],
     ['the account it waits for, held by another swarm (SPEC 10.4)', lane('a', { phase: 'waiting', last: 'handoff x', waitingForAccount: { why: 'w1 is held by plan /p, lane-x g2', since: 0 } }), 'waiting for an account: w1 is held by plan /p, lane-x g2'],
+    ['its reviewer in flight (SPEC 10.6)', lane('a', { last: 'in review (round 2)', review: { round: 2, seq: 3, reviewer: { seq: 3, account: 'c2', paneId: '%4', since: 0 }, tried: [], picks: 1, deadline: 1 } }), 'in review (round 2): a.review g3 @c2'],
+    ['its reviewer starting', lane('a', { review: { round: 1, seq: 1, reviewer: { seq: 1, account: 'c2', paneId: null, since: 0 }, tried: [], picks: 1, deadline: 1 } }), 'in review (round 1): a.review g1 @c2 starting'],
+    ['a reviewer being picked', lane('a', { review: { round: 1, seq: 0, reviewer: null, tried: [], picks: 0, deadline: null } }), 'in review (round 1): picking a reviewer of another vendor'],
   ])('last: %s', (_name, view, expected) => {
     expect(lastText(view.lane)).toBe(expected);
   });

@@ -3,7 +3,7 @@
  * Pure; part of buildFacts (facts.ts).
  */
 import type { JournalEntry } from '../protocol/journal.js';
-import type { Escalation, Gate, Handoff } from './types.js';
+import type { Escalation, Gate, Handoff, ReviewRound } from './types.js';
 import { num, str, type LaneRows } from './lanes.js';
 
 /** Events that begin a handoff; a degraded notice and the packet reported after it are one handoff. */
@@ -96,16 +96,60 @@ export function escalationsOf(j: readonly JournalEntry[], rows: LaneRows): Escal
 
 export function gatesOf(j: readonly JournalEntry[], rows: LaneRows): Gate[] {
   const all: Gate[] = [];
+  // Lanes whose gate passed into a review (SPEC 10.6): the lane_result at approval names that gate again.
+  const reviewed = new Set<string>();
   for (const e of j) {
     const row = rows.rowOf(e.lane);
     if (row === null) continue;
     if (e.event === 'gate_started' && typeof e.command === 'string') {
       all.push({ lane: row, generation: e.generation, command: e.command, started_at: e.ts, ended_at: null, passed: null, output: null });
-    } else if (e.event === 'lane_result' && typeof e.gate === 'string') {
+    } else if ((e.event === 'lane_result' || e.event === 'review_requested') && typeof e.gate === 'string') {
       const gate = [...all].reverse().find((g) => g.lane === row && g.command === e.gate && g.ended_at === null);
       const result = { ended_at: e.ts, passed: e.passed !== false, output: str(e.output) };
+      const told = e.event === 'lane_result' && reviewed.delete(row);
+      if (e.event === 'review_requested') reviewed.add(row);
       if (gate) Object.assign(gate, result);
-      else all.push({ lane: row, generation: e.generation, command: e.gate, started_at: null, ...result });
+      else if (!told) all.push({ lane: row, generation: e.generation, command: e.gate, started_at: null, ...result });
+    }
+  }
+  return all;
+}
+
+/** Review rounds (SPEC 10.6) from the journal: asked for, each reviewer, the verdict. */
+export function reviewsOf(j: readonly JournalEntry[], rows: LaneRows, vendors: ReadonlyMap<string, string>): ReviewRound[] {
+  const all: ReviewRound[] = [];
+  const open = new Map<string, ReviewRound>();
+  for (const e of j) {
+    const row = rows.rowOf(e.lane);
+    if (row === null) continue;
+    const round = open.get(row);
+    const generation = num(e.reviewer_generation);
+    const account = str(e.account);
+    switch (e.event) {
+      case 'review_requested': {
+        const r: ReviewRound = { lane: row, round: num(e.round) ?? all.filter((x) => x.lane === row).length + 1, requested_at: e.ts, reviewers: [], verdict: null, what: null, verdict_at: null };
+        all.push(r);
+        open.set(row, r);
+        break;
+      }
+      case 'reviewer_leased':
+        if (round && generation !== null) round.reviewers.push({ generation, account, vendor: account === null ? null : vendors.get(account) ?? null, started_at: null, failed: null });
+        break;
+      case 'reviewer_started': {
+        const r = round?.reviewers.find((x) => x.generation === generation);
+        if (r) r.started_at = e.ts;
+        break;
+      }
+      case 'reviewer_failed': {
+        const r = round?.reviewers.find((x) => x.generation === generation);
+        if (r) r.failed = str(e.why) ?? 'failed';
+        break;
+      }
+      case 'review_verdict':
+        if (!round) break;
+        Object.assign(round, { verdict: e.verdict === 'approved' ? 'approved' : 'changes', what: str(e.what), verdict_at: e.ts });
+        open.delete(row);
+        break;
     }
   }
   return all;

@@ -6,14 +6,14 @@
  * shows it escapes it.
  */
 import { lanesOf, type LaneRows } from './lanes.js';
-import { escalationsOf, gatesOf, handoffsOf } from './events.js';
+import { escalationsOf, gatesOf, handoffsOf, reviewsOf } from './events.js';
 import { epochsOf } from './epochs.js';
 import { REPORT_SCHEMA, type Escalation, type Gate, type Handoff, type Lane, type LaneResult, type NeedsYou, type ReportFacts, type ReportInput } from './types.js';
 import type { JournalEntry } from '../protocol/journal.js';
 
 export { REPORT_SCHEMA } from './types.js';
 
-export type { Generation, Reading, Lane, Handoff, Escalation, Gate, Epoch, ReportFacts, ReportInput, NeedsYou, LaneResult } from './types.js';
+export type { Generation, Reading, Lane, Handoff, Escalation, Gate, ReviewRound, Epoch, ReportFacts, ReportInput, NeedsYou, LaneResult } from './types.js';
 
 export function buildFacts(input: ReportInput): ReportFacts {
   const j = input.journal;
@@ -23,6 +23,7 @@ export function buildFacts(input: ReportInput): ReportFacts {
   const handoffs = handoffsOf(j, rows, input.packets);
   const escalations = escalationsOf(j, rows);
   const gates = gatesOf(j, rows);
+  const reviews = reviewsOf(j, rows, input.vendors);
   const done = j.find((e) => e.event === 'plan_done');
   const stopped = [...j].reverse().find((e) => e.event === 'stopped_short');
   const outcome: ReportFacts['outcome'] = done
@@ -56,6 +57,7 @@ export function buildFacts(input: ReportInput): ReportFacts {
     handoffs,
     escalations,
     gates,
+    reviews,
     needs_you: needsYou,
     results,
     summary: {
@@ -70,6 +72,8 @@ export function buildFacts(input: ReportInput): ReportFacts {
       answered: escalations.filter((e) => e.answers.length > 0).length,
       gates_passed: gates.filter((g) => g.passed === true).length,
       gates_failed: gates.filter((g) => g.passed === false).length,
+      reviews_approved: reviews.filter((r) => r.verdict === 'approved').length,
+      reviews_changes: reviews.filter((r) => r.verdict === 'changes').length,
       accounts,
     },
   };

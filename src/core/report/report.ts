@@ -41,6 +41,7 @@ export function buildReport(entries: readonly JournalEntry[], options: { plan: s
   const handoffs: Handoff[] = [];
   const results = new Map<string, string>();
   const escalations: string[] = [];
+  const reviews: string[] = [];
   const leads: string[] = [];
   const leadNames = new Set<string>();
   for (const e of entries) {
@@ -98,6 +99,9 @@ export function buildReport(entries: readonly JournalEntry[], options: { plan: s
       case 'escalation':
         escalations.push(`${clock(e.ts)} ${lane} g${e.generation ?? '?'} ${String(e.class ?? '')}: ${flat(String(e.what ?? ''))}`);
         break;
+      case 'review_verdict':
+        reviews.push(`${clock(e.ts)} ${lane} round ${String(e.round ?? '?')}: ${String(e.verdict ?? '?')} by ${lane}.review g${String(e.reviewer_generation ?? '?')} @${String(e.account ?? '?')}${e.verdict === 'changes' ? ` — ${flat(String(e.what ?? ''))}` : ''}`);
+        break;
       case 'lead_claimed':
       case 'lead_handover':
       case 'lead_takeover':
@@ -125,6 +129,7 @@ export function buildReport(entries: readonly JournalEntry[], options: { plan: s
     .filter((name) => !leadNames.has(name));
   for (const name of laneNames) lines.push(`  ${name}: ${results.get(name) ?? 'not done'}`);
   lines.push('', `escalations: ${escalations.length}`, ...escalations.map((e) => `  ${e}`));
+  if (reviews.length > 0) lines.push('', `reviews: ${reviews.length}`, ...reviews.map((r) => `  ${r}`));
   return `${lines.join('\n')}\n`;
 }
 

@@ -86,6 +86,18 @@ export interface Gate {
   output: string | null;
 }
 
+/** One review round of a lane (SPEC 10.6): who reviewed it on which account, and what it said. */
+export interface ReviewRound {
+  lane: string;
+  round: number;
+  requested_at: string;
+  /** The reviewers of the round in order: those that failed (why) and the one that said the verdict. */
+  reviewers: { generation: number; account: string | null; vendor: string | null; started_at: string | null; failed: string | null }[];
+  verdict: 'approved' | 'changes' | null;
+  what: string | null;
+  verdict_at: string | null;
+}
+
 export interface Epoch {
   epoch: number;
   lead: string;
@@ -135,11 +147,13 @@ export interface ReportFacts {
   handoffs: Handoff[];
   escalations: Escalation[];
   gates: Gate[];
+  /** Review rounds (SPEC 10.6), in the order they were asked for. */
+  reviews: ReviewRound[];
   needs_you: NeedsYou;
   results: LaneResult[];
   summary: {
     lanes: number; lanes_done: number; generations: number; handoffs: number; degraded: number; rejected: number;
-    waiting: number; escalations: number; answered: number; gates_passed: number; gates_failed: number; accounts: string[];
+    waiting: number; escalations: number; answered: number; gates_passed: number; gates_failed: number; reviews_approved: number; reviews_changes: number; accounts: string[];
   };
 }
 

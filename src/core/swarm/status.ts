@@ -33,6 +33,10 @@ export interface StatusJson {
     last: string | null;
     /** SPEC 10.6: on a waiting lane only, the lanes it waits for. */
     waiting_for?: string[];
+    /** SPEC 10.6: a reviewer in flight is an entry of its own, `role: "reviewer"`, after its lane. */
+    role?: 'reviewer';
+    review_of?: string;
+    round?: number;
   }[];
 }
 
@@ -49,7 +53,7 @@ export function statusJson(input: StatusInput): StatusJson {
     },
     lanes: input.lanes
       .filter((l) => l.name !== input.leadName)
-      .map((l) => ({
+      .flatMap((l) => [{
         name: l.name,
         generation: l.generation,
         account: l.account,
@@ -60,8 +64,18 @@ export function statusJson(input: StatusInput): StatusJson {
         blocked: l.blocked ? { class: l.blocked.class, what: l.blocked.what } : null,
         last: l.last,
         ...(l.state === 'waiting' ? { waiting_for: [...(l.waitingFor ?? [])] } : {}),
-      })),
+      }, ...reviewerEntry(l)]),
   };
+}
+
+/** A lane's reviewer in flight as a status entry (SPEC 10.6), or none. */
+function reviewerEntry(l: LaneState): StatusJson['lanes'] {
+  const r = l.review?.reviewer ?? null;
+  if (!l.review || r === null) return [];
+  return [{
+    name: `${l.name}.review`, role: 'reviewer', review_of: l.name, round: l.review.round, generation: r.seq, account: r.account,
+    state: r.paneId === null ? 'starting' : 'working', phase: null, capacity: null, context_pct: null, blocked: null, last: `reviewing ${l.name} (round ${l.review.round})`,
+  }];
 }
 
 /** A plain table, no escape codes. */
@@ -72,9 +86,10 @@ export function statusTable(input: StatusInput): string {
   const from = input.record?.released ? undefined : input.record?.promoted_from;
   const promotion = promoting ? `, promoting ${promoting}` : from ? `, ${from.lane} g${from.generation} promoted in place` : '';
   const header = `swarm ${json.session.replace(/^swarm-/, '')} — plan ${json.plan} — lead ${json.lead.name}@${json.lead.epoch}${json.lead.account ? ` (${json.lead.account})` : ''} ${json.lead.state}${promotion}`;
+  const reviewers = json.lanes.filter((l) => l.role === 'reviewer').map((r) => [r.name, `g${r.generation}`, r.account ?? '-', r.state === 'starting' ? 'starting' : 'reviewing', '-', '-', '-', r.last ?? '-']);
   const rows = input.lanes
     .filter((l) => l.name !== input.leadName)
-    .map((l) => [
+    .flatMap((l) => [[
       l.name,
       `g${l.generation}`,
       l.account ?? '-',
@@ -84,7 +99,7 @@ export function statusTable(input: StatusInput): string {
       l.contextPct === null ? '-' : `${l.contextPct}%`,
       l.state === 'waiting' ? oneLine(`waiting for ${(l.waitingFor ?? []).join(', ')} to be done`, 160)
         : l.waitingForAccount ? oneLine(`waiting for an account: ${l.waitingForAccount.why}`, 160) : oneLine(l.last ?? '-', 60),
-    ]);
+    ], ...reviewers.filter((r) => r[0] === `${l.name}.review`)]);
   const table = [['LANE', 'GEN', 'ACCOUNT', 'STATE', 'PHASE', 'CAPACITY', 'CTX', 'LAST'], ...rows];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
   const lines = table.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd());

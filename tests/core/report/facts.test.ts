@@ -179,3 +179,46 @@ describe('each lane\'s result (SPEC 10.2)', () => {
     expect(facts.needs_you.lanes).toEqual([{ name: 'lane-b', state: 'unfinished', why: 'still working at the run\'s end (g1)' }]);
   });
 });
+
+describe('buildFacts: review rounds (SPEC 10.6)', () => {
+  const journal = [
+    e('09:00:00.000', 'lane_started', 'lane-a', 1, { account: 'sim-a1' }, 'delegation'),
+    e('09:10:00.000', 'gate_started', 'lane-a', 1, { command: 'npm test' }),
+    e('09:10:05.000', 'review_requested', 'lane-a', 1, { round: 1, gate: 'npm test' }, 'delegation'),
+    e('09:10:06.000', 'reviewer_leased', 'lane-a', 1, { round: 1, reviewer: 'lane-a.review', reviewer_generation: 1, account: 'sim-o1' }),
+    e('09:10:07.000', 'reviewer_failed', 'lane-a', 1, { round: 1, reviewer_generation: 1, account: 'sim-o1', why: 'it exited (status 1)' }),
+    e('09:10:08.000', 'reviewer_leased', 'lane-a', 1, { round: 1, reviewer: 'lane-a.review', reviewer_generation: 2, account: 'sim-o2' }),
+    e('09:10:09.000', 'reviewer_started', 'lane-a', 1, { round: 1, reviewer_generation: 2, account: 'sim-o2', paneId: '%5' }, 'delegation'),
+    e('09:12:00.000', 'review_verdict', 'lane-a', 1, { round: 1, reviewer_generation: 2, account: 'sim-o2', verdict: 'changes', what: 'add a test' }, 'delegation'),
+    e('09:20:00.000', 'gate_started', 'lane-a', 1, { command: 'npm test' }),
+    e('09:20:05.000', 'review_requested', 'lane-a', 1, { round: 2, gate: 'npm test' }, 'delegation'),
+    e('09:20:06.000', 'reviewer_leased', 'lane-a', 1, { round: 2, reviewer: 'lane-a.review', reviewer_generation: 3, account: 'sim-o1' }),
+    e('09:22:00.000', 'review_verdict', 'lane-a', 1, { round: 2, reviewer_generation: 3, account: 'sim-o1', verdict: 'approved' }, 'delegation'),
+    e('09:22:00.000', 'lane_result', 'lane-a', 1, { result: 'done', gate: 'npm test', passed: true }, 'delegation'),
+  ];
+  const facts = buildFacts(input(journal));
+
+  it('each round with its reviewers (vendor, the failed one and why) and its verdict', () => {
+    expect(facts.reviews).toEqual([
+      {
+        lane: 'lane-a', round: 1, requested_at: '2025-06-15T09:10:05.000Z', verdict: 'changes', what: 'add a test', verdict_at: '2025-06-15T09:12:00.000Z',
+        reviewers: [
+          { generation: 1, account: 'sim-o1', vendor: 'openai-sim', started_at: null, failed: 'it exited (status 1)' },
+          { generation: 2, account: 'sim-o2', vendor: 'openai-sim', started_at: '2025-06-15T09:10:09.000Z', failed: null },
+        ],
+      },
+      {
+        lane: 'lane-a', round: 2, requested_at: '2025-06-15T09:20:05.000Z', verdict: 'approved', what: null, verdict_at: '2025-06-15T09:22:00.000Z',
+        reviewers: [{ generation: 3, account: 'sim-o1', vendor: 'openai-sim', started_at: null, failed: null }],
+      },
+    ]);
+    expect(facts.summary).toMatchObject({ reviews_approved: 1, reviews_changes: 1, gates_passed: 2 });
+  });
+
+  it('a gate that passed into a review is one gate, ended when the review was asked for (not again at approval)', () => {
+    expect(facts.gates.map((g) => [g.started_at, g.ended_at, g.passed])).toEqual([
+      ['2025-06-15T09:10:00.000Z', '2025-06-15T09:10:05.000Z', true],
+      ['2025-06-15T09:20:00.000Z', '2025-06-15T09:20:05.000Z', true],
+    ]);
+  });
+});

@@ -155,3 +155,26 @@ describe('statusTable: a lane promoted in place (SPEC 10.5)', () => {
     expect(Object.keys(statusJson({ ...base, lanes: [awaiting], record }).lead)).toEqual(['name', 'epoch', 'account', 'state']);
   });
 });
+
+describe('a reviewer in flight (SPEC 10.6)', () => {
+  const reviewed = (reviewer: NonNullable<LaneState['review']>['reviewer']) => lane('lane-a', {
+    state: 'working', account: 'a2', last: 'in review (round 2)',
+    review: { round: 2, seq: 3, reviewer, tried: [], picks: 1, deadline: NOW + 60_000 },
+  });
+
+  it('is an entry of its own after its lane, role "reviewer", while it has an account', () => {
+    const json = statusJson(input([leadLane, reviewed({ seq: 3, account: 'o1', paneId: '%7', since: NOW })]));
+    expect(json.lanes).toEqual([
+      jsonLane('lane-a', { state: 'working', account: 'a2', last: 'in review (round 2)' }),
+      jsonLane('lane-a.review', { role: 'reviewer', review_of: 'lane-a', round: 2, generation: 3, account: 'o1', state: 'working', last: 'reviewing lane-a (round 2)' }),
+    ]);
+    expect(statusJson(input([leadLane, reviewed({ seq: 3, account: 'o1', paneId: null, since: NOW })])).lanes[1]).toMatchObject({ state: 'starting' });
+    expect(statusJson(input([leadLane, reviewed(null)])).lanes).toHaveLength(1);
+  });
+
+  it('is a row of the table under its lane', () => {
+    const table = statusTable(input([leadLane, reviewed({ seq: 3, account: 'o1', paneId: '%7', since: NOW }), lane('lane-b')]));
+    expect(table.split('\n').slice(2).map((l) => l.split(/\s{2,}/)[0])).toEqual(['lane-a', 'lane-a.review', 'lane-b']);
+    expect(table).toMatch(/lane-a\.review\s+g3\s+o1\s+reviewing\s+-\s+-\s+-\s+reviewing lane-a \(round 2\)/);
+  });
+});
