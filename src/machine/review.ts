@@ -116,10 +116,10 @@ export function reviewerFailed(lane: LaneState, seq: number, why: string, ctx: M
   return { lane: next, effects: [...effects, pickReviewer(next, next.review!)] };
 }
 
-/** Close a reviewer's pane (when it has one) and give its account back. */
+/** Close a reviewer's pane (found by its identity when none was recorded) and give its account back. */
 function closeReviewer(lane: LaneState, r: NonNullable<Review['reviewer']>): Effect[] {
   return [
-    ...(r.paneId === null ? [] : [{ type: 'close_reviewer' as const, id: effectId(lane, lane.generation, 'review', 'close', r.seq), paneId: r.paneId, seq: r.seq }]),
+    { type: 'close_reviewer' as const, id: effectId(lane, lane.generation, 'review', 'close', r.seq), paneId: r.paneId, seq: r.seq },
     { type: 'release_lease', id: effectId(lane, lane.generation, 'review', 'release', r.seq, r.account), account: r.account },
     journal(lane, 'lease_released', 'observation', { account: r.account, reviewer: reviewerName(lane.name), reviewer_generation: r.seq }, `review-${r.seq}`),
   ];
@@ -197,4 +197,29 @@ export function reviewAgain(lane: LaneState, ctx: MachineContext): Step | null {
   const review: Review = { round, seq: lane.reviewSeq ?? 0, reviewer: null, tried: [], picks: 0, deadline: null };
   const next: LaneState = { ...ready, review, last: `in review (round ${round})` };
   return { lane: next, effects: [journal(next, 'unblocked', 'observation', { class: 'dependency', by: 'answer' }, ctx.now), pickReviewer(next, review)] };
+}
+
+/**
+ * After a restart (the runtime found the reviewer panes): re-emit only what is provably missing. A
+ * round with no reviewer yet picks again (the pick finds the lease it may have taken); a reviewer with
+ * no pane recorded is started again (the start adopts the pane it may have made); one whose pane is
+ * gone or dead failed; one still running goes on, its deadline again.
+ */
+export function resumeReview(lane: LaneState, event: Ev<'review_resume'>, ctx: MachineContext): Step {
+  const review = lane.review ?? null;
+  if (review === null || !isLive(lane)) return { lane, effects: [] };
+  const r = review.reviewer;
+  if (r === null) {
+    const next: LaneState = { ...lane, review: { ...review, picks: review.picks + 1 } };
+    return { lane: next, effects: [{ ...pickReviewer(next, review), id: effectId(next, next.generation, 'review', review.round, 'pick', review.picks, 'resumed', ctx.now) }] };
+  }
+  const deadline = setTimer(lane, 'review', review.deadline ?? ctx.now + ctx.timeouts.stall);
+  if (r.paneId === null) {
+    const spawn: Effect = { type: 'spawn_reviewer', id: effectId(lane, lane.generation, 'review', review.round, 'spawn', r.seq, 'resumed', ctx.now), round: review.round, seq: r.seq, account: r.account };
+    return { lane, effects: [spawn, deadline] };
+  }
+  const found = event.panes.find((p) => p.generation === r.seq && p.paneId === r.paneId);
+  if (found !== undefined && !found.dead) return { lane, effects: [deadline] };
+  const why = found === undefined ? 'its pane was gone when swarm started again' : `it exited (status ${found.status ?? 'unknown'}) while swarm was down`;
+  return reviewerFailed(lane, r.seq, why, ctx, event);
 }

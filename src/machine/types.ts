@@ -240,6 +240,8 @@ export type LaneEvent =
   /** The reviewer of generation `seq` said `approved` or `changes <what>`. */
   | { type: 'review_verdict'; seq: number; verdict: 'approved' | 'changes'; what: string }
   | { type: 'reviewer_exited'; seq: number; status: number | null; tail?: string }
+  /** After a restart: the panes of the lane's reviewers as found (machine/review.ts resumeReview). */
+  | { type: 'review_resume'; panes: ResumedPane[] }
   /** A screen in the reviewer's pane that swarm never answers (or a limit): it is replaced. */
   | { type: 'reviewer_screen'; seq: number; screen: string; text: string };
 
@@ -290,8 +292,11 @@ export type Effect =
   | { type: 'pick_reviewer'; id: string; round: number; exclude: string[] }
   /** Start reviewer `seq` (`<lane>.review`, that generation) on `account` in the lane's checkout. */
   | { type: 'spawn_reviewer'; id: string; round: number; seq: number; account: string }
-  /** Close a reviewer's pane, its scrollback kept as `<lane>.review` of that generation. */
-  | { type: 'close_reviewer'; id: string; paneId: string; seq: number }
+  /**
+   * Close a reviewer's pane, its scrollback kept as `<lane>.review` of that generation; `paneId` null:
+   * its start was not yet recorded (a restart), so the pane is found by its identity, if it is there.
+   */
+  | { type: 'close_reviewer'; id: string; paneId: string | null; seq: number }
   | { type: 'set_timer'; id: string; timer: TimerName; at: number }
   | { type: 'clear_timer'; id: string; timer: TimerName };
 

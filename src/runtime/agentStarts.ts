@@ -46,8 +46,11 @@ export function reconcileLeases(engine: Engine): void {
     const servesLead = promoted !== null && lead!.account === lease.account && promoted.lane === lease.lane && promoted.generation === lease.generation;
     // A lane's reviewer in flight (SPEC 10.6) holds its lease under `<lane>.review` at its generation.
     const reviewed = reviewedLane(lease.lane);
-    const reviewer = reviewed === null ? null : state.lanes[reviewed]?.review?.reviewer ?? null;
-    const servesReview = reviewer !== null && reviewer.seq === lease.generation && reviewer.account === lease.account;
+    const review = reviewed === null ? null : state.lanes[reviewed]?.review ?? null;
+    const reviewer = review?.reviewer ?? null;
+    // Its account picked, the pick's result not yet saved: the pick again after the restart finds it.
+    const picked = review !== null && reviewer === null && lease.generation === review.seq + 1;
+    const servesReview = picked || (reviewer !== null && reviewer.seq === lease.generation && reviewer.account === lease.account);
     const serving = store.keys.get(lease.account) === lease.key && (servesLead || servesReview || (lane !== undefined &&
       ((lane.generation === lease.generation && lane.account === lease.account) ||
         (lane.handoff?.successor?.generation === lease.generation && lane.handoff.successor.account === lease.account))));

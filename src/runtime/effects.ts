@@ -136,10 +136,14 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
       engine.dispatch(laneName, result);
       return;
     }
-    case 'close_reviewer':
-      await savePaneLog(engine, reviewerName(lane.name), effect.seq, effect.paneId);
-      await engine.host.kill(effect.paneId).catch(() => undefined);
+    case 'close_reviewer': {
+      const name = reviewerName(lane.name);
+      const paneId = effect.paneId ?? (await engine.host.list().catch(() => [])).find((p) => p.lane === name && p.generation === effect.seq)?.paneId ?? null;
+      if (paneId === null) return; // never started, or gone already
+      await savePaneLog(engine, name, effect.seq, paneId);
+      await engine.host.kill(paneId).catch(() => undefined);
       return;
+    }
     case 'record_acceptance':
       recordAcceptance({ packet: effect.packet, accepted_at: new Date(engine.now()).toISOString(), by: effect.by, epoch: engine.state.epoch, from: effect.from, degraded: effect.degraded });
       return;

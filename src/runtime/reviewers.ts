@@ -134,18 +134,16 @@ export function reviewerRecord(engine: Engine, record: InboxRecord): void {
 }
 
 /**
- * After a restart: the lane's reviewer in flight is recorded again where its pane still runs; one whose
- * pane is gone or dead failed (a fresh one is started). A reviewer with no pane yet is the pending
- * spawn intent's to start (or adopt).
+ * After a restart: the lane's reviewer panes as found go to its machine (machine/review.ts decides);
+ * the reviewer in flight whose pane still runs is recorded again as that pane's agent.
  */
 export function resumeReviewer(engine: Engine, laneName: string, panes: Awaited<ReturnType<Engine['host']['list']>>): void {
-  const r = engine.state.lanes[laneName]?.review?.reviewer ?? null;
-  if (r === null || r.paneId === null) return;
+  const review = engine.state.lanes[laneName]?.review ?? null;
+  if (review === null) return;
   const name = reviewerName(laneName);
-  const pane = panes.find((p) => p.paneId === r.paneId && p.lane === name && p.generation === r.seq);
-  if (pane !== undefined && !pane.dead) {
-    recordPane(engine, { lane: name, role: 'reviewer', generation: r.seq, account: r.account }, pane.pid);
-    return;
-  }
-  engine.dispatch(laneName, { type: 'reviewer_exited', seq: r.seq, status: pane?.deadStatus ?? null, tail: pane === undefined ? 'its pane was gone when swarm started again' : '' });
+  const mine = panes.filter((p) => p.lane === name);
+  const r = review.reviewer;
+  const running = r === null ? undefined : mine.find((p) => p.paneId === r.paneId && p.generation === r.seq && !p.dead);
+  if (r !== null && running !== undefined) recordPane(engine, { lane: name, role: 'reviewer', generation: r.seq, account: r.account }, running.pid);
+  engine.dispatch(laneName, { type: 'review_resume', panes: mine.map((p) => ({ generation: p.generation, paneId: p.paneId, dead: p.dead, ...(p.dead ? { status: p.deadStatus } : {}) })) });
 }

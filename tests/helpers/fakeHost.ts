@@ -18,7 +18,7 @@ import { notify } from '../../src/commands/notify.js';
 import { packetWrite } from '../../src/commands/packetWrite.js';
 
 /** One step of an agent: a report, a packet, an exit, or anything a test wants done from the pane. */
-export type Action = 'noaccept' | 'ready' | 'done' | 'usage limit' | 'handoff' | 'badpacket' | 'exit' | 'vanish' | 'ask' | 'release' | `handover ${string}` | `blocked ${string}` | `lane add ${string}` | ((pane: FakePane) => Promise<void>);
+export type Action = 'noaccept' | 'ready' | 'done' | 'usage limit' | 'handoff' | 'badpacket' | 'exit' | 'vanish' | 'ask' | 'release' | 'approved' | `changes ${string}` | `handover ${string}` | `blocked ${string}` | `lane add ${string}` | ((pane: FakePane) => Promise<void>);
 
 export interface FakePane {
   info: PaneInfo;
@@ -238,6 +238,8 @@ export class FakeHost implements PaneHost {
       else if (action === 'ask') await swarm(notify, ['lead', 'ask may I push to main?']);
       else if (action === 'release') pane.out.push(`release: ${await swarm(lead, ['release'])}`);
       else if (action.startsWith('blocked ')) await swarm(notify, ['lead', action]);
+      // A reviewer's verdict (SPEC 10.6).
+      else if (action === 'approved' || action.startsWith('changes ')) await swarm(notify, ['lead', action]);
       else if (action.startsWith('handover ')) {
         const path = await swarm(packetWrite, ['write', '--reason', 'capacity_critical', '--doing', 'leading', '--next', 'lead on', '--unverified', 'gate=true']);
         await swarm(lead, ['handover', action.slice('handover '.length), '--packet', path]);

@@ -91,7 +91,8 @@ describe('a reviewed lane (SPEC 10.6)', () => {
     expect(screen.lane.review).toMatchObject({ tried: ['codex1', 'codex2'] });
     const failed = run(screen.lane, [[{ type: 'reviewer_lease', round: 1, account: 'gem1', why: 'ok' }, 8], [{ type: 'reviewer_spawn_failed', seq: 3, account: 'gem1', error: 'no space for new pane' }, 8]]);
     expect(failed.lane.review).toMatchObject({ tried: ['codex1', 'codex2', 'gem1'] });
-    expect(types(failed.effects)).not.toContain('close_reviewer'); // it had no pane
+    // It had no pane recorded: the close looks for one by its identity.
+    expect(only(failed.effects, 'close_reviewer')).toEqual([{ type: 'close_reviewer', id: 'lane-a/g1/review/close/3', paneId: null, seq: 3 }]);
   });
 
   it('a reviewer silent past its deadline is replaced; an early timer re-arms', () => {
@@ -138,5 +139,21 @@ describe('a reviewed lane (SPEC 10.6)', () => {
     expect(only(approved.effects, 'release_lease').map((e) => e.account)).toEqual(['codex1', 'work2']);
     const changes = run(lost, [[verdict('changes', 'fix it'), 6]]);
     expect(types(changes.effects)).toContain('write_degraded');
+  });
+
+  it('after a restart: no reviewer yet → pick again (a new intent); none recorded started → start again; gone or dead → a fresh one; running → its deadline again', () => {
+    const picking = run(inReview().lane, [[{ type: 'review_resume', panes: [] }, 4]]);
+    expect(only(picking.effects, 'pick_reviewer')).toEqual([{ type: 'pick_reviewer', id: `lane-a/g1/review/1/pick/0/resumed/${T0 + 4 * MIN}`, round: 1, exclude: [] }]);
+    expect(picking.lane.review?.picks).toBe(1);
+    const unstarted = run(leased().lane, [[{ type: 'review_resume', panes: [] }, 4]]);
+    expect(only(unstarted.effects, 'spawn_reviewer')).toEqual([expect.objectContaining({ seq: 1, account: 'codex1' })]);
+    const running = run(reviewing().lane, [[{ type: 'review_resume', panes: [{ generation: 1, paneId: '%9', dead: false }] }, 4]]);
+    expect(types(running.effects)).toEqual(['set_timer']);
+    const gone = run(reviewing().lane, [[{ type: 'review_resume', panes: [] }, 4]]);
+    expect(gone.lane.review).toMatchObject({ reviewer: null, tried: ['codex1'] });
+    expect(only(gone.effects, 'journal').find((j) => j.event === 'reviewer_failed')?.data.why).toBe('its pane was gone when swarm started again');
+    const dead = run(reviewing().lane, [[{ type: 'review_resume', panes: [{ generation: 1, paneId: '%9', dead: true, status: 2 }] }, 4]]);
+    expect(only(dead.effects, 'journal').find((j) => j.event === 'reviewer_failed')?.data.why).toBe('it exited (status 2) while swarm was down');
+    expect(run(working(), [[{ type: 'review_resume', panes: [] }, 4]]).effects).toEqual([]);
   });
 });

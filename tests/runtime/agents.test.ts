@@ -35,6 +35,8 @@ interface Setup {
   codexHome?: boolean;
   packet?: boolean;
   command?: AgentStart['command'];
+  /** Start lane-a's reviewer (`lane-a.review` g2) instead of lane-a. */
+  reviewer?: boolean;
 }
 
 let cleanups: (() => void)[] = [];
@@ -67,6 +69,7 @@ function setup(o: Setup = {}) {
     config, name: 'lane-a', role: 'lane', generation: o.packet ? 2 : 1, account, kind: KINDS(kind), epoch: 1, run: 1, checkout,
     task: 'Steps 1-3 of PLAN.md', command: o.command ?? null,
     packet: o.packet ? join(plan, 'analysis_results', 'handoff', 'lane-a-g1.json') : null, brief: o.packet ? RESUME : null,
+    ...(o.reviewer ? { name: 'lane-a.review', role: 'reviewer' as const, generation: 2, reviewOf: 'lane-a', task: 'Review lane-a' } : {}),
   };
   const spec = () => agentPane(start, { PATH: '/usr/bin:/bin', HOME: join(dir, 'home'), IS_SANDBOX_NOT: 'x' });
   return { root, plan, checkout, profile, spec, prompts: join(plan, '.swarm', 'prompts', 'run-1') };
@@ -195,5 +198,32 @@ describe('agentPane: sim and command keep their launch', () => {
     const pane = setup({ command: ['claude', '--model', 'opus'] }).spec();
     expect(pane.argv).toEqual(['claude', '--model', 'opus']);
     expect(pane.env).toMatchObject({ DISABLE_AUTOUPDATER: '1', DISABLE_AUTO_COMPACT: '1' });
+  });
+});
+
+describe('agentPane: a reviewer (SPEC 10.6)', () => {
+  it('Claude Code: dontAsk with only read tools, git\'s read commands and swarm notify, whatever the plan approves; in the checkout', () => {
+    const t = setup({ reviewer: true, plan: APPROVALS });
+    const pane = t.spec();
+    const rest = pane.argv.slice(7); // after claude --session-id ID --settings S --append-system-prompt-file F
+    expect(rest.slice(0, -2)).toEqual([
+      '--permission-mode', 'dontAsk', '--allowedTools', 'Read', 'Grep', 'Glob',
+      'Bash(git diff:*)', `Bash(git -C ${t.checkout} diff:*)`, 'Bash(git log:*)', `Bash(git -C ${t.checkout} log:*)`,
+      'Bash(git show:*)', `Bash(git -C ${t.checkout} show:*)`, 'Bash(git status:*)', `Bash(git -C ${t.checkout} status:*)`, 'Bash(swarm notify:*)',
+    ]);
+    expect(pane.argv).not.toContain('bypassPermissions');
+    expect(rest.at(-2)).toBe('--');
+    expect(pane.cwd).toBe(t.checkout);
+    expect(pane.env).toMatchObject({ SWARM_ROLE: 'reviewer', SWARM_REVIEW_OF: 'lane-a', SWARM_LANE: 'lane-a.review', SWARM_GENERATION: '2' });
+    expect(read(join(t.prompts, 'lane-a.review-g2.brief.md'))).toContain('you are lane-a.review, a reviewer of swarm "e2e"');
+  });
+
+  it('Codex: never asks, sandboxed workspace-write in its spool (its working folder), reading the checkout by path', () => {
+    const t = setup({ kind: 'codex', reviewer: true, plan: APPROVALS });
+    const pane = t.spec();
+    const spool = join(t.plan, '.swarm', 'spool', 'r1', 'lane-a.review-g2');
+    expect(pane.argv.slice(6, 12)).toEqual(['-a', 'never', '-s', 'workspace-write', '-C', spool]);
+    expect(pane.cwd).toBe(spool);
+    expect(pane.env).toMatchObject({ SWARM_ROLE: 'reviewer', SWARM_REVIEW_OF: 'lane-a' });
   });
 });

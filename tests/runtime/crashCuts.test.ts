@@ -93,6 +93,12 @@ function sameEnd(s: TestSwarm, host: FakeHost, outcome: { code: number; why: str
   if (lead !== 'lead') expect(s.events('lead_notice').filter((e) => e.lane === lead).length, label).toBeGreaterThanOrEqual(1);
   // One epoch raised once, whatever the cut: the new lead's.
   if (lead !== 'lead') expect(JSON.parse(readFileSync(join(s.plan, 'lead.json'), 'utf8')), label).toMatchObject({ lead, epoch: 2 });
+  // A reviewed lane: one verdict a round, whatever the cut, and no reviewer left running.
+  if (s.events('review_requested').length > 0) {
+    // (A verdict read again after a cut is journaled as ignored, with why: not a second verdict.)
+    expect(s.events('review_verdict').filter((e) => e.why === undefined).map((e) => e.verdict), label).toEqual(['changes', 'approved']);
+    expect(live.filter((p) => p.startsWith('lane-a.review')), label).toEqual([]);
+  }
   const leases = readPlanLeases(s.plan, s.env).map((l) => `${l.lane} g${l.generation} @${l.account}`).sort();
   // A lease is the lead lane's whatever name its agent goes by (`lead-b`).
   expect(leases, label).toEqual(live.map((p) => p.replace(/^lead-[a-z-]+ /, 'lead ')).sort());
@@ -104,6 +110,7 @@ describe('crash at every cut (in-process, fake host)', () => {
   // cut must fall in, judged from the state saved there.
   const a = (s: EngineState) => s.lanes['lane-a'];
   const releasePending = (s: EngineState) => s.releaseAt !== null && !s.planDone;
+  const changesTold = async () => { await waitFor(() => t!.events('review_verdict').some((e) => e.verdict === 'changes'), { what: 'changes asked for' }); };
   const promoted = async () => { await waitFor(() => t!.events('lane_promoted').length > 0, { what: 'lane_promoted' }); };
   // The lead dies once lane-a works (as saved): a lane still starting is no lane to promote.
   const laneWorks = async () => { await waitFor(() => (JSON.parse(readFileSync(join(t!.plan, '.swarm', 'state.json'), 'utf8')) as EngineState).lanes['lane-a']?.state === 'working', { what: 'lane-a working' }); };
@@ -116,6 +123,10 @@ describe('crash at every cut (in-process, fake host)', () => {
     ['the lead\'s pane dying', { name: 'lane-a' }, { 'lead g1': ['ready', 'exit'], 'lane-a g1': ['ready', leadTakenOver, 'done'] }, 0, 'lead-b', (s) => s.lanes.lead?.phase === 'spawning'],
     ['near, then a handoff', { name: 'lane-a' }, { 'lane-a g1': ['ready', capacity('low 20%'), 'handoff'], 'lane-a g2': ['done'] }, 1, 'lead', (s) => a(s)?.phase === 'near'],
     ['an ask outstanding', { name: 'lane-a' }, { 'lane-a g1': ['ready', 'ask', 'done'] }, 0, 'lead', (s) => s.asks.length > 0],
+    // SPEC 10.6: round 1's reviewer asks for changes, the lane reports done again, round 2's approves.
+    ['a review in flight', { name: 'lane-a', account: 'a2', review: '{ command: "true" }' },
+      { 'lane-a g1': ['ready', 'done', changesTold, 'done'], 'lane-a.review g1': ['changes add a test'], 'lane-a.review g2': ['approved'] }, 0, 'lead',
+      (s) => (a(s)?.review?.reviewer ?? null) !== null],
   ])('%s: every cut ends with the plan done, each handoff finished exactly once', async (name, lane, scripts, handoffs, lead, moment) => {
     const succession = lead === 'lead' ? {} : { succession: [lead === 'lead-lane-a' ? 'lane-a' : lead] };
     // A promotion's deadline (packet + 2 × accept) is saved as a time: with a few seconds' worth, the cuts
@@ -147,6 +158,7 @@ describe('crash at every cut (in-process, fake host)', () => {
       if (process.env.CUT_DEBUG === String(i + 1)) {
         const saved = at.files.files.find((f) => f.path.endsWith('state.json'));
         console.log(saved ? JSON.stringify((JSON.parse(saved.data.toString('utf8')) as EngineState).lanes['lane-a'] ?? null) : 'no state');
+        console.log('pending', saved ? JSON.stringify((JSON.parse(saved.data.toString('utf8')) as EngineState).pending) : '');
         console.log(JSON.stringify(at.panes.map((p) => [p.info.paneId, p.info.lane, p.info.generation, p.info.account, p.info.dead, p.step])));
         console.log('lead.json at the cut:', at.files.files.find((f) => f.path.endsWith('lead.json'))?.data.toString('utf8'), 'state epoch', saved ? (JSON.parse(saved.data.toString('utf8')) as EngineState).epoch : null);
         console.log(s.journal().map((e, n) => `${n < before ? ' ' : '+'} ${String(e.event)} ${String(e.lane)} g${String(e.generation ?? '')} ${String(e.account ?? '')} ${String(e.why ?? e.reason ?? '')}`).join('\n'));
