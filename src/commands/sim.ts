@@ -11,7 +11,7 @@ import { World } from '../sim/world.js';
 import type { CommandIO } from './io.js';
 
 export async function sim(io: CommandIO): Promise<number> {
-  if (io.args.length > 0) throw new UsageError(`swarm sim takes no arguments, got "${io.args.join(' ')}"`, { hint: 'run inside a swarm pane: SWARM_ROLE chooses lane or lead' });
+  if (io.args.length > 0) throw new UsageError(`swarm sim takes no arguments, got "${io.args.join(' ')}"`, { hint: 'run inside a swarm pane: SWARM_ROLE chooses lane, lead or reviewer' });
   const ctx = await callerContext(io, 'sim');
   const model = simModel(io.env);
   const faults = faultsFor(io.env, ctx.generation);
@@ -19,6 +19,10 @@ export async function sim(io: CommandIO): Promise<number> {
   if (ctx.role === 'lead') {
     const { runLead } = await import('../sim/lead.js');
     return runLead(world, faults);
+  }
+  if (ctx.role === 'reviewer') {
+    const { runReviewer } = await import('../sim/reviewer.js');
+    return runReviewer(world);
   }
   const { runLane } = await import('../sim/agent.js');
   return runLane(world, faults);

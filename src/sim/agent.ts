@@ -31,6 +31,8 @@ export function runLane(world: World, faults: Faults): Promise<number> {
 
 class Lane implements StepHost {
   steps: Step[] = [];
+  /** What the lane does when a review asks for changes (`<lane>.fix` in the sim block). */
+  private fixes: Step[] = [];
   progress = emptyProgress();
   private mode: Mode = 'working';
   private notice: Decision = 'continue';
@@ -63,6 +65,7 @@ class Lane implements StepHost {
     const steps = plan.lanes[ctx.lane];
     if (!steps) return this.block(`PLAN.md's sim block has no steps for ${ctx.lane}`);
     this.steps = steps;
+    this.fixes = plan.lanes[`${ctx.lane}.fix`] ?? [];
     let queue = steps.map((_, i) => i + 1);
     if (ctx.packet) {
       const resume = await this.accept(ctx.packet);
@@ -175,6 +178,29 @@ class Lane implements StepHost {
     return true;
   }
 
+  /**
+   * A review asked for changes (SPEC 10.6): work the fix steps (each time all of them: a fix is
+   * written to be worked again), then report done again; the gate and a fresh review follow.
+   */
+  private async fix(): Promise<void> {
+    const { world } = this;
+    world.screen.line(`[sim] the review asks for changes: ${this.fixes.length === 0 ? 'no fix steps in the plan; reporting done again' : `${this.fixes.length} fix step(s)`}`);
+    this.mode = 'working';
+    world.screen.working();
+    const host: StepHost = { world, steps: this.fixes, progress: { ...emptyProgress(), answers: this.progress.answers }, waitAnswer: (lane, ms) => this.waitAnswer(lane, ms) };
+    for (let n = 1; n <= this.fixes.length; n += 1) {
+      const outcome = await runStep(host, n);
+      if (!outcome.ok) {
+        await this.block(outcome.blocked);
+        return;
+      }
+    }
+    await world.capacity();
+    await world.report('done');
+    this.mode = 'idle';
+    world.screen.idle();
+  }
+
   private async fault(fault: StepFault, n: number): Promise<number> {
     const { world } = this;
     if (fault === 'crash') {
@@ -282,6 +308,10 @@ class Lane implements StepHost {
         if (mine && this.notice !== 'handoff_now') this.notice = meaning.kind;
         return;
       }
+      case 'changes':
+        if (this.mode === 'handed_off' || message.authority !== 'swarm') return;
+        await this.fix();
+        return;
       case 'rejected':
         if (!this.packets.has(meaning.packet)) return;
         world.screen.line(`[sim] packet rejected: ${firstLine(message.text.split('\n').slice(1).join(' '))}`);

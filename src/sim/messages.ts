@@ -23,6 +23,8 @@ export type Meaning =
   | { kind: 'rejected'; packet: string }
   | { kind: 'release' }
   | { kind: 'lead_notice'; lead: string; epoch: number }
+  /** A review asked for changes (SPEC 10.6): the lane works its fix steps and reports done again. */
+  | { kind: 'changes' }
   | { kind: 'note' };
 
 /** What one message means to the sim. */
@@ -34,6 +36,7 @@ export function meaningOf(message: MailMessage): Meaning {
     const rejected = /^swarm: your packet (\S+) was rejected/i.exec(text);
     if (rejected) return { kind: 'rejected', packet: rejected[1]! };
     if (/every lane is done\. release the plan/i.test(text)) return { kind: 'release' };
+    if (/^swarm: the review \(round \d+\) of your work asks for changes/i.test(text)) return { kind: 'changes' };
     const notice = /lead notice: the lead is now ([^\s@]+)@(\d+)/i.exec(text);
     if (notice) return { kind: 'lead_notice', lead: notice[1]!, epoch: Number(notice[2]) };
   }

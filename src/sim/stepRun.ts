@@ -92,6 +92,8 @@ async function act(host: StepHost, step: Step, n: number): Promise<StepOutcome> 
     }
     case 'commit':
       return commit(host, step.arg, n);
+    case 'check':
+      return { ok: false, blocked: `step ${n} is a reviewer's check, not a lane's step` };
   }
 }
 

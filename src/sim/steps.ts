@@ -5,8 +5,11 @@
  * Decisions where the brief is silent:
  * - The info string is matched case-insensitively and may carry trailing spaces; ``` and ~~~ fences
  *   both count; the first `sim` block is the one read. Escape codes in the plan are removed.
- * - A step is a map with exactly one action key (write, append, run, gate, ask, commit), plus `text`
- *   (required by write, append and ask; allowed nowhere else) and `pr` (a boolean, any step).
+ * - A step is a map with exactly one action key (write, append, run, gate, ask, commit, check), plus
+ *   `text` (required by write, append, ask and check; allowed nowhere else) and `pr` (a boolean, any step).
+ * - Review (SPEC 10.6): the key `<lane>.review` lists a reviewer's checks of that lane (`check: command`,
+ *   `text`: the changes it asks for when the command fails); `<lane>.fix` the steps that lane works when
+ *   a review asks for changes, before it reports `done` again.
  * - Step numbers are 1-based per lane; a packet names them `step N: <what>`, which is how a
  *   successor finds where to continue.
  */
@@ -16,11 +19,13 @@ import { stripAnsi } from '../core/protocol/protocol.js';
 export type Step =
   | { kind: 'write' | 'append'; path: string; text: string; pr: boolean }
   | { kind: 'run' | 'gate' | 'commit'; arg: string; pr: boolean }
-  | { kind: 'ask'; lane: string; text: string; pr: boolean };
+  | { kind: 'ask'; lane: string; text: string; pr: boolean }
+  /** A reviewer's check (`<lane>.review` in the block): the command, and the changes it asks for when it fails. */
+  | { kind: 'check'; arg: string; text: string; pr: boolean };
 
 export type StepsResult = { ok: true; lanes: Record<string, Step[]> } | { ok: false; error: string };
 
-const ACTIONS = ['write', 'append', 'run', 'gate', 'ask', 'commit'] as const;
+const ACTIONS = ['write', 'append', 'run', 'gate', 'ask', 'commit', 'check'] as const;
 const FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*sim[ \t]*$/i;
 
 /** The body of the first fenced `sim` block, or null when there is none. */
@@ -78,12 +83,13 @@ function parseStep(item: unknown): Step | string {
   if (typeof value !== 'string' || value.trim() === '') return `${action} needs a non-empty string`;
   if (map.pr !== undefined && typeof map.pr !== 'boolean') return 'pr must be true or false';
   const pr = map.pr === true;
-  const needsText = action === 'write' || action === 'append' || action === 'ask';
+  const needsText = action === 'write' || action === 'append' || action === 'ask' || action === 'check';
   if (needsText && typeof map.text !== 'string') return `${action} needs text`;
   if (!needsText && map.text !== undefined) return `${action} takes no text`;
   const text = typeof map.text === 'string' ? map.text : '';
   if (action === 'write' || action === 'append') return { kind: action, path: value.trim(), text, pr };
   if (action === 'ask') return { kind: 'ask', lane: value.trim(), text: text.trim(), pr };
+  if (action === 'check') return { kind: 'check', arg: value.trim(), text: text.trim(), pr };
   return { kind: action, arg: value.trim(), pr };
 }
 

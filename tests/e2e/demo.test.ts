@@ -75,6 +75,28 @@ describe('the shipped demo', () => {
     expect(readFileSync(join(repo, 'plans', 'demo', 'work', 'lane-c', 'summary.md'), 'utf8')).toContain('- lane-a: greeting.txt');
   });
 
+  it('lane-d waits for lane-b (no pane, no account) and starts once lane-b is done', () => {
+    const started = events('lane_started').find((e) => e.lane === 'lane-d')!;
+    const bDone = events('lane_result').find((e) => e.lane === 'lane-b')!;
+    expect(String(started.ts) >= String(bDone.ts)).toBe(true);
+    expect(events('dependencies_done')).toMatchObject([{ lane: 'lane-d', after: ['lane-b'] }]);
+    expect(readFileSync(join(repo, 'plans', 'demo', 'work', 'lane-d', 'total.txt'), 'utf8').trim()).toBe('15');
+  });
+
+  it('lane-c is reviewed by another vendor: changes, fixed, a fresh reviewer approves, and only then done', () => {
+    const verdicts = events('review_verdict').filter((e) => e.why === undefined);
+    expect(verdicts.map((v) => [v.round, v.verdict, v.reviewer_generation])).toEqual([[1, 'changes', 1], [2, 'approved', 2]]);
+    const laneAccount = String(events('lane_started').find((e) => e.lane === 'lane-c')!.account);
+    const vendor = (account: string) => (account.startsWith('sim-a') ? 'anthropic-sim' : 'openai-sim');
+    for (const v of verdicts) {
+      expect(vendor(String(v.account))).not.toBe(vendor(laneAccount));
+      expect(v.account).not.toBe('sim-a1');
+    }
+    const done = events('lane_result').find((e) => e.lane === 'lane-c')!;
+    expect(String(done.ts) >= String(verdicts[1]!.ts)).toBe(true);
+    expect(readFileSync(join(repo, 'plans', 'demo', 'work', 'lane-c', 'summary.md'), 'utf8')).toContain('- lane-d: total.txt');
+  });
+
   it('leaves the repository clean: runtime files, packets, journals and lane output are ignored', () => {
     expect(existsSync(join(repo, 'plans', 'demo', 'analysis_results', 'handoff'))).toBe(true);
     expect(git(repo, 'status', '--porcelain', '--untracked-files=all')).toBe('');
@@ -91,15 +113,18 @@ describe('the shipped demo', () => {
   it('`swarm report --json` and `--html` draw the run: a row per lane and the lead, a bar per generation, both handoffs', async () => {
     const json = await execa('node', [CLI, 'report', '--json'], { cwd: repo, env, extendEnv: false, reject: false });
     expect(json.exitCode).toBe(0);
-    const facts = JSON.parse(json.stdout) as { lanes: Array<{ name: string; generations: Array<{ account: string; vendor: string }> }>; handoffs: Array<{ lane: string; state: string }> };
-    expect(facts.lanes.map((l) => [l.name, l.generations.length])).toEqual([['lead', 2], ['lane-a', 2], ['lane-b', 1], ['lane-c', 1]]);
+    const facts = JSON.parse(json.stdout) as { lanes: Array<{ name: string; generations: Array<{ account: string; vendor: string }> }>; handoffs: Array<{ lane: string; state: string }>; reviews: Array<{ lane: string; round: number; verdict: string }> };
+    expect(facts.lanes.map((l) => [l.name, l.generations.length]).sort()).toEqual([['lane-a', 2], ['lane-b', 1], ['lane-c', 1], ['lane-d', 1], ['lead', 2]]);
+    expect(facts.lanes[0]!.name).toBe('lead');
     expect(facts.lanes[1]!.generations.map((g) => g.vendor)).toEqual(['anthropic-sim', 'openai-sim']);
     expect(facts.handoffs.map((h) => [h.lane, h.state])).toEqual([['lane-a', 'accepted'], ['lead', 'accepted']]);
+    expect(facts.reviews.map((r) => [r.lane, r.round, r.verdict])).toEqual([['lane-c', 1, 'changes'], ['lane-c', 2, 'approved']]);
     const html = await execa('node', [CLI, 'report', '--html'], { cwd: repo, env, extendEnv: false, reject: false });
     expect(html).toMatchObject({ exitCode: 0, stdout: 'plans/demo/analysis_results/report.html' });
     const page = readFileSync(join(repo, 'plans', 'demo', 'analysis_results', 'report.html'), 'utf8');
-    expect([...page.matchAll(/<g class="row" data-lane="([^"]+)"/g)].map((m) => m[1])).toEqual(['lead', 'lane-a', 'lane-b', 'lane-c']);
-    expect([...page.matchAll(/<g class="gen /g)]).toHaveLength(6);
+    expect([...page.matchAll(/<g class="row" data-lane="([^"]+)"/g)].map((m) => m[1]).sort()).toEqual(['lane-a', 'lane-b', 'lane-c', 'lane-d', 'lead']);
+    expect([...page.matchAll(/<g class="gen /g)]).toHaveLength(7);
+    expect(page).toContain('<section id="reviews">');
     expect([...page.matchAll(/<g class="handoff accepted"/g)]).toHaveLength(2);
     expect(git(repo, 'status', '--porcelain', '--untracked-files=all')).toBe(''); // the page is git-ignored with the rest of analysis_results/
   });

@@ -1,3 +1,4 @@
+import { changesNotice } from '../../src/machine/review.js';
 import { describe, expect, it } from 'vitest';
 import { answerText, firstLine, meaningOf, parseMailbox, type MailMessage } from '../../src/sim/messages.js';
 import { mailboxEntry, pointerLine } from '../../src/core/protocol/mailbox.js';
@@ -48,6 +49,8 @@ describe('meaningOf', () => {
     ['empty', m('lead', ''), { kind: 'note' }],
     ['whitespace only', m('lead', '  \n '), { kind: 'note' }],
     ['"asked" is no ask', m('lane-c', 'asked already'), { kind: 'note' }],
+    ['a review asking for changes (SPEC 10.6)', m('swarm', changesNotice(2, 'add a test')), { kind: 'changes' }],
+    ['the same words from a lane are a note', m('lane-b', changesNotice(1, 'x')), { kind: 'note' }],
   ])('%s', (_name, message, expected) => {
     expect(meaningOf(message)).toEqual(expected);
   });

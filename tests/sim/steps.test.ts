@@ -64,9 +64,10 @@ describe('parseSteps', () => {
     const result = parseSteps(text);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(Object.keys(result.lanes)).toEqual(['lane-a', 'lane-b', 'lane-c']);
-    for (const steps of Object.values(result.lanes)) {
-      expect(steps.length).toBeGreaterThanOrEqual(3);
+    expect(Object.keys(result.lanes)).toEqual(['lane-a', 'lane-b', 'lane-c', 'lane-c.review', 'lane-c.fix', 'lane-d']);
+    expect(result.lanes['lane-c.review']).toEqual([{ kind: 'check', arg: "grep -qx -- '- lane-d: total.txt' summary.md", text: "summary.md names no file of lane-d; add the line '- lane-d: total.txt'", pr: false }]);
+    for (const steps of ['lane-a', 'lane-b', 'lane-c', 'lane-d'].map((lane) => result.lanes[lane]!)) {
+      expect(steps.length).toBeGreaterThanOrEqual(2);
       expect(steps.length).toBeLessThanOrEqual(8);
     }
     expect(result.lanes['lane-c']?.[0]).toMatchObject({ kind: 'ask', lane: 'lane-a' });
@@ -81,16 +82,17 @@ describe('parseSteps', () => {
     ['not YAML', plan('a: [1, 2'), /^the sim block is not YAML: /],
     ['a lane that is no list', plan('lane-a: run'), 'lane-a: expected a list of steps'],
     ['a step that is no map', plan('lane-a:\n  - run x'), 'lane-a step 1: a step is a map such as { write: path, text: … }'],
-    ['no action', plan('lane-a:\n  - text: x'), 'lane-a step 1: needs exactly one of write, append, run, gate, ask, commit; found none'],
-    ['two actions', plan('lane-a:\n  - run: x\n    gate: y'), 'lane-a step 1: needs exactly one of write, append, run, gate, ask, commit; found run, gate'],
+    ['no action', plan('lane-a:\n  - text: x'), 'lane-a step 1: needs exactly one of write, append, run, gate, ask, commit, check; found none'],
+    ['two actions', plan('lane-a:\n  - run: x\n    gate: y'), 'lane-a step 1: needs exactly one of write, append, run, gate, ask, commit, check; found run, gate'],
     ['an unknown key', plan('lane-a:\n  - run: x\n    when: now'), 'lane-a step 1: unknown key when (allowed: run, text, pr)'],
     ['an empty action', plan('lane-a:\n  - run: "  "'), 'lane-a step 1: run needs a non-empty string'],
     ['a number as action', plan('lane-a:\n  - run: 3'), 'lane-a step 1: run needs a non-empty string'],
     ['write without text', plan('lane-a:\n  - write: a'), 'lane-a step 1: write needs text'],
     ['ask without text', plan('lane-a:\n  - ask: lane-b'), 'lane-a step 1: ask needs text'],
     ['run with text', plan('lane-a:\n  - run: x\n    text: y'), 'lane-a step 1: run takes no text'],
+    ['a check without the changes it asks for', plan('lane-a.review:\n  - check: test -f x'), 'lane-a.review step 1: check needs text'],
     ['pr not a boolean', plan('lane-a:\n  - run: x\n    pr: yes please'), 'lane-a step 1: pr must be true or false'],
-    ['problems in two lanes, all named', plan('a:\n  - run: x\n  - nope: 1\nb: 3'), 'a step 2: needs exactly one of write, append, run, gate, ask, commit; found none; b: expected a list of steps'],
+    ['problems in two lanes, all named', plan('a:\n  - run: x\n  - nope: 1\nb: 3'), 'a step 2: needs exactly one of write, append, run, gate, ask, commit, check; found none; b: expected a list of steps'],
   ])('%s', (_name, text, error) => {
     const result = parseSteps(text);
     expect(result.ok).toBe(false);
