@@ -48,6 +48,14 @@ export interface DrillFacts {
   panes: PaneText[];
   /** The remote (`origin`, a bare repository) at the end: its base branch and that branch's commit subjects, newest first. */
   remote: { base: string; subjects: string[] } | null;
+  /** Lanes `after:` others (swarm.yaml), each with the lanes it waits for. */
+  order: { lane: string; after: string[] }[];
+  /** Lanes with `review:` (swarm.yaml). */
+  reviewed: string[];
+  /** Each account's vendor (swarm.yaml). */
+  vendors: Record<string, string>;
+  /** The lead's account in swarm.yaml (its first generation's). */
+  leadAccount: string;
 }
 
 export interface DrillItem {
@@ -93,7 +101,7 @@ export function handoffs(f: DrillFacts) {
 
 /** Every item of the rehearsal, in the order the summary shows them. */
 export function drillItems(f: DrillFacts): DrillItem[] {
-  return [keysItem(f), packetsItem(f), laneItem(f), successorItem(f), leadItem(f), leadPacketItem(f), epochsItem(f), stalePushItem(f), finishItem(f), askItem(f), gatesItem(f), doneItem(f)];
+  return [keysItem(f), packetsItem(f), laneItem(f), successorItem(f), leadItem(f), leadPacketItem(f), epochsItem(f), stalePushItem(f), finishItem(f), askItem(f), orderItem(f), reviewItem(f), gatesItem(f), doneItem(f)];
 }
 
 function keysItem(f: DrillFacts): DrillItem {
@@ -213,6 +221,121 @@ function askItem(f: DrillFacts): DrillItem {
   const found = laneAsk(f);
   const detail = found === null ? 'no lane asked another lane' : `${str(found.ask.lane)} asked ${str(found.ask.to)}; ${found.answer ? `answered: ${str(found.answer.text)}` : 'no answer'}`;
   return { item: 'one lane-to-lane ask answered', holds: found?.answer != null, evidence: at('asks.md'), detail };
+}
+
+/** A lane's `lane_result` that made it done (its gate passed, its review approved); none while it is not. */
+export function doneResults(f: DrillFacts, lane: string): JournalEntry[] {
+  return events(f, 'lane_result').filter((e) => e.lane === lane && e.result === 'done' && e.passed === true);
+}
+
+/** Each lane `after:` others: when it started, whether `dependencies_done` was journaled, and each dependency's done. */
+export function orderOf(f: DrillFacts) {
+  return f.order.map(({ lane, after }) => ({
+    lane,
+    after: after.map((dep) => ({ lane: dep, done: doneResults(f, dep)[0] ?? null })),
+    ready: events(f, 'dependencies_done').find((e) => e.lane === lane) ?? null,
+    started: events(f, 'lane_started').find((e) => e.lane === lane) ?? null,
+  }));
+}
+
+function orderItem(f: DrillFacts): DrillItem {
+  const item = 'a dependent lane starts only after its dependencies are done';
+  const evidence = at('order-and-review.md');
+  const lanes = orderOf(f);
+  if (lanes.length === 0) return { item, holds: false, evidence, detail: 'no lane is after another' };
+  let holds = true;
+  const parts = lanes.map(({ lane, after, ready, started }) => {
+    if (started === null) {
+      holds = false;
+      return `${lane} never started`;
+    }
+    const deps = after.map((dep) => {
+      if (dep.done === null) {
+        holds = false;
+        return `${lane} started though ${dep.lane} was never done`;
+      }
+      const afterDone = str(started.ts) >= str(dep.done.ts);
+      if (!afterDone) holds = false;
+      return `${lane} started ${afterDone ? 'after' : 'before'} ${dep.lane} was done`;
+    });
+    if (ready === null) holds = false;
+    return `${deps.join(', ')}${ready === null ? '; no dependencies_done journaled' : ''}`;
+  });
+  return { item, holds, evidence, detail: parts.join('; ') };
+}
+
+export interface ReviewVerdict {
+  round: number;
+  reviewer: string;
+  generation: number;
+  account: string;
+  vendor: string;
+  verdict: string;
+  what: string;
+  /** The reviewed lane's account when the verdict came, and its vendor. */
+  laneAccount: string;
+  laneVendor: string;
+  /** The lead's account when the verdict came (its first, or its successor's). */
+  leadAccount: string;
+  at: string;
+  /** Its place in the journal. */
+  index: number;
+}
+
+/**
+ * A reviewed lane's verdicts, in journal order. A `review_verdict` entry with a `why` is swarm's record
+ * of a verdict it ignored (stale, from a reviewer no longer in flight): not a verdict.
+ */
+export function verdictsOf(f: DrillFacts, lane: string): ReviewVerdict[] {
+  const vendor = (account: string) => f.vendors[account] ?? '?';
+  let laneAccount = '';
+  let leadAccount = f.leadAccount;
+  const out: ReviewVerdict[] = [];
+  f.journal.forEach((e, index) => {
+    if (e.lane === 'lead' && e.event === 'successor_spawned' && typeof e.account === 'string') leadAccount = e.account;
+    if (e.lane !== lane) return;
+    if ((e.event === 'lane_started' || e.event === 'successor_spawned') && typeof e.account === 'string') laneAccount = e.account;
+    if (e.event !== 'review_verdict' || e.why !== undefined) return;
+    const account = str(e.account);
+    out.push({
+      round: typeof e.round === 'number' ? e.round : 0,
+      reviewer: str(e.reviewer),
+      generation: typeof e.reviewer_generation === 'number' ? e.reviewer_generation : 0,
+      account, vendor: vendor(account),
+      verdict: str(e.verdict), what: str(e.what),
+      laneAccount, laneVendor: vendor(laneAccount), leadAccount,
+      at: str(e.ts), index,
+    });
+  });
+  return out;
+}
+
+function reviewItem(f: DrillFacts): DrillItem {
+  const item = 'a reviewed lane is done only once another vendor approves';
+  const evidence = at('order-and-review.md');
+  if (f.reviewed.length === 0) return { item, holds: false, evidence, detail: 'no lane is reviewed' };
+  let holds = true;
+  const parts = f.reviewed.map((lane) => {
+    const verdicts = verdictsOf(f, lane);
+    const problems: string[] = [];
+    for (const v of verdicts) {
+      if (v.vendor === '?' || v.vendor === v.laneVendor) problems.push(`round ${v.round}'s reviewer @${v.account} is of the lane's own vendor ${v.vendor} (${lane} @${v.laneAccount || '?'})`);
+      if (v.account === f.leadAccount || v.account === v.leadAccount) problems.push(`round ${v.round}'s reviewer @${v.account} is on the lead's account`);
+    }
+    const last = verdicts.at(-1);
+    const approval = last?.verdict === 'approved' ? last : null;
+    if (last !== undefined && approval === null) problems.push(`the last verdict (round ${last.round}) is ${last.verdict}`);
+    const done = doneResults(f, lane).map((e) => f.journal.indexOf(e));
+    const doneText = approval === null
+      ? done.length > 0 ? 'done with no approval' : 'not done'
+      : done.length === 0 ? 'not done' : done.every((i) => i > approval.index) ? 'done after approval' : 'done before approval';
+    const said = verdicts.length === 0
+      ? 'no verdict'
+      : verdicts.map((v, i) => `round ${v.round} ${v.verdict} by ${i === 0 ? `${v.reviewer} ` : ''}g${v.generation} @${v.account} (${v.vendor})`).join(', ');
+    if (verdicts.length === 0 || problems.length > 0 || doneText !== 'done after approval') holds = false;
+    return `${lane}: ${said}; ${doneText}${problems.length > 0 ? `; ${problems.join('; ')}` : ''}`;
+  });
+  return { item, holds, evidence, detail: parts.join('; ') };
 }
 
 function gatesItem(f: DrillFacts): DrillItem {

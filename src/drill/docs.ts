@@ -1,9 +1,10 @@
 /**
  * The drill's evidence as Markdown (SPEC 8): summary.md (the table), keys.md, packets.md, epochs.md,
- * asks.md and gates.md under the plan's `analysis_results/drill/`. Pure: facts and items in, text out.
+ * asks.md, order-and-review.md and gates.md under the plan's `analysis_results/drill/`. Pure: facts and
+ * items in, text out.
  */
 import type { JournalEntry } from '../core/protocol/journal.js';
-import { handoffs, isPointerLine, keysIn, laneAsk, leadEvents, typedLines, type DrillFacts, type DrillItem } from './checks.js';
+import { doneResults, handoffs, isPointerLine, keysIn, laneAsk, leadEvents, orderOf, typedLines, verdictsOf, type DrillFacts, type DrillItem } from './checks.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
 
@@ -136,6 +137,54 @@ export function asksDoc(f: DrillFacts): string {
       : `${str(found.ask.lane)} asked ${str(found.ask.to)} \`${str(found.ask.text)}\`; ${found.answer ? `${str(found.answer.lane)} answered \`${str(found.answer.text)}\`` : 'no answer came'}.`,
     '',
     ...table(['ts', 'event', 'from', 'generation', 'to', 'text'], all.map((e) => [e.ts, e.event, e.lane, e.generation, e.to, e.text])),
+  ]);
+}
+
+/** Lanes after others (when each dependency was done, when the lane started) and each review round (SPEC 10.6). */
+export function orderAndReviewDoc(f: DrillFacts): string {
+  const order = orderOf(f).flatMap((o) => o.after.map((dep) => [
+    o.lane, dep.lane, dep.done?.ts ?? 'never', o.ready?.ts ?? 'not journaled', o.started?.ts ?? 'never', o.started?.account ?? '-',
+  ]));
+  const reviewEvents = new Set(['review_requested', 'reviewer_leased', 'reviewer_started', 'review_verdict', 'reviewer_failed']);
+  const reviewed = new Set(f.reviewed);
+  const rounds = f.reviewed.flatMap((lane) => verdictsOf(f, lane).map((v) => [
+    lane, v.round, `${v.reviewer} g${v.generation}`, v.account, v.vendor, `${v.laneAccount || '-'} (${v.laneVendor})`,
+    v.account === f.leadAccount || v.account === v.leadAccount ? 'yes' : 'no', v.verdict, v.what, v.at,
+  ]));
+  const failed = f.journal.filter((e) => e.event === 'reviewer_failed' && reviewed.has(str(e.lane)))
+    .map((e) => [e.ts, e.lane, e.round, `${str(e.reviewer)} g${str(e.reviewer_generation)}`, e.account, e.why]);
+  const ignoredVerdicts = f.journal.filter((e) => e.event === 'review_verdict' && e.why !== undefined && reviewed.has(str(e.lane)));
+  const done = f.reviewed.map((lane) => [lane, doneResults(f, lane).map((e) => e.ts).join(', ') || 'never']);
+  const trail = f.journal.filter((e) =>
+    (reviewEvents.has(e.event) && reviewed.has(str(e.lane))) ||
+    (e.event === 'lease_released' && typeof e.reviewer === 'string') ||
+    e.event === 'dependencies_done');
+  return doc([
+    '# Order and review',
+    '',
+    `The lead's account: ${f.leadAccount}. Accounts: ${Object.entries(f.vendors).map(([a, v]) => `${a} (${v})`).join(', ') || 'none'}.`,
+    '',
+    '## Lanes after others',
+    "A lane `after:` others waits, with no account and no pane, until each is done (its `lane_result` with",
+    "result done); swarm journals `dependencies_done`, then the lane starts.",
+    '',
+    ...(order.length === 0 ? ['No lane is after another.'] : table(['lane', 'after', 'dependency done at', 'dependencies_done at', 'lane started at', 'account'], order)),
+    '',
+    '## Review rounds',
+    "A reviewed lane whose gate passed is not done: a fresh reviewer on an account of another vendor (never",
+    "the lane's own, never the lead's) says approved or asks for changes; the lane is done only after an approval.",
+    '',
+    ...(rounds.length === 0 ? ['No verdict was given.'] : table(['lane', 'round', 'reviewer', 'account', 'vendor', "lane's account (vendor)", "lead's account", 'verdict', 'changes asked', 'at'], rounds)),
+    '',
+    ...(failed.length === 0 ? ['No reviewer failed.'] : ['Reviewers that failed (replaced by a fresh one):', '', ...table(['ts', 'lane', 'round', 'reviewer', 'account', 'why'], failed)]),
+    '',
+    ...(ignoredVerdicts.length === 0 ? ['No verdict was ignored.'] : [`Verdicts swarm ignored (not counted): ${ignoredVerdicts.map((e) => `${str(e.ts)} ${str(e.lane)}: ${str(e.why)}`).join('; ')}.`]),
+    '',
+    ...table(['reviewed lane', 'done at'], done),
+    '',
+    '## From the journal',
+    '',
+    ...journalTable(trail),
   ]);
 }
 

@@ -1,9 +1,10 @@
 /**
- * `swarm drill` (SPEC 8), the rehearsal: in a temporary git repository, a lead and three lanes on
+ * `swarm drill` (SPEC 8), the rehearsal: in a temporary git repository, a lead and four lanes on
  * simulated accounts of two vendors run a small plan with the engine in this process, on a private
  * tmux socket (or embedded pseudo-terminals). One lane's account is capped, so it hands off and its
  * successor passes the gates; the lead's account runs low, so it hands over and the new lead
- * finishes the plan. The evidence lands in the plan's `analysis_results/drill/`.
+ * finishes the plan; lane-d waits for lane-b, and lane-c is done only once a reviewer of another
+ * vendor approves (SPEC 10.6). The evidence lands in the plan's `analysis_results/drill/`.
  *
  * Decisions where SPEC 8 is silent:
  * - The engine gets a clean environment: no SWARM_*, AGENTKIT_* or SIM_* of the caller's, and no
@@ -24,8 +25,8 @@ import { writeFileAtomic } from '../adapters/files.js';
 import { killServer } from '../adapters/tmux/argv.js';
 import { runTmux } from '../adapters/tmux/runner.js';
 import { drillItems, EVIDENCE_DIR, type DrillItem, type PaneText } from './checks.js';
-import { asksDoc, epochsDoc, gatesDoc, keysDoc, packetsDoc, summaryDoc, summaryTable } from './docs.js';
-import { keepScreens, readFacts } from './facts.js';
+import { asksDoc, epochsDoc, gatesDoc, keysDoc, orderAndReviewDoc, packetsDoc, summaryDoc, summaryTable } from './docs.js';
+import { configFacts, keepScreens, readFacts } from './facts.js';
 import { DRILL_CAPPED, drillSpec, writeSimRepo } from './repo.js';
 import { startSwarm, type Outcome } from '../runtime/swarm.js';
 
@@ -117,6 +118,7 @@ export async function runDrill(options: DrillOptions): Promise<DrillResult> {
       capped: { lane: DRILL_CAPPED.lane, account: DRILL_CAPPED.account },
       successorLead: DRILL_CAPPED.successorLead,
       remote: repo.remote === null || spec.base === undefined ? null : { base: spec.base, subjects: subjects(repo.remote, spec.base) },
+      ...configFacts(config),
     });
     const items = drillItems(facts);
     const evidence = join(config.plan, EVIDENCE_DIR);
@@ -126,6 +128,7 @@ export async function runDrill(options: DrillOptions): Promise<DrillResult> {
       'packets.md': packetsDoc(facts),
       'epochs.md': epochsDoc(facts),
       'asks.md': asksDoc(facts),
+      'order-and-review.md': orderAndReviewDoc(facts),
       'gates.md': gatesDoc(facts),
     };
     for (const [name, text] of Object.entries(docs)) writeFileAtomic(join(evidence, name), text);

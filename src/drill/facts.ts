@@ -1,13 +1,14 @@
 /**
  * What a drill run left behind, read from the plan's files (and the panes still open): the journal,
  * the lead record, every packet with its acceptance record, the sim's keys logs and every pane's
- * screen. The screens are copied next to the evidence, so the evidence stands on its own.
+ * screen; what swarm.yaml says of order, review and vendors comes with the run. The screens are copied next to the evidence, so the evidence stands on its own.
  */
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parsePacket } from '../core/packet/packet.js';
 import { planPaths } from '../core/plan/paths.js';
 import type { LeadRecord } from '../core/lead/epochs.js';
+import type { SwarmConfig } from '../core/config/config.js';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
 import { readJournal } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
@@ -102,9 +103,23 @@ export interface RunFacts {
   successorLead: string;
   panes: PaneText[];
   remote: DrillFacts['remote'];
+  order: DrillFacts['order'];
+  reviewed: DrillFacts['reviewed'];
+  vendors: DrillFacts['vendors'];
+  leadAccount: DrillFacts['leadAccount'];
 }
 
 /** Read the plan's record of the run. */
 export function readFacts(plan: string, run: RunFacts): DrillFacts {
   return { ...run, journal: readJournal(plan), leadRecord: leadRecord(plan), packets: packetFacts(plan), keysLogs: keysLogs(plan) };
+}
+
+/** What swarm.yaml says that the order and review items need: lanes after others, reviewed lanes, vendors, the lead's account. */
+export function configFacts(config: SwarmConfig): Pick<DrillFacts, 'order' | 'reviewed' | 'vendors' | 'leadAccount'> {
+  return {
+    order: config.lanes.filter((l) => l.after !== undefined && l.after.length > 0).map((l) => ({ lane: l.name, after: [...l.after!] })),
+    reviewed: config.lanes.filter((l) => l.review !== undefined).map((l) => l.name),
+    vendors: Object.fromEntries(config.accounts.map((a) => [a.id, a.vendor])),
+    leadAccount: config.lead.account,
+  };
 }

@@ -18,7 +18,7 @@ import { startSwarm } from '../runtime/swarm.js';
 import { EVIDENCE_DIR } from './checks.js';
 import { gatesDoc, packetsDoc, summaryTable } from './docs.js';
 import { drillEnv, type DrillOptions, type DrillResult } from './drill.js';
-import { keepScreens, readFacts } from './facts.js';
+import { configFacts, keepScreens, readFacts } from './facts.js';
 import { scriptedBrain } from './mock/brain.js';
 import { scriptedRates } from './mock/rates.js';
 import { startMockServer } from './mock/server.js';
@@ -86,7 +86,7 @@ export async function runRealDrill(options: RealDrillOptions): Promise<DrillResu
     await engine.host.destroy().catch(() => undefined);
 
     const seconds = (Date.now() - started) / 1000;
-    const base = readFacts(config.plan, { outcome, seconds, panes, lanes: config.lanes.map((l) => l.name), capped: { lane: '', account: '' }, successorLead: '', remote: null });
+    const base = readFacts(config.plan, { outcome, seconds, panes, lanes: config.lanes.map((l) => l.name), capped: { lane: '', account: '' }, successorLead: '', remote: null, ...configFacts(config) });
     const kinds = Object.fromEntries(spec.accounts.map((a) => [a.id, a.kind]));
     const facts: RealFacts = { ...base, laneStates, kinds, requests, limited };
     const items = realItems(facts, roles);

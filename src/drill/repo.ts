@@ -29,6 +29,10 @@ export interface SimLaneSpec {
   /** A fixed account, or null to pick one from the pool. */
   account: string | null;
   doneWhen: string;
+  /** `after:` (SPEC 10.6): the lanes that must be done before this one starts. */
+  after?: string[];
+  /** `review: true` (SPEC 10.6): done only once a reviewer on another vendor's account approves. */
+  review?: boolean;
 }
 
 export interface SimSwarmSpec {
@@ -113,6 +117,8 @@ export function swarmYaml(spec: SimSwarmSpec): string {
       task: l.task,
       ...(l.account ? { account: l.account } : {}),
       done_when: l.doneWhen,
+      ...(l.after && l.after.length > 0 ? { after: l.after } : {}),
+      ...(l.review ? { review: true } : {}),
     })),
     max_lanes: Math.max(4, spec.lanes.length),
     thresholds: { capacity_low: 25, capacity_critical: 10, max_generations: 4 },
@@ -126,26 +132,34 @@ const STEP_MS = '800';
 /** Pinned in every account, so the developer's own settings cannot change the rehearsal. */
 const HERMETIC = { AGENTKIT_CAPACITY_LOW: '25', AGENTKIT_CAPACITY_CRITICAL: '10', AGENTKIT_CAPACITY_CAP: '', SIM_STEP_MS: STEP_MS };
 
-const DRILL_PROSE = `# Drill: the rehearsal of succession
+const DRILL_PROSE = `# Drill: the rehearsal of succession, order and review
 
 ## Goal
-Three lanes each commit one small file on their own branch; the plan is done when every lane's gate
-passes and the lead has released the lead record. On the way, lane-a's account is capped (it hands
-off to a successor) and the lead's account runs low (it hands over to lead-b), with no key typed.
+Four lanes each commit one small file on their own branch; the plan is done when every lane's gate
+passes (and lane-c's review approves) and the lead has released the lead record. On the way, lane-a's
+account is capped (it hands off to a successor) and the lead's account runs low (it hands over to
+lead-b), with no key typed; lane-d waits for lane-b, and a reviewer on another vendor's account asks
+lane-c for a change before it approves.
 
 ## Approvals
-- A lane may create, edit and commit files only in its own worktree (\`wt-<lane>\`).
+- A lane may create, edit and commit files only in its own worktree (\`wt-<lane>\`); lane-d reads
+  lane-b's \`count.txt\` from \`../wt-lane-b\`.
 - No network, no installs, no pushes.
 
 ## Gates
 - lane-a: \`grep -qx 'hello from lane-a' greeting.txt\`
 - lane-b: \`test "$(cat count.txt)" = "$(seq 1 5)"\`
-- lane-c: \`grep -q '^# Drill summary' summary.md\`
+- lane-c: \`grep -q '^# Drill summary' summary.md\`, then a review by another vendor: summary.md must name
+  lane-d's file (\`- lane-d: total.txt\`)
+- lane-d: \`test "$(cat total.txt)" = 15\`
 
 ## Steps
 - lane-a: write greeting.txt, check it, commit.
 - lane-b: write count.txt (1 to 5), check it, commit.
-- lane-c: ask lane-a what its file is called, write summary.md naming it, check it, commit.
+- lane-c: ask lane-a what its file is called, write summary.md naming it, check it, commit; when the
+  review asks for changes, add the line naming lane-d's file, commit and report done again.
+- lane-d (after lane-b: it waits, with no account and no pane, until lane-b is done): write total.txt,
+  the sum of lane-b's count.txt (\`../wt-lane-b/count.txt\`), check it, commit.
 - lead: keep the lane table; release the plan when swarm says every lane is done.`;
 
 const DRILL_SIM = `lane-a:
@@ -173,12 +187,34 @@ lane-c:
       - lane-b: count.txt
       - lane-c: summary.md
   - gate: grep -q '^# Drill summary' summary.md
-  - commit: "lane-c: summary"`;
+  - commit: "lane-c: summary"
+lane-c.review:
+  - check: "grep -qx -- '- lane-d: total.txt' summary.md"
+    text: "summary.md names no file of lane-d; add the line '- lane-d: total.txt'"
+lane-c.fix:
+  - write: summary.md
+    text: |
+      # Drill summary
+      - lane-a: {answer:lane-a}
+      - lane-b: count.txt
+      - lane-c: summary.md
+      - lane-d: total.txt
+  - gate: "grep -qx -- '- lane-d: total.txt' summary.md"
+  - commit: "lane-c: summary names lane-d's file"
+lane-d:
+  - run: awk '{ s += $1 } END { print s }' ../wt-lane-b/count.txt > total.txt
+  - gate: test "$(cat total.txt)" = 15
+  - commit: "lane-d: total"`;
 
 /** The capped lane and the successor lead of the drill. */
 export const DRILL_CAPPED = { lane: 'lane-a', account: 'drill-a2', successorLead: 'lead-b' } as const;
 
-/** The rehearsal: a lead and three lanes on six simulated accounts of two vendors. */
+/**
+ * The rehearsal: a lead and four lanes on eight simulated accounts of two vendors. lane-d comes after
+ * lane-b; lane-c is reviewed by another vendor. Done lanes keep their accounts, so two more accounts
+ * than lanes and successors: lane-d's own (drill-a4) and one of another vendor than lane-c's for its
+ * reviewer (drill-o4).
+ */
 export function drillSpec(): SimSwarmSpec {
   const account = (id: string, vendor: string, env: Record<string, string> = {}): SimAccountSpec => ({ id, vendor, env: { ...HERMETIC, ...env } });
   return {
@@ -194,12 +230,15 @@ export function drillSpec(): SimSwarmSpec {
       account('drill-o1', 'openai-sim'),
       account('drill-o2', 'openai-sim'),
       account('drill-o3', 'openai-sim'),
+      account('drill-a4', 'anthropic-sim'),
+      account('drill-o4', 'openai-sim'),
     ],
     lead: { account: 'drill-a1', succession: [DRILL_CAPPED.successorLead, 'lane-a'] },
     lanes: [
       { name: 'lane-a', task: 'lane-a steps of PLAN.md: greeting.txt', account: DRILL_CAPPED.account, doneWhen: "grep -qx 'hello from lane-a' greeting.txt" },
       { name: 'lane-b', task: 'lane-b steps of PLAN.md: count.txt', account: 'drill-o1', doneWhen: 'test "$(cat count.txt)" = "$(seq 1 5)"' },
-      { name: 'lane-c', task: 'lane-c steps of PLAN.md: summary.md', account: 'drill-a3', doneWhen: "grep -q '^# Drill summary' summary.md" },
+      { name: 'lane-c', task: 'lane-c steps of PLAN.md: summary.md', account: 'drill-a3', doneWhen: "grep -q '^# Drill summary' summary.md", review: true },
+      { name: 'lane-d', task: "lane-d steps of PLAN.md: total.txt from lane-b's count.txt", account: 'drill-a4', doneWhen: 'test "$(cat total.txt)" = 15', after: ['lane-b'] },
     ],
     timeouts: { accept: '20s', packet: '15s', stall: '60s', ask: '20s', release: '5s' },
     base: 'main',

@@ -14,6 +14,7 @@ function facts(over: Partial<RealFacts> = {}): RealFacts {
   return {
     outcome: { code: 0, why: 'every lane done or blocked' }, seconds: 40, lanes: ['lc', 'lo', 'll', 'lp'],
     capped: { lane: '', account: '' }, successorLead: '', leadRecord: null, keysLogs: [], panes: [], remote: null,
+    order: [], reviewed: [], vendors: {}, leadAccount: '',
     journal: [
       e('lane_result', 'lc', { result: 'done', passed: true, generation: 2 }),
       e('lane_result', 'lo', { result: 'done', passed: true, generation: 2 }),

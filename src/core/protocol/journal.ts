@@ -43,7 +43,7 @@ function parseLine(line: string): unknown {
   }
 }
 
-const SHOWN_FIRST = ['packet', 'account', 'reason', 'class', 'what', 'text', 'to', 'from'];
+const SHOWN_FIRST = ['packet', 'verdict', 'account', 'reason', 'class', 'what', 'text', 'to', 'from'];
 /** Shown before the fields, or (an intent's id: for the engine's restarts) not at all. */
 const HIDDEN = new Set(['ts', 'type', 'event', 'lane', 'generation', 'epoch', 'intent']);
 
