@@ -26,6 +26,8 @@ export interface RealRoles {
   codexQuota?: string;
   rateLimited?: string;
   permission?: string;
+  /** A Claude lane reviewed by a Codex reviewer (SPEC 10.6). */
+  reviewed?: string;
 }
 
 const at = (name: string) => `${EVIDENCE_DIR}/${name}`;
@@ -79,11 +81,35 @@ function permissionItem(f: RealFacts, lane: string, others: string[]): DrillItem
   return { item: `a permission request blocks ${lane}, no key; others finish`, holds, evidence: at('summary.md'), detail };
 }
 
+/**
+ * A Claude lane reviewed by Codex (SPEC 10.6): its gate passed into a review; a reviewer on a Codex
+ * account read the diff (its `git -C … diff` reached the mock as a tool call) and said approved; the
+ * lane is done after that, and the reviewer's account went back.
+ */
+function reviewItem(f: RealFacts, lane: string): DrillItem {
+  const verdicts = of(f, 'review_verdict', lane).filter((e) => e.why === undefined);
+  const approved = verdicts.find((e) => e.verdict === 'approved');
+  const account = str(approved?.account);
+  const laneAccount = str(of(f, 'lane_started', lane)[0]?.account);
+  const read = f.requests.some((r) => r.account === account && r.action?.kind === 'shell' && /^git -C \S+ diff /.test(r.action.command));
+  const said = f.requests.some((r) => r.account === account && r.action?.kind === 'shell' && r.action.command === 'swarm notify lead approved');
+  const done = of(f, 'lane_result', lane).find((e) => e.result === 'done' && e.passed === true);
+  const after = approved !== undefined && done !== undefined && f.journal.indexOf(done) > f.journal.indexOf(approved);
+  const released = of(f, 'lease_released', lane).some((e) => e.account === account && e.reviewer !== undefined);
+  const holds = approved !== undefined && f.kinds[account] === 'codex' && f.kinds[laneAccount] === 'claude' && read && said && after && released && f.laneStates[lane] === 'done';
+  const detail = approved === undefined
+    ? `no approval for ${lane} (${verdicts.map((v) => str(v.verdict)).join(', ') || 'no verdict'}; lane ${f.laneStates[lane] ?? '?'})`
+    : `${lane} on ${laneAccount} (${f.kinds[laneAccount] ?? '?'}) approved by ${str(approved.reviewer)} g${str(approved.reviewer_generation)} on ${account} (${f.kinds[account] ?? '?'}); ` +
+      `the reviewer read the diff: ${read ? 'yes' : 'no'}, said approved: ${said ? 'yes' : 'no'}; done after it: ${after ? 'yes' : 'no'}; its lease released: ${released ? 'yes' : 'no'}`;
+  return { item: `a codex reviewer approves claude ${lane}, done after`, holds, evidence: at('summary.md'), detail };
+}
+
 export function realItems(f: RealFacts, roles: RealRoles): DrillItem[] {
   const items: DrillItem[] = [];
   if (roles.claudeQuota) items.push(quotaItem(f, roles.claudeQuota, 'claude'));
   if (roles.codexQuota) items.push(quotaItem(f, roles.codexQuota, 'codex'));
   if (roles.rateLimited) items.push(limitItem(f, roles.rateLimited));
   if (roles.permission) items.push(permissionItem(f, roles.permission, f.lanes.filter((l) => l !== roles.permission)));
+  if (roles.reviewed) items.push(reviewItem(f, roles.reviewed));
   return items;
 }

@@ -18,7 +18,11 @@ import { stringify } from 'yaml';
 import { runGit as git } from '../adapters/git.js';
 
 export interface RealAccount { id: string; kind: 'claude' | 'codex' }
-export interface RealLane { name: string; account: string; step: string; gate: string }
+export interface RealLane {
+  name: string; account: string; step: string; gate: string;
+  /** Reviewed (SPEC 10.6) by a reviewer of this kind. */
+  review?: 'claude' | 'codex';
+}
 
 export interface RealSpec {
   accounts: RealAccount[];
@@ -109,6 +113,7 @@ function swarmYaml(spec: RealSpec, profiles: Record<string, string>, url: string
       account: l.account,
       task: `${l.name} of PLAN.md. step: \`${l.step}\` gate: \`${l.gate}\``,
       done_when: l.gate,
+      ...(l.review ? { review: { kind: l.review } } : {}),
     })),
     max_lanes: Math.max(4, spec.lanes.length),
     thresholds: { capacity_low: 25, capacity_critical: 10, max_generations: 3 },

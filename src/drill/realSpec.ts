@@ -1,11 +1,13 @@
 /**
- * The plan `swarm drill --real` runs: four lanes, one per item, on seven accounts of the
+ * The plan `swarm drill --real` runs: five lanes, one per item, on nine accounts of the
  * real kinds, and each account's quota script for the mock.
  * - lane-claude on c1: used % rises (45, 95, 100 …) until `handoff_now`; its successor should be Codex.
  * - lane-codex on o1: the same through Codex's rollout `token_count`; its successor should be Claude.
  * - lane-limit on c3: its third request is answered 429 (the usage-limit path).
  * - lane-perm on c4: its step is a `git push`, outside PLAN.md's approvals: a permission request.
- * Every other account stays at 10 % used, so successors have room.
+ * - lane-review on c5: `review: { kind: codex }`: once its gate passes, a Codex reviewer (o4, or any
+ *   Codex account free) reads its diff, sandboxed in its spool, and approves (SPEC 10.6).
+ * Every other account stays at 10 % used, so successors and the reviewer have room.
  */
 import type { RateScript } from './mock/rates.js';
 import type { RealRoles } from './realChecks.js';
@@ -16,17 +18,19 @@ const write = (text: string, file: string) => ({ step: `sh -c 'printf "${text}\\
 export const REAL_SPEC: RealSpec = {
   accounts: [
     { id: 'c1', kind: 'claude' }, { id: 'c2', kind: 'claude' }, { id: 'c3', kind: 'claude' }, { id: 'c4', kind: 'claude' },
-    { id: 'o1', kind: 'codex' }, { id: 'o2', kind: 'codex' }, { id: 'o3', kind: 'codex' },
+    { id: 'c5', kind: 'claude' },
+    { id: 'o1', kind: 'codex' }, { id: 'o2', kind: 'codex' }, { id: 'o3', kind: 'codex' }, { id: 'o4', kind: 'codex' },
   ],
   lanes: [
     { name: 'lane-claude', account: 'c1', ...write('hello from lane-claude', 'note.txt') },
     { name: 'lane-codex', account: 'o1', ...write('hello from lane-codex', 'note.txt') },
     { name: 'lane-limit', account: 'c3', ...write('hello from lane-limit', 'note.txt') },
     { name: 'lane-perm', account: 'c4', step: 'git push origin HEAD', gate: 'test -f pushed.txt' },
+    { name: 'lane-review', account: 'c5', ...write('hello from lane-review', 'note.txt'), review: 'codex' },
   ],
 };
 
-export const REAL_ROLES: RealRoles = { claudeQuota: 'lane-claude', codexQuota: 'lane-codex', rateLimited: 'lane-limit', permission: 'lane-perm' };
+export const REAL_ROLES: RealRoles = { claudeQuota: 'lane-claude', codexQuota: 'lane-codex', rateLimited: 'lane-limit', permission: 'lane-perm', reviewed: 'lane-review' };
 
 export const REAL_RATES: Record<string, RateScript> = {
   c1: { start: 45, step: 50 },

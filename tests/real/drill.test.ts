@@ -2,7 +2,7 @@
  * `swarm drill --real` (issue 14): the published Claude Code and Codex (on PATH: `npm run test:real`)
  * as lanes against the local mock API, every item of the issue: Claude quota → Codex successor,
  * Codex quota → Claude successor, a 429 through the hard-limit path, a permission request that blocks
- * its lane while the others finish. Exit 0 only when every item holds; the evidence stays with --keep.
+ * its lane while the others finish, a Codex reviewer (sandboxed in its spool) approving a Claude lane. Exit 0 only when every item holds; the evidence stays with --keep.
  */
 import { execa } from 'execa';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -39,6 +39,7 @@ describe('swarm drill --real', () => {
     expect(run.all).toMatch(/codex quota: lane-codex hands off to claude, done\s+yes/);
     expect(run.all).toMatch(/a 429 puts lane-limit through the hard-limit path\s+yes/);
     expect(run.all).toMatch(/a permission request blocks lane-perm, no key; others finish\s+yes/);
+    expect(run.all).toMatch(/a codex reviewer approves claude lane-review, done after\s+yes/);
     expect(run.exitCode, run.all).toBe(0);
     expect(profilesSeen()).toEqual(before);
     const evidence = join(root!, 'repo', 'plans', 'real-drill', 'analysis_results', 'drill');

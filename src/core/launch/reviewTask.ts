@@ -15,7 +15,9 @@ export interface ReviewTaskInput {
 
 export function reviewTask(input: ReviewTaskInput): string {
   const git = (args: string) => `git -C ${input.checkout} ${args}`;
-  const diff = input.base === null ? [git('log --oneline -20'), git('show HEAD')] : [git(`diff ${input.base}...HEAD`), git(`log --oneline ${input.base}..HEAD`)];
+  const committed = input.base === null ? [git('log --oneline -20'), git('show HEAD')] : [git(`diff ${input.base}...HEAD`), git(`log --oneline ${input.base}..HEAD`)];
+  // What the lane has not committed is its work too.
+  const diff = [...committed, git('status --short'), git('diff HEAD')];
   return [
     `Review ${input.lane}'s work (review round ${input.round}), read-only: you change nothing.`,
     '',

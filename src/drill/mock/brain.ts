@@ -11,6 +11,8 @@
  *   swarm capacity --self --json        the second work boundary
  *   <gate>                              the task's gate, when it names one
  *   swarm notify lead 'done …'          with the capacity line of the last reading
+ * A reviewer (its task begins `Review <lane>'s work`) instead reads the diff its task names and says
+ * `swarm notify lead approved`.
  * Whenever the last capacity reading says `handoff_now` (or a mailbox notice does), it writes its
  * packet (`swarm packet write`, the step and gate still ahead as next/unverified), reports
  * `handoff <path>` and ends its turn. A later message (swarm's mailbox line) after the end is read
@@ -100,6 +102,19 @@ function handoff(done: Call[], step: string | null, gate: string | null, cap: Ca
   return { kind: 'say', text: 'Handed off: a successor continues this lane. Stopping here.' };
 }
 
+/**
+ * A reviewer's turn (SPEC 10.6; its task begins `Review <lane>'s work`): read the diff with the first
+ * `git -C … diff|log …` line its task gives, say `approved` to the lead, end its turn. It writes nothing.
+ */
+function review(prompt: string, done: Call[]): MockAction | null {
+  if (!/^Review \S+'s work \(review round \d+\)/m.test(prompt)) return null;
+  const read = /^\s+(git -C \S+ (?:diff|log) [^\n]+)$/m.exec(prompt)?.[1]?.trim() ?? null;
+  if (read !== null && !done.some((c) => c.command === read)) return { kind: 'shell', command: read };
+  const verdict = 'swarm notify lead approved';
+  if (!done.some((c) => c.command === verdict)) return { kind: 'shell', command: verdict };
+  return { kind: 'say', text: 'Reviewed: approved.' };
+}
+
 export const scriptedBrain: MockBrain = ({ account, conversation, sentUsed }) => {
   const done = calls(conversation);
   // Claude Code puts context blocks (system reminders) beside the first prompt: look through every user text.
@@ -128,6 +143,8 @@ export const scriptedBrain: MockBrain = ({ account, conversation, sentUsed }) =>
   if (trailing > 0 && trailing <= REASKS && sentUsed != null && behind(cap, sentUsed)) return { kind: 'shell', command: CAPACITY };
   if (PROMPT === null) return { kind: 'say', text: 'No prompt file named: nothing to do.' };
   if (!ran(PROMPT)) return { kind: 'shell', command: PROMPT };
+  const reviewing = review(prompt, done);
+  if (reviewing !== null) return reviewing;
   if (successor && !ran(ACCEPT)) return { kind: 'shell', command: ACCEPT };
   if (caps.length === 0) return { kind: 'shell', command: CAPACITY };
   if (!ran(step)) return { kind: 'shell', command: step! };

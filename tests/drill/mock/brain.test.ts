@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REASKS, capacityLine, mailboxOf, parseCapacity, promptFileOf, quote, scriptedBrain, taskCommand } from '../../../src/drill/mock/brain.js';
 import type { MockEntry } from '../../../src/drill/mock/types.js';
+import { reviewTask } from '../../../src/core/launch/reviewTask.js';
 
 const PROMPT_FILE = '/r/plans/p/.swarm/prompts/lane-a-g1.md';
 const FIRST = `You are lane-a in swarm p. Read your prompt file ${PROMPT_FILE} ($SWARM_PROMPT_FILE) and follow it.`;
@@ -80,6 +81,16 @@ describe('scriptedBrain: the protocol as tool calls', () => {
       expect(at(afterStep(...Array<string>(REASKS).fill(stale)), 95)).toEqual(shell(C));
       expect(at(afterStep(...Array<string>(REASKS + 1).fill(stale)), 95)).toEqual(shell(GATE));
     });
+  });
+
+  it('a reviewer (SPEC 10.6): reads its task, then the diff its task names, then says approved, then stops; no capacity, no step', () => {
+    const first = `You are lane-a.review in swarm p. Read your prompt file ${PROMPT_FILE} ($SWARM_PROMPT_FILE) and follow it.`;
+    const task = `# swarm: lane-a.review\n\n## Task\n${reviewTask({ lane: 'lane-a', round: 1, checkout: '/w/wt-a', base: 'main', task: "step: `sh -c 'echo hi > a.txt'`" })}\n`;
+    const readTask: [string, string] = [`cat ${PROMPT_FILE}`, task];
+    expect(next(talk(first, []))).toEqual(shell(`cat ${PROMPT_FILE}`));
+    expect(next(talk(first, [readTask]))).toEqual(shell('git -C /w/wt-a diff main...HEAD'));
+    expect(next(talk(first, [readTask, ['git -C /w/wt-a diff main...HEAD', '']]))).toEqual(shell('swarm notify lead approved'));
+    expect(next(talk(first, [readTask, ['git -C /w/wt-a diff main...HEAD', ''], ['swarm notify lead approved', 'queued']]))).toEqual({ kind: 'say', text: 'Reviewed: approved.' });
   });
 
   it('a first prompt that names no prompt file: it says so and runs nothing', () => {
