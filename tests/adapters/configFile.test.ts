@@ -208,7 +208,7 @@ describe('the shipped demo', () => {
     expect(config.name).toBe('demo');
     expect(config.plan).toBe(join(ROOT, 'plans', 'demo'));
     expect(config.lanes.map((l) => [l.name, l.checkout])).toEqual(
-      ['lane-a', 'lane-b', 'lane-c'].map((name) => [name, join(ROOT, 'plans', 'demo', 'work', name)]),
+      ['lane-a', 'lane-b', 'lane-c', 'lane-d'].map((name) => [name, join(ROOT, 'plans', 'demo', 'work', name)]),
     );
     expect(config.accounts.length).toBeGreaterThanOrEqual(5);
     expect(new Set(config.accounts.map((a) => a.vendor)).size).toBe(2);

@@ -32,7 +32,7 @@ describe('swarm validate', () => {
   it('prints one line for the shipped demo and returns 0', async () => {
     expect(await run([])).toEqual({
       code: 0,
-      out: 'swarm.yaml: ok — swarm "demo", plan plans/demo, lead lead@sim-a1, 3 lanes, 6 accounts (2 vendors), backend auto\n',
+      out: 'swarm.yaml: ok — swarm "demo", plan plans/demo, lead lead@sim-a1, 4 lanes, 8 accounts (2 vendors), backend auto\n',
     });
   });
 

@@ -56,7 +56,8 @@ describe('a lane borrows roles from inside its pane (tmux)', () => {
     await waitFor(() => existsSync(released) || null, { timeout: 60_000, what: 'lane-a to try every borrowing' });
     await s.waitEvent('lane_result', 1, 30_000); // lane-a's own done
     // The engine has looked at every spool and the answers folder since (it looks at least every 2 s).
-    await s.waitEvent('fenced', 3, 15_000);
+    // Wait for the very refusals checked below (a count of fenced events can be reached by the others first).
+    await waitFor(() => (s.events('fenced').some((e) => e.command === 'answer') && s.events('fenced').some((e) => e.command === 'spool')) || null, { timeout: 15_000, what: 'the forged answer and the spool of nobody fenced' });
     const lane = (name: string) => s.events('lane_result').filter((e) => e.lane === name);
     expect(lane('lane-a')).toHaveLength(1);
     expect(lane('lane-b')).toEqual([]); // lane-a's "done" as lane-b was lane-a's own
