@@ -29,7 +29,7 @@ import { onExited } from './exits.js';
 import { onWorkOver } from './doneExit.js';
 import { onAccountHeld } from './accountWait.js';
 import { onAdopt, onPromote, onPromoting, onPromotionFailed } from './promotion.js';
-import { onReviewerLease, onReviewerSpawned, onReviewTimer, onReviewVerdict, resumeReview, reviewAgain, reviewerFailed } from './review.js';
+import { onReviewerLease, onReviewerSpawned, onReviewTimer, onReviewVerdict, resumeReview, reviewAgain, reviewerFailed, reviewerScreen } from './review.js';
 
 export { handoffInFlight, initialLane } from './laneState.js';
 export { MAX_GENERATIONS_HINT, QUICK_EXIT_MS, WAIT_RETRY_MS } from './types.js';
@@ -74,7 +74,7 @@ export function reduceLane(lane: LaneState, event: LaneEvent, ctx: MachineContex
     case 'review_verdict': return onReviewVerdict(lane, event, ctx);
     case 'review_resume': return resumeReview(lane, event, ctx);
     case 'reviewer_exited': return reviewerFailed(lane, event.seq, exitedWhy(event), ctx, event);
-    case 'reviewer_screen': return reviewerFailed(lane, event.seq, `a ${event.screen} screen in its pane: "${tail(event.text, 200)}"`, ctx, event);
+    case 'reviewer_screen': return reviewerScreen(lane, event, ctx);
   }
 }
 

@@ -116,6 +116,18 @@ export function reviewerFailed(lane: LaneState, seq: number, why: string, ctx: M
   return { lane: next, effects: [...effects, pickReviewer(next, next.review!)] };
 }
 
+/**
+ * A screen in the reviewer's pane swarm never answers, or a limit: a fresh reviewer on another account;
+ * a usage limit also marks its account limited, as a lane's would (SPEC 10.6: the lanes' rules).
+ */
+export function reviewerScreen(lane: LaneState, event: Ev<'reviewer_screen'>, ctx: MachineContext): Step {
+  const account = lane.review?.reviewer?.seq === event.seq ? lane.review.reviewer.account : null;
+  const failed = reviewerFailed(lane, event.seq, `a ${event.screen} screen in its pane: "${tail(event.text, 200)}"`, ctx, event);
+  if (account === null || event.screen !== 'usage_limit') return failed;
+  const limited: Effect = { type: 'mark_limited', id: effectId(lane, lane.generation, 'review', 'limited', event.seq, account), account, resetsAt: null };
+  return { lane: failed.lane, effects: [...failed.effects, limited] };
+}
+
 /** Close a reviewer's pane (found by its identity when none was recorded) and give its account back. */
 function closeReviewer(lane: LaneState, r: NonNullable<Review['reviewer']>): Effect[] {
   return [

@@ -156,4 +156,12 @@ describe('a reviewed lane (SPEC 10.6)', () => {
     expect(only(dead.effects, 'journal').find((j) => j.event === 'reviewer_failed')?.data.why).toBe('it exited (status 2) while swarm was down');
     expect(run(working(), [[{ type: 'review_resume', panes: [] }, 4]]).effects).toEqual([]);
   });
+
+  it('a reviewer at a usage limit is replaced and its account marked limited, as a lane\'s would be; a login screen marks nothing', () => {
+    const limited = run(reviewing().lane, [[{ type: 'reviewer_screen', seq: 1, screen: 'usage_limit', text: "You've hit your usage limit" }, 5]]);
+    expect(only(limited.effects, 'mark_limited')).toEqual([{ type: 'mark_limited', id: 'lane-a/g1/review/limited/1/codex1', account: 'codex1', resetsAt: null }]);
+    expect(types(limited.effects)).toContain('pick_reviewer');
+    expect(types(run(reviewing().lane, [[{ type: 'reviewer_screen', seq: 1, screen: 'login', text: 'Please log in' }, 5]]).effects)).not.toContain('mark_limited');
+    expect(types(run(reviewing().lane, [[{ type: 'reviewer_screen', seq: 9, screen: 'usage_limit', text: 'x' }, 5]]).effects)).not.toContain('mark_limited');
+  });
 });
