@@ -8,6 +8,9 @@ import type { LaneState } from './types.js';
 const reading = (lane: Pick<LaneState, 'capacityState' | 'remainingPct' | 'contextPct'>): string =>
   `capacity ${lane.capacityState}${lane.remainingPct === null ? '' : ` ${lane.remainingPct}%`}${lane.contextPct === null ? '' : `, context ${lane.contextPct}%`}`;
 
+/** What the write-your-packet notice asks for besides (SPEC 10.7): each dead end, so no successor pays for it twice. */
+const DEAD_ENDS = '— with a `--deadend "what you tried: why it failed"` for each approach that did not work —';
+
 /**
  * By role (SPEC 10.5): a lane at `low` finishes its step and hands off; the lead at `low` names its
  * successor and prepares its lead packet while it keeps leading, and at `critical` hands over with
@@ -25,10 +28,10 @@ export const notices = {
   write: (ms: number, role: LaneState['role'] = 'lane'): string =>
     role === 'lead'
       ? 'swarm: hand over the lead now. Write your lead packet with `swarm packet write --reason lead_handover --doing TEXT --next STEP` ' +
-        `and run \`swarm lead handover <successor> --packet <path>\` within ${spokenDuration(ms)}, or swarm writes a degraded packet ` +
+        `${DEAD_ENDS} and run \`swarm lead handover <successor> --packet <path>\` within ${spokenDuration(ms)}, or swarm writes a degraded packet ` +
         'and your successor takes the lead over.'
       : 'swarm: hand off now. Write your packet with `swarm packet write --reason R --doing TEXT --next STEP` ' +
-        `and report \`handoff <packet path>\` within ${spokenDuration(ms)}, or swarm writes a degraded packet for you.`,
+        `${DEAD_ENDS} and report \`handoff <packet path>\` within ${spokenDuration(ms)}, or swarm writes a degraded packet for you.`,
   /** `left`: ms until swarm writes the degraded packet instead (none left: it does so now). */
   rejected: (packet: string, reasons: string[], left: number): string =>
     `swarm: your packet ${packet} was rejected:\n${reasons.map((r) => `- ${r}`).join('\n')}\n` +

@@ -29,6 +29,7 @@ describe('notices by role', () => {
     const { now, lane } = told('lead');
     expect(now).toEqual([
       'swarm: hand over the lead now. Write your lead packet with `swarm packet write --reason lead_handover --doing TEXT --next STEP` ' +
+        '— with a `--deadend "what you tried: why it failed"` for each approach that did not work — ' +
         'and run `swarm lead handover <successor> --packet <path>` within 10 min, or swarm writes a degraded packet and your successor takes the lead over.',
     ]);
     expect(lane).toMatchObject({ phase: 'writing', handoff: { reason: 'lead_handover' } });

@@ -62,7 +62,8 @@ describe('a planned handoff, report to accepted', () => {
     expect(only(story.effects, 'notify').map((n) => n.text)).toEqual([
       'swarm: you are running low (capacity low 20%, context 30%). Finish your current step, then hand off: write your packet with ' +
         '`swarm packet write` and report `handoff <packet path>`.',
-      'swarm: hand off now. Write your packet with `swarm packet write --reason R --doing TEXT --next STEP` and ' +
+      'swarm: hand off now. Write your packet with `swarm packet write --reason R --doing TEXT --next STEP` ' +
+        '— with a `--deadend "what you tried: why it failed"` for each approach that did not work — and ' +
         'report `handoff <packet path>` within 10 min, or swarm writes a degraded packet for you.',
     ]);
   });

@@ -96,8 +96,8 @@ function leadSections(p: Packet): string[] {
 
 /**
  * The resume brief the successor reads: a degraded notice first when swarm wrote the packet, then the
- * packet as headed sections (Plan, Task, Doing, Where, Done, Verified, Unverified — gates to rerun,
- * Next, Dead ends, Open asks, Decisions, Lead, Author), then the rules of continuity. A lead packet
+ * packet as headed sections (Plan, Task, Doing, Dead ends, Where, Done, Verified, Unverified — gates
+ * to rerun, Next, Open asks, Decisions, Lead, Author), then the rules of continuity. A lead packet
  * (SPEC 10.5) first says what the new lead does first, and adds its lanes, the asks it holds, the
  * release order and pending merges after Decisions.
  */
@@ -118,12 +118,13 @@ export function resumeBrief(packet: Packet, plan: { name: string; planFile: stri
     ].join('\n')),
     section('Task', `${p.task === '' ? '(none)' : prose(p.task)}${step}`),
     section('Doing', prose(p.doing)),
+    // What was tried and failed, right after what was being done: the costliest thing to learn twice (SPEC 10.7).
+    section('Dead ends — do not try these again', bullets(p.deadends)),
     section('Where', where(p)),
     section('Done', bullets(p.done)),
     section('Verified', bullets(p.verified.map((v) => `${v.what}: ${v.evidence}`))),
     section('Unverified — gates to rerun', bullets(p.unverified.map((u) => `${u.what}: run \`${u.gate}\``))),
     section('Next', numbered(p.next)),
-    section('Dead ends', bullets(p.deadends)),
     section('Open asks', bullets(p.asks)),
     section('Decisions', bullets(p.decisions.map(decision))),
     ...leadSections(p),
