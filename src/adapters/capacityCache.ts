@@ -15,6 +15,9 @@ export interface CachedReading {
   remaining_pct: number | null;
   context_pct: number | null;
   resets_at: string | null;
+  /** Tokens in context and the window the agent reported, where the reading told them (SPEC 10.7); absent in older files. */
+  context_tokens?: number | null;
+  window?: number | null;
   source: CapacitySource;
   /** ISO time of the reading. */
   at: string;

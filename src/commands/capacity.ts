@@ -29,11 +29,13 @@ export async function capacity(io: CommandIO): Promise<number> {
   const caps = parseCaps(io.env.AGENTKIT_CAPACITY_CAP);
   const now = new Date();
 
-  const window = resolveWindow(settings.window, null, io.env);
+  const guessed = resolveWindow(settings.window, null, io.env);
   const kind = await kindFor(ctx.kind);
   const probe = (): ProbeResult | null =>
-    kind.signals.probe({ plan: ctx.plan, account: ctx.account, lane: ctx.lane, generation: ctx.generation, run: ctx.run, env: io.env, window }, settings.capacity);
+    kind.signals.probe({ plan: ctx.plan, account: ctx.account, lane: ctx.lane, generation: ctx.generation, run: ctx.run, env: io.env, window: guessed }, settings.capacity);
   const { reading, source, cached } = currentReading(ctx.plan, ctx.account, io.env, now, probe, kind.signals.ak);
+  // `window: auto` takes the window the agent itself reported with the reading, where it did (SPEC 5).
+  const window = resolveWindow(settings.window, reading?.window ?? null, io.env);
   const verdict = assess(ctx.account, reading, caps, settings.capacity, {
     contextPressure: settings.contextPressure,
     window,
@@ -88,7 +90,7 @@ function currentReading(
   const probed = probe();
   if (probed) {
     const r = probed.reading;
-    if (probed.cacheable) saveReading(plan, { account, state: r.state, remaining_pct: r.remainingPct, context_pct: r.contextPct, resets_at: r.resetsAt, source: 'probe', at: now.toISOString() });
+    if (probed.cacheable) saveReading(plan, { account, state: r.state, remaining_pct: r.remainingPct, context_pct: r.contextPct, resets_at: r.resetsAt, ...contextOf(r), source: 'probe', at: now.toISOString() });
     return { reading: r, source: 'probe', cached: false };
   }
   if (saved && saved.source === 'report') return { reading: fromCache(saved), source: 'report', cached: true };
@@ -96,5 +98,12 @@ function currentReading(
 }
 
 function fromCache(saved: CachedReading): RawReading {
-  return { state: saved.state, remainingPct: saved.remaining_pct, contextPct: saved.context_pct, resetsAt: saved.resets_at };
+  // The cache is a file agents' commands write: a figure that is no whole count is no figure.
+  const count = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : null);
+  return { state: saved.state, remainingPct: saved.remaining_pct, contextPct: saved.context_pct, resetsAt: saved.resets_at, contextTokens: count(saved.context_tokens), window: count(saved.window) || null };
+}
+
+/** The context tokens and reported window of a reading, for the cache (only where known). */
+export function contextOf(r: RawReading): { context_tokens?: number; window?: number } {
+  return { ...(typeof r.contextTokens === 'number' ? { context_tokens: r.contextTokens } : {}), ...(typeof r.window === 'number' ? { window: r.window } : {}) };
 }

@@ -61,6 +61,24 @@ describe('swarm capacity --self --json', () => {
     expect(await check()).toMatchObject({ state: 'ok', decision: 'handoff_now' });
   });
 
+  it('the context lines take effect (SPEC 10.7): tokens in context against the window the agent reported, at = window - headroom', async () => {
+    // A reading the status line cached: 55,000 tokens of a reported 100,000 window (55 %): the % alone says soon; at = 50,000 says now.
+    const save = (extra: Record<string, unknown>) => {
+      mkdirSync(join(t.plan, '.swarm', 'capacity'), { recursive: true });
+      writeFileSync(join(t.plan, '.swarm', 'capacity', 'acct-lane-a.json'), JSON.stringify({
+        account: 'acct-lane-a', state: 'ok', remaining_pct: 80, context_pct: 55, resets_at: null, source: 'probe', at: new Date().toISOString(), ...extra,
+      }));
+    };
+    save({ context_tokens: 55_000, window: 100_000 });
+    expect(await check()).toMatchObject({ context_pct: 55, decision: 'handoff_now' });
+    // Without the token count (an older cache file): the % alone.
+    save({});
+    expect(await check()).toMatchObject({ decision: 'handoff_soon' });
+    // A count that is no count (the file is written by agents' commands) is none.
+    save({ context_tokens: '99999999', window: -5 });
+    expect(await check()).toMatchObject({ decision: 'handoff_soon' });
+  });
+
   it('asks `ak` first when it is on PATH, and caches its answer', async () => {
     const bin = join(t.root, 'bin');
     const counter = join(t.root, 'ak-calls');

@@ -42,6 +42,12 @@ describe('swarm statusline: every status-line fixture', () => {
     expect(fromStatusLine).toBe(1);
   });
 
+  it('keeps the tokens in context and the reported window with the reading (SPEC 10.7: the context lines)', async () => {
+    await swarm(['statusline'], { env: t.agentEnv('lane-a'), input: text('claude', 'statusline-after-reply.json') });
+    const cached = JSON.parse(readFileSync(join(t.plan, '.swarm', 'capacity', 'acct-lane-a.json'), 'utf8')) as Record<string, unknown>;
+    expect(cached).toMatchObject({ context_tokens: 12 + 2280 + 81918, window: 200_000 });
+  });
+
   it('--then runs the user\'s own status line with the same stdin, after swarm\'s line', async () => {
     const run = await swarm(['statusline', '--then', 'printf "mine: "; head -c 12'], { env: t.agentEnv('lane-a'), input: text('claude', 'statusline-after-reply.json') });
     expect(run.stdout).toBe('lane-a g1 @acct-lane-a · capacity ok 36.5% · context 42%\nmine: {\n  "session');

@@ -10,6 +10,14 @@ export interface RawReading {
   remainingPct: number | null;
   contextPct: number | null;
   resetsAt: string | null;
+  /**
+   * The context in use now, in tokens (Claude Code's status line `current_usage` input + cache
+   * creation + cache read; Codex's `last_token_usage`), where the source tells it: the context lines
+   * `at` and `warn_at` apply to it (SPEC 10.7). Absent or null: unknown.
+   */
+  contextTokens?: number | null;
+  /** The context window the agent itself reported (for `window: auto`); absent or null: none. */
+  window?: number | null;
 }
 
 export interface ContextSettings {
@@ -47,7 +55,7 @@ export function assess(
   const contextPct = reading?.contextPct ?? null;
   const decision = decide({
     state,
-    contextTokens: null,
+    contextTokens: reading?.contextTokens ?? null,
     contextPct,
     window: context.window,
     headroom: context.headroom,

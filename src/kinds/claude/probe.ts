@@ -17,6 +17,6 @@ export function claudeProbe(target: ProbeTarget): ProbeResult | null {
   const text = path === null ? null : readTail(path);
   if (text === null) return null;
   const tail = readTranscriptTail(text, target.window ?? null);
-  const reading: RawReading = { state: 'unknown', remainingPct: null, contextPct: tail.contextPct, resetsAt: null };
+  const reading: RawReading = { state: 'unknown', remainingPct: null, contextPct: tail.contextPct, resetsAt: null, contextTokens: tail.contextTokens };
   return { reading: limited(reading, tail.hardLimit), cacheable: false, hardLimit: tail.hardLimit };
 }

@@ -18,11 +18,12 @@ export async function recordStatusLine(input: string, io: SignalIO): Promise<str
   if (!parsed.ok) throw new Error(parsed.error);
   const status = parsed.value;
   const verdict = await verdictOn(ctx, io.env, status.reading, status.window);
+  const context = { ...(status.contextTokens === null ? {} : { context_tokens: status.contextTokens }), ...(status.window === null ? {} : { window: status.window }) };
   // Only a reading of a usage window is cached for the account (no rate_limits: `ak` or another source may know).
   if (status.reading.remainingPct !== null) {
     saveReading(ctx.plan, {
       account: ctx.account, state: verdict.state, remaining_pct: verdict.remaining_pct, context_pct: verdict.context_pct,
-      resets_at: verdict.resets_at, source: 'probe', at: now.toISOString(),
+      resets_at: verdict.resets_at, ...context, source: 'probe', at: now.toISOString(),
     });
   }
   reportVerdict(ctx, verdict, now);

@@ -40,7 +40,7 @@ export function parseStatusLine(text: string): Parsed<StatusLine> {
   return {
     ok: true,
     value: {
-      reading: usageReading(windows, contextPct),
+      reading: { ...usageReading(windows, contextPct), contextTokens, window },
       window,
       contextTokens,
       model: str(obj(json, 'model'), 'id'),

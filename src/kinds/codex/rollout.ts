@@ -69,7 +69,8 @@ export function readRollout(chunk: string, fromOffset: number, previous: Rollout
     }
   }
   const contextPct = contextPercent(state.contextTokens, state.window);
-  state.reading = windows === null ? { ...state.reading, contextPct } : usageReading(windows, contextPct);
+  const context = { contextTokens: state.contextTokens, window: state.window };
+  state.reading = windows === null ? { ...state.reading, contextPct, ...context } : { ...usageReading(windows, contextPct), ...context };
   return state;
 }
 

@@ -98,3 +98,36 @@ describe('worse', () => {
     expect(worse(a, b)).toBe(expected);
   });
 });
+
+describe('the context lines take effect (SPEC 10.7): at and warn_at from the tokens in context now, beside context_pressure', () => {
+  // headroom 50,000: at = window - 50,000, warn_at = at - 20,000; context_pressure 60 % (soon at 50 %).
+  const context = (window: number) => ({ contextPressure: 60, window, headroom: 50_000 });
+  const reading = (tokens: number | null, window: number) => ({
+    state: 'ok' as const, remainingPct: 80, resetsAt: null, contextTokens: tokens, contextPct: tokens === null ? null : Math.round((tokens / window) * 1000) / 10,
+  });
+  const decision = (tokens: number | null, window: number) => assess('w', reading(tokens, window), new Map(), { low: 25, critical: 10 }, context(window)).decision;
+
+  it.each<[string, number, number | null, string]>([
+    // 100k: at 50,000 (50 %), warn_at 30,000 (30 %): the token lines come before the % (60 %, soon at 50 %).
+    ['100k, 29,999 tokens (30 %)', 100_000, 29_999, 'continue'],
+    ['100k, warn_at 30,000 (30 %)', 100_000, 30_000, 'handoff_soon'],
+    ['100k, at 50,000 (50 %)', 100_000, 50_000, 'handoff_now'],
+    // 200k: at 150,000 (75 %), warn_at 130,000 (65 %): the % comes first (soon at 100,000, now at 120,000).
+    ['200k, 99,000 tokens (49.5 %)', 200_000, 99_000, 'continue'],
+    ['200k, 100,000 (50 %): context_pressure - 10', 200_000, 100_000, 'handoff_soon'],
+    ['200k, 120,000 (60 %): context_pressure', 200_000, 120_000, 'handoff_now'],
+    // 1M: at 950,000, warn_at 930,000: the % comes long before.
+    ['1M, 490,000 (49 %)', 1_000_000, 490_000, 'continue'],
+    ['1M, 600,000 (60 %)', 1_000_000, 600_000, 'handoff_now'],
+    // 125k is where the two meet: at 75,000 = 60 %.
+    ['125k, 75,000 (60 %): both lines at once', 125_000, 75_000, 'handoff_now'],
+    ['no token count: the % alone', 100_000, null, 'continue'],
+  ])('%s', (_name, window, tokens, expected) => {
+    expect(decision(tokens, window)).toBe(expected);
+  });
+
+  it('tokens without a % (a source that gives only tokens) still decide', () => {
+    const verdict = assess('w', { state: 'ok', remainingPct: 80, resetsAt: null, contextPct: null, contextTokens: 55_000 }, new Map(), { low: 25, critical: 10 }, context(100_000));
+    expect(verdict.decision).toBe('handoff_now');
+  });
+});

@@ -17,7 +17,7 @@ function parsed(text: string): StatusLine {
 describe('parseStatusLine: fixtures', () => {
   it('before the first reply: no rate_limits, used_percentage null → all unknown', () => {
     expect(parsed(fixture('statusline-before-first-reply'))).toEqual({
-      reading: { state: 'unknown', remainingPct: null, contextPct: null, resetsAt: null },
+      reading: { state: 'unknown', remainingPct: null, contextPct: null, resetsAt: null, contextTokens: null, window: 200_000 },
       window: 200_000,
       contextTokens: null,
       model: 'claude-sonnet-4-6',
@@ -28,7 +28,7 @@ describe('parseStatusLine: fixtures', () => {
 
   it('after a reply: the five-hour window binds (63.5% used), context 42%', () => {
     const s = parsed(fixture('statusline-after-reply'));
-    expect(s.reading).toEqual({ state: 'unknown', remainingPct: 36.5, contextPct: 42, resetsAt: iso(1796114187) });
+    expect(s.reading).toEqual({ state: 'unknown', remainingPct: 36.5, contextPct: 42, resetsAt: iso(1796114187), contextTokens: 12 + 2280 + 81918, window: 200_000 });
     expect(s.contextTokens).toBe(12 + 2280 + 81918);
   });
 
@@ -39,11 +39,11 @@ describe('parseStatusLine: fixtures', () => {
   it('a 1M model: window 1,000,000; a null seven_day is left out', () => {
     const s = parsed(fixture('statusline-1m'));
     expect(s).toMatchObject({ window: 1_000_000, model: 'claude-opus-4-8[1m]', contextTokens: 412_008 });
-    expect(s.reading).toEqual({ state: 'unknown', remainingPct: 92, contextPct: 41.2, resetsAt: iso(1796114187) });
+    expect(s.reading).toEqual({ state: 'unknown', remainingPct: 92, contextPct: 41.2, resetsAt: iso(1796114187), contextTokens: 412_008, window: 1_000_000 });
   });
 
   it('an API-key login (no rate_limits after the reply): capacity unknown, context known', () => {
-    expect(parsed(fixture('statusline-api-key')).reading).toEqual({ state: 'unknown', remainingPct: null, contextPct: 42, resetsAt: null });
+    expect(parsed(fixture('statusline-api-key')).reading).toMatchObject({ state: 'unknown', remainingPct: null, contextPct: 42, resetsAt: null });
   });
 
   it('through assess: unknown before the first reply (never ok); after it the % decides', () => {
