@@ -9,6 +9,20 @@ import { lanesAsSeen } from '../runtime/runEnd.js';
 import { resolvePlanDir } from './planDir.js';
 import type { CommandIO } from './io.js';
 import { argsProblem } from './argsProblem.js';
+import { readTextIfExists } from '../adapters/files.js';
+import { settingsPath } from '../adapters/settings.js';
+import { KIT_DEFAULTS } from '../core/capacity/thresholds.js';
+
+/** The critical line the running swarm wrote to its settings (SPEC 5), else the kit's. */
+function criticalLine(plan: string): number {
+  try {
+    const saved = JSON.parse(readTextIfExists(settingsPath(plan)) ?? '{}') as { capacity?: { critical?: unknown } };
+    const critical = saved.capacity?.critical;
+    return typeof critical === 'number' && critical >= 0 && critical <= 100 ? critical : KIT_DEFAULTS.critical;
+  } catch {
+    return KIT_DEFAULTS.critical;
+  }
+}
 
 export async function status(io: CommandIO): Promise<number> {
   let parsed;
@@ -29,6 +43,7 @@ export async function status(io: CommandIO): Promise<number> {
     lanes: state ? lanesAsSeen(state) : [],
     record,
     now: Date.now(),
+    accounts: { readings: state?.readings ?? {}, samples: state?.samples ?? {}, critical: criticalLine(plan) },
   };
   if (parsed.values.json) io.stdout(`${JSON.stringify(statusJson(input))}\n`);
   else io.stdout(state ? `${statusTable(input)}\n` : `no swarm has run for ${plan} yet (no .swarm/state.json)\n`);

@@ -2,11 +2,12 @@
 import type { LeadRecord } from '../core/lead/epochs.js';
 import type { LaneView, SwarmView } from '../ui/store.js';
 import type { EngineState } from './engineState.js';
+import { forecast, leftText } from '../core/capacity/forecast.js';
 
 /** What the views read of the engine (not the engine itself: no import cycle). */
 export interface ViewSource {
   readonly state: EngineState;
-  readonly config: { accounts: readonly { id: string; vendor: string }[] };
+  readonly config: { accounts: readonly { id: string; vendor: string }[]; thresholds?: { capacityCritical: number } };
   taskOf(name: string): string;
 }
 
@@ -19,6 +20,7 @@ export function laneViews(engine: ViewSource): LaneView[] {
       lane,
       vendor: engine.config.accounts.find((a) => a.id === lane.account)?.vendor ?? null,
       task: engine.taskOf(lane.name),
+      left: lane.account === null || lane.state === 'done' ? null : leftText(forecast(engine.state.samples?.[lane.account] ?? [], engine.config.thresholds?.capacityCritical ?? 10)),
     }));
 }
 

@@ -103,7 +103,8 @@ const CONTEXT_PART = /(?:^|\s)(?:context|ctx)=\S*/gi;
 export function accountText(view: LaneView): string {
   const { account } = view.lane;
   if (account === null) return '-';
-  return view.vendor ? `${account}/${view.vendor}` : account;
+  const left = view.left ? ` ${view.left}` : '';
+  return `${view.vendor ? `${account}/${view.vendor}` : account}${left}`;
 }
 
 /** What the last column says: why the lane is held, the packet's rejection reasons, else the last report. */

@@ -10,6 +10,8 @@ export interface LaneView {
   lane: LaneState;
   vendor: string | null;
   task: string;
+  /** Its account's forecast (SPEC 10.7): "~40m left" until critical; absent or null: none yet. */
+  left?: string | null;
 }
 
 /** The last lines of a lane's agent pane as the engine last read its screen: plain text, newest last. */

@@ -27,6 +27,9 @@ describe('developer commands on a live swarm', () => {
     const json = JSON.parse(status.stdout);
     expect(json).toMatchObject({ session: 'swarm-e2e', lead: { name: 'lead', epoch: 1, account: 'a1' } });
     expect(json.lanes).toEqual([expect.objectContaining({ name: 'lane-a', generation: 2, state: 'working', phase: 'accepted', blocked: null })]);
+    // SPEC 10.7: every account with a reading, and its forecast (two readings of lane-a g1's: too few to say).
+    const first = s.events('lane_started').find((e) => e.lane === 'lane-a')!.account;
+    expect(json.accounts).toContainEqual({ id: first, state: 'critical', remaining_pct: 5, burn_pct_per_hour: null, critical_in_min: null, resets_at: null });
     const table = await s.run(['status', s.file]);
     expect(table.stdout).toMatch(/^lane-a\s+g2\s+\S+\s+working\s+accepted \d+s/m);
 

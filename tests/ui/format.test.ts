@@ -136,6 +136,9 @@ describe('lane cells', () => {
     expect(accountText(lane('a', {}, null))).toBe('o1');
     expect(accountText(lane('a', { account: null }, null))).toBe('-');
     expect(accountText(lane('a', { account: null }, 'openai'))).toBe('-');
+    // The account's forecast (SPEC 10.7) beside it.
+    expect(accountText({ ...lane('a'), left: '~40m left' })).toBe('o1/openai ~40m left');
+    expect(accountText({ ...lane('a'), left: null })).toBe('o1/openai');
   });
 
   it.each([

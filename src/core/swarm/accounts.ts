@@ -6,6 +6,7 @@
  */
 import type { Reading } from '../accounts/leases.js';
 import { mergeReading } from './readings.js';
+import { addSample, type Sample } from '../capacity/forecast.js';
 
 export interface AccountFacts {
   /** account → when it resets (ISO; null: unknown), once it hit a usage limit. */
@@ -13,12 +14,15 @@ export interface AccountFacts {
   /** account → the screen's text, for accounts a successor showed a blocking screen on. */
   notReady: Record<string, string>;
   readings: Record<string, Reading>;
+  /** account → its readings' remaining % over this run, the newest kept (the forecast's: core/capacity/forecast.ts). */
+  samples: Record<string, Sample[]>;
 }
 
 export type AccountEvent =
   | { type: 'limited'; account: string; resetsAt: string | null }
   | { type: 'not_ready'; account: string; why: string }
-  | { type: 'reading'; account: string; reading: Reading };
+  /** `at`: when it was taken in (the engine's clock), for the forecast. */
+  | { type: 'reading'; account: string; reading: Reading; at: number };
 
 /**
  * `sameAs`: the other ids of the same account (SPEC 10.4: two ids on one profile folder are one
@@ -36,7 +40,12 @@ function reduceOne(facts: AccountFacts, event: AccountEvent): AccountFacts {
       return { ...facts, limited: { ...facts.limited, [event.account]: event.resetsAt } };
     case 'not_ready':
       return { ...facts, notReady: { ...facts.notReady, [event.account]: event.why } };
-    case 'reading':
-      return { ...facts, readings: { ...facts.readings, [event.account]: mergeReading(facts.readings[event.account], event.reading) } };
+    case 'reading': {
+      const merged = mergeReading(facts.readings[event.account], event.reading);
+      const pct = event.reading.remainingPct;
+      // Only a reading with a percentage of its own is a point of the burn (a merged one repeats the last).
+      const samples = pct === null || event.reading.state === 'unknown' ? facts.samples : { ...facts.samples, [event.account]: addSample(facts.samples[event.account], { at: event.at, pct }) };
+      return { ...facts, readings: { ...facts.readings, [event.account]: merged }, samples };
+    }
   }
 }

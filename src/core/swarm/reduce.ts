@@ -186,7 +186,7 @@ function lane(b: Build, name: string, event: LaneEvent, ctx: SwarmContext): void
   const current = leadWorkOver(s, found, event, ctx) ? { ...found, state: 'done' as const } : found;
   const { lane: next, effects } = reduceLane(current, event, machineContext(ctx, name));
   const { timers, rest } = applyTimers(s.timers, name, effects);
-  let facts = { limited: s.limited, notReady: s.notReady ?? {}, readings: s.readings };
+  let facts = { limited: s.limited, notReady: s.notReady ?? {}, readings: s.readings, samples: s.samples ?? {} };
   const follow: LaneEvent[] = [];
   let pick = false;
   for (const effect of rest) {
@@ -244,7 +244,7 @@ function leadWorkOver(s: SwarmState, lead: LaneState, event: LaneEvent, ctx: Swa
 
 function account(b: Build, event: AccountEvent, ctx: SwarmContext): void {
   const s = b.state;
-  const facts = reduceAccounts({ limited: s.limited, notReady: s.notReady ?? {}, readings: s.readings }, event, ctx.sameAccount?.[event.account]);
+  const facts = reduceAccounts({ limited: s.limited, notReady: s.notReady ?? {}, readings: s.readings, samples: s.samples ?? {} }, event, ctx.sameAccount?.[event.account]);
   b.state = { ...s, ...facts };
 }
 
@@ -256,7 +256,7 @@ function reading(b: Build, event: Extract<SwarmEvent, { type: 'reading' }>, ctx:
     const data = { generation: event.generation, named_account: whose.named, sender_account: whose.own, source: event.source };
     return swarm(b, { type: 'journal', kind: 'observation', event: 'capacity_ignored', lane: event.lane ?? event.from, data });
   }
-  if (whose.account !== null) account(b, { type: 'reading', account: whose.account, reading: event.reading }, ctx);
+  if (whose.account !== null) account(b, { type: 'reading', account: whose.account, reading: event.reading, at: ctx.now }, ctx);
   if (event.lane !== null && event.verdict !== null) lane(b, event.lane, event.verdict, ctx);
 }
 

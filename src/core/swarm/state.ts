@@ -6,6 +6,7 @@
  */
 import type { Effect, LaneState, TimerName } from '../../machine/types.js';
 import type { Reading } from '../accounts/leases.js';
+import type { Sample } from '../capacity/forecast.js';
 import type { Sessions } from './sessions.js';
 import type { HostLost } from './hostLost.js';
 import type { AddedLane } from './laneAdd.js';
@@ -58,6 +59,8 @@ export interface SwarmState {
   /** Accounts a successor showed a blocking screen on (login, consent, payment, offline) → the screen's text. */
   notReady?: Record<string, string>;
   readings: Record<string, Reading>;
+  /** Each account's readings over this run, for the forecast (SPEC 10.7); absent in older files. */
+  samples?: Record<string, Sample[]>;
   timers: TimerEntry[];
   pending: PendingEffect[];
   /** How many intents were given an id (PendingEffect.id); absent in older files. */

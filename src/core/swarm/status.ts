@@ -5,6 +5,8 @@
 import type { LaneState } from '../../machine/types.js';
 import type { LeadRecord } from '../lead/epochs.js';
 import { age } from '../config/duration.js';
+import { forecast, leftText, type Sample } from '../capacity/forecast.js';
+import type { Reading } from '../accounts/leases.js';
 
 export interface StatusInput {
   plan: string;
@@ -15,6 +17,18 @@ export interface StatusInput {
   lanes: LaneState[];
   record: LeadRecord | null;
   now: number;
+  /** The accounts' last readings and their readings over the run, with the critical line (SPEC 10.7); absent: no accounts part. */
+  accounts?: { readings: Record<string, Reading>; samples: Record<string, Sample[]>; critical: number };
+}
+
+/** An account as `status --json` shows it (SPEC 10.7): its reading and its forecast. */
+export interface AccountStatus {
+  id: string;
+  state: string;
+  remaining_pct: number | null;
+  burn_pct_per_hour: number | null;
+  critical_in_min: number | null;
+  resets_at: string | null;
 }
 
 export interface StatusJson {
@@ -38,6 +52,7 @@ export interface StatusJson {
     review_of?: string;
     round?: number;
   }[];
+  accounts?: AccountStatus[];
 }
 
 export function statusJson(input: StatusInput): StatusJson {
@@ -65,7 +80,17 @@ export function statusJson(input: StatusInput): StatusJson {
         last: l.last,
         ...(l.state === 'waiting' ? { waiting_for: [...(l.waitingFor ?? [])] } : {}),
       }, ...reviewerEntry(l)]),
+    ...(input.accounts === undefined ? {} : { accounts: accountsStatus(input.accounts) }),
   };
+}
+
+/** Every account with a reading, by id: its reading and how fast it burns (core/capacity/forecast.ts). */
+export function accountsStatus(a: NonNullable<StatusInput['accounts']>): AccountStatus[] {
+  return Object.keys(a.readings).sort().map((id) => {
+    const r = a.readings[id]!;
+    const f = forecast(a.samples[id] ?? [], a.critical);
+    return { id, state: r.state, remaining_pct: r.remainingPct, burn_pct_per_hour: f.burnPctPerHour, critical_in_min: f.criticalInMin, resets_at: r.resetsAt };
+  });
 }
 
 /** A lane's reviewer in flight as a status entry (SPEC 10.6), or none. */
@@ -103,7 +128,11 @@ export function statusTable(input: StatusInput): string {
   const table = [['LANE', 'GEN', 'ACCOUNT', 'STATE', 'PHASE', 'CAPACITY', 'CTX', 'LAST'], ...rows];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
   const lines = table.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd());
-  return [header, ...lines].join('\n');
+  const accounts = (json.accounts ?? []).map((a) => {
+    const left = leftText({ burnPctPerHour: a.burn_pct_per_hour, criticalInMin: a.critical_in_min });
+    return `${a.id} ${a.state}${a.remaining_pct === null ? '' : ` ${a.remaining_pct}%`}${left === null ? '' : ` ${left}`}`;
+  });
+  return [header, ...lines, ...(accounts.length === 0 ? [] : [`ACCOUNTS  ${accounts.join(' · ')}`])].join('\n');
 }
 
 function oneLine(text: string, max: number): string {

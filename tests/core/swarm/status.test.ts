@@ -178,3 +178,25 @@ describe('a reviewer in flight (SPEC 10.6)', () => {
     expect(table).toMatch(/lane-a\.review\s+g3\s+o1\s+reviewing\s+-\s+-\s+-\s+reviewing lane-a \(round 2\)/);
   });
 });
+
+describe('accounts (SPEC 10.7): each reading with its burn rate and minutes to critical', () => {
+  const MIN = 60_000;
+  const accounts = {
+    readings: { o1: { state: 'low' as const, remainingPct: 22, resetsAt: '2025-06-15T20:00:00.000Z' }, a2: { state: 'ok' as const, remainingPct: 80, resetsAt: null } },
+    samples: { o1: [{ at: NOW - 20 * MIN, pct: 42 }, { at: NOW - 10 * MIN, pct: 32 }, { at: NOW, pct: 22 }], a2: [{ at: NOW, pct: 80 }] },
+    critical: 10,
+  };
+
+  it('status --json carries accounts: the id, state, remaining %, burn per hour, minutes to critical, reset', () => {
+    expect(statusJson(input([leadLane], { accounts })).accounts).toEqual([
+      { id: 'a2', state: 'ok', remaining_pct: 80, burn_pct_per_hour: null, critical_in_min: null, resets_at: null },
+      { id: 'o1', state: 'low', remaining_pct: 22, burn_pct_per_hour: 60, critical_in_min: 12, resets_at: '2025-06-15T20:00:00.000Z' },
+    ]);
+    expect(statusJson(input([leadLane])).accounts).toBeUndefined();
+  });
+
+  it('the table ends with the accounts, "~12m left" where there is a forecast', () => {
+    expect(statusTable(input([leadLane, lane('lane-a')], { accounts })).split('\n').at(-1)).toBe('ACCOUNTS  a2 ok 80% · o1 low 22% ~12m left');
+    expect(statusTable(input([leadLane], { accounts: { readings: {}, samples: {}, critical: 10 } }))).not.toContain('ACCOUNTS');
+  });
+});
