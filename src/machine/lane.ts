@@ -29,6 +29,7 @@ import { onExited } from './exits.js';
 import { onWorkOver } from './doneExit.js';
 import { onAccountHeld } from './accountWait.js';
 import { onAdopt, onPromote, onPromoting, onPromotionFailed } from './promotion.js';
+import { KEEP_REPORTS } from '../core/capacity/forecast.js';
 import { onReviewerLease, onReviewerSpawned, onReviewTimer, onReviewVerdict, resumeReview, reviewAgain, reviewerFailed, reviewerScreen } from './review.js';
 
 export { handoffInFlight, initialLane } from './laneState.js';
@@ -68,6 +69,7 @@ export function reduceLane(lane: LaneState, event: LaneEvent, ctx: MachineContex
     case 'promotion_failed': return onPromotionFailed(lane, event, ctx);
     case 'adopt': return onAdopt(lane, event, ctx);
     case 'answered': return reviewAgain(lane, ctx) ?? onAnswered(lane, ctx);
+    case 'forecast_near': return onForecastNear(lane, event, ctx);
     case 'reviewer_lease': return onReviewerLease(lane, event, ctx);
     case 'reviewer_spawned': return onReviewerSpawned(lane, event, ctx);
     case 'reviewer_spawn_failed': return reviewerFailed(lane, event.seq, `its pane could not be made on ${event.account}: ${event.error}`, ctx, event);
@@ -149,7 +151,7 @@ function onReport(lane: LaneState, event: Ev<'report'>, ctx: MachineContext): St
   if (refusal !== null) return ignored(lane, event, refusal, ctx.now);
   // A line naming another account than the lane's is no reading of its own (SPEC 10.3): the report counts without it.
   const line = report.capacity.raw !== '' && countsForSender(report.capacity.account, lane.account) ? report.capacity : null;
-  const seen = activity(withCapacity(lane, line, report.text), ctx);
+  const seen = activity(withCapacity({ ...lane, reportTimes: [...(lane.reportTimes ?? []), ctx.now].slice(-KEEP_REPORTS) }, line, report.text), ctx);
   if (e.kind === 'handoff') return andThen(seen, (l) => onHandoff(l, e.path, ctx));
   if (e.kind === 'done') return andThen(seen, (l) => onDone(l, ctx));
   const answered = andThen(seen, (l) => {
@@ -186,6 +188,17 @@ function onDone(lane: LaneState, ctx: MachineContext): Step {
     ? { lane: { ...lane, phase: null, phaseSince: ctx.now, handoff: null }, effects: [clearTimer(lane, 'packet', ctx.now), ...declined] }
     : { lane, effects: [] };
   return andThen(settled, (l) => startGate(l, ctx));
+}
+
+/**
+ * The forecast says the account crosses critical before the lane's next likely work boundary (SPEC
+ * 10.7): the near notice now, once per generation, as a `handoff_soon` verdict would give it.
+ */
+function onForecastNear(lane: LaneState, event: Ev<'forecast_near'>, ctx: MachineContext): Step {
+  if (!isLive(lane) || lane.gate !== null || handoffInFlight(lane) || lane.phase === 'writing' || lane.nearGeneration === lane.generation) return { lane, effects: [] };
+  const step = capacityStep(lane, 'handoff_soon', ctx);
+  const why = journal(step.lane, 'forecast_near', 'observation', { critical_in_min: event.criticalInMin, median_report_interval_s: Math.round(event.medianMs / 1000) }, ctx.now);
+  return { lane: step.lane, effects: [why, ...step.effects] };
 }
 
 /** A capacity decision: `near` once per generation, `writing` once per handoff; nothing once in flight. */

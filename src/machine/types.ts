@@ -104,6 +104,8 @@ export interface LaneState {
   quickExits: number;
   /** The generation that already got the near notice. */
   nearGeneration: number | null;
+  /** When the current agent last reported (the newest few, epoch ms): its work boundaries, for the forecast (SPEC 10.7). Absent: none. */
+  reportTimes?: number[];
   stallNudged: boolean;
   /** The `done_when` gate running: the intent record, saved before it starts; null when none runs. */
   gate: GateRun | null;
@@ -231,6 +233,8 @@ export type LaneEvent =
   | { type: 'adopt'; lane: string; generation: number; paneId: string; account: string | null; epoch: number }
   /** The developer answered the lane (`swarm answer`): a block it reported itself is over. */
   | { type: 'answered' }
+  /** Its account will cross critical before the lane's next likely work boundary (SPEC 10.7): the near notice now. */
+  | { type: 'forecast_near'; criticalInMin: number; medianMs: number }
   /** To lane X: lead lane.json names it at `epoch` as `as`; hand off the lane work, then lead. */
   | { type: 'promote'; as: string; epoch: number }
   /** Review (machine/review.ts): the pick for round `round`'s reviewer, an account leased or none (why). */

@@ -83,3 +83,26 @@ export function leftText(f: Forecast): string | null {
   const m = f.criticalInMin;
   return m < 60 ? `~${m}m left` : `~${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m left`;
 }
+
+/** Report times a lane keeps for its work boundaries (the newest). */
+export const KEEP_REPORTS = 6;
+
+/** The median of the intervals between the report times given (in order); null with fewer than three intervals. */
+export function medianInterval(times: readonly number[]): number | null {
+  const sorted = [...times].sort((a, b) => a - b);
+  const gaps = sorted.slice(1).map((t, i) => t - sorted[i]!).filter((g) => g > 0).sort((a, b) => a - b);
+  if (gaps.length < 3) return null;
+  const mid = Math.floor(gaps.length / 2);
+  return gaps.length % 2 === 1 ? gaps[mid]! : (gaps[mid - 1]! + gaps[mid]!) / 2;
+}
+
+/**
+ * Whether a lane should be told now that it runs low (SPEC 10.7): its account will cross `critical`
+ * before the lane's next likely work boundary (the median of its last three or more intervals between
+ * reports), so its packet is written while the agent can still write a good one.
+ */
+export function nearBeforeNextBoundary(f: Forecast, reportTimes: readonly number[]): { median: number } | null {
+  const median = medianInterval(reportTimes.slice(-(KEEP_REPORTS)));
+  if (median === null || f.criticalInMin === null || f.criticalInMin === 0) return null;
+  return f.criticalInMin * 60_000 < median ? { median } : null;
+}

@@ -16,6 +16,7 @@ import { progress, type Progress } from './progress.js';
 import { TORN_AFTER_MS } from '../protocol/inbox.js';
 import { reduceLane } from '../../machine/lane.js';
 import { DEFAULT_MAX_REVIEWS } from '../../machine/review.js';
+import { forecast, nearBeforeNextBoundary } from '../capacity/forecast.js';
 import { isLive, withLane } from '../../machine/laneState.js';
 import type { LaneEvent, LaneState, MachineContext } from '../../machine/types.js';
 import { reduceAccounts, type AccountEvent } from './accounts.js';
@@ -258,6 +259,19 @@ function reading(b: Build, event: Extract<SwarmEvent, { type: 'reading' }>, ctx:
   }
   if (whose.account !== null) account(b, { type: 'reading', account: whose.account, reading: event.reading, at: ctx.now }, ctx);
   if (event.lane !== null && event.verdict !== null) lane(b, event.lane, event.verdict, ctx);
+  if (whose.account !== null) forecastNear(b, whose.account, ctx);
+}
+
+/** Each live lane on the account that will cross critical before its next likely work boundary is told now (SPEC 10.7). */
+function forecastNear(b: Build, account: string, ctx: SwarmContext): void {
+  const f = forecast(b.state.samples?.[account] ?? [], ctx.config.thresholds.capacityCritical);
+  if (f.criticalInMin === null) return;
+  for (const name of b.state.order) {
+    const l = b.state.lanes[name];
+    if (l === undefined || l.account !== account || !isLive(l) || l.nearGeneration === l.generation) continue;
+    const near = nearBeforeNextBoundary(f, l.reportTimes ?? []);
+    if (near !== null) lane(b, name, { type: 'forecast_near', criticalInMin: f.criticalInMin, medianMs: near.median }, ctx);
+  }
 }
 
 function asks(b: Build, event: AskEvent, ctx: SwarmContext): void {

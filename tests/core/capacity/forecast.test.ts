@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KEEP_SAMPLES, addSample, forecast, leftText, sinceReset, type Sample } from '../../../src/core/capacity/forecast.js';
+import { KEEP_SAMPLES, addSample, forecast, leftText, medianInterval, nearBeforeNextBoundary, sinceReset, type Sample } from '../../../src/core/capacity/forecast.js';
 
 const MIN = 60_000;
 const s = (minute: number, pct: number): Sample => ({ at: minute * MIN, pct });
@@ -35,5 +35,26 @@ describe('forecast (SPEC 10.7): burn rate and minutes to critical', () => {
 
   it.each<[number | null, string | null]>([[null, null], [0, 'critical now'], [40, '~40m left'], [125, '~2h05m left']])('left %s → %s', (minutes, text) => {
     expect(leftText({ burnPctPerHour: 10, criticalInMin: minutes })).toBe(text);
+  });
+});
+
+describe('medianInterval and nearBeforeNextBoundary (SPEC 10.7)', () => {
+  it.each<[string, number[], number | null]>([
+    ['none', [], null],
+    ['two intervals are too few', [0, 1, 2].map((m) => m * MIN), null],
+    ['three: the middle one', [0, 5, 15, 22].map((m) => m * MIN), 7 * MIN],
+    ['four: the mean of the middle two', [0, 2, 6, 12, 20].map((m) => m * MIN), 5 * MIN],
+    ['out of order and repeated times', [15, 0, 5, 5, 22].map((m) => m * MIN), 7 * MIN],
+  ])('%s', (_name, times, median) => {
+    expect(medianInterval(times)).toBe(median);
+  });
+
+  it('near when critical comes before the next likely boundary; not when after, unknown, or already there', () => {
+    const every10 = [0, 10, 20, 30].map((m) => m * MIN);
+    expect(nearBeforeNextBoundary({ burnPctPerHour: 60, criticalInMin: 7 }, every10)).toEqual({ median: 10 * MIN });
+    expect(nearBeforeNextBoundary({ burnPctPerHour: 60, criticalInMin: 12 }, every10)).toBeNull();
+    expect(nearBeforeNextBoundary({ burnPctPerHour: null, criticalInMin: null }, every10)).toBeNull();
+    expect(nearBeforeNextBoundary({ burnPctPerHour: 60, criticalInMin: 0 }, every10)).toBeNull();
+    expect(nearBeforeNextBoundary({ burnPctPerHour: 60, criticalInMin: 7 }, every10.slice(0, 3))).toBeNull();
   });
 });

@@ -123,3 +123,44 @@ describe("reduceSwarm: the 'reading' event", () => {
     expect(stranger.effects).toEqual([]);
   });
 });
+
+describe('the near notice by forecast (SPEC 10.7): before the lane\'s next likely work boundary', () => {
+  const MIN = 60_000;
+  const NOW = 100 * MIN;
+  const laneB = (reportTimes: number[] | undefined): LaneState => ({ ...initialLane({ name: 'lane-b', role: 'lane', account: 'a3', now: 0 }), state: 'working', paneId: '%3', ...(reportTimes ? { reportTimes } : {}) });
+  const state = (reportTimes: number[] | undefined): SwarmState => ({
+    version: 1, name: 'demo', session: 'swarm-demo', backend: 'tmux', spools: {},
+    lanes: { lead: { ...initialLane({ name: 'lead', role: 'lead', account: 'a0', now: 0 }), state: 'working', paneId: '%1' }, 'lane-b': laneB(reportTimes) },
+    order: ['lead', 'lane-b'], leadName: 'lead', leadAgent: 'lead', epoch: 1, limited: {}, readings: { a3: r('ok', 35) },
+    samples: { a3: [{ at: NOW - 20 * MIN, pct: 50 }, { at: NOW - 10 * MIN, pct: 35 }] },
+    timers: [], pending: [], allDoneTold: false, releaseAt: null, planDone: false, added: [], leadNext: null, asks: [], askTimeouts: 0,
+  });
+  const ctx: SwarmContext = {
+    now: NOW,
+    config: {
+      thresholds: { maxGenerations: 8, capacityCritical: 10 } as SwarmContext['config']['thresholds'],
+      timeouts: { accept: 240_000, packet: 180_000, stall: 1_200_000, ask: 300_000, release: 420_000 } as SwarmContext['config']['timeouts'],
+      lanes: [] as SwarmContext['config']['lanes'], lead: { name: 'lead', succession: [] } as unknown as SwarmContext['config']['lead'], maxLanes: 4,
+    },
+    untilDone: true, leadRecord: null, finished: false,
+  };
+  // 1.5 points a minute: from 20 % to critical 10 % in about 7 minutes.
+  const reading: SwarmEvent = { type: 'reading', lane: 'lane-b', from: 'lane-b', generation: 1, named: 'a3', reading: r('ok', 20), source: 'capacity', verdict: null };
+  const notices = (step: ReturnType<typeof reduceSwarm>) => step.effects.flatMap((e) => (e.effect.type === 'notify' ? [e.effect.text] : []));
+  const journaled = (step: ReturnType<typeof reduceSwarm>, event: string) => step.effects.filter((e) => e.effect.type === 'journal' && e.effect.event === event);
+
+  it('a lane reporting every 10 minutes is told now when its account crosses critical in about 7', () => {
+    const step = reduceSwarm(state([NOW - 40 * MIN, NOW - 30 * MIN, NOW - 20 * MIN, NOW - 10 * MIN]), reading, ctx);
+    expect(step.state.lanes['lane-b']).toMatchObject({ phase: 'near', nearGeneration: 1 });
+    expect(notices(step)).toEqual([expect.stringMatching(/^swarm: you are running low/)]);
+    expect(journaled(step, 'forecast_near')).toHaveLength(1);
+    // Told once a generation.
+    expect(notices(reduceSwarm(step.state, { ...reading, reading: r('ok', 19) }, { ...ctx, now: NOW + MIN }))).toEqual([]);
+  });
+
+  it('a lane reporting every 5 minutes is not told yet (its next boundary comes first); one with fewer than three intervals neither', () => {
+    expect(notices(reduceSwarm(state([NOW - 20 * MIN, NOW - 15 * MIN, NOW - 10 * MIN, NOW - 5 * MIN]), reading, ctx))).toEqual([]);
+    expect(notices(reduceSwarm(state([NOW - 20 * MIN, NOW - 10 * MIN]), reading, ctx))).toEqual([]);
+    expect(notices(reduceSwarm(state(undefined), reading, ctx))).toEqual([]);
+  });
+});
