@@ -156,7 +156,7 @@ export function onReviewVerdict(lane: LaneState, event: Ev<'review_verdict'>, ct
   }, `${r.seq}@${ctx.now}`);
   const closing = [clearTimer(lane, 'review', ctx.now), ...closeReviewer(lane, r)];
   if (event.verdict === 'approved') {
-    const done = agentLeft(lane, finishDone({ ...lane, review: null, reviewRounds: review.round }, ctx), ctx);
+    const done = agentLeft(lane, finishDone({ ...lane, review: null, reviewRounds: review.round, last: `approved (review round ${review.round})` }, ctx), ctx);
     const told: Effect = { type: 'tell_lead', id: effectId(lane, lane.generation, 'review', review.round, 'approved'), text: `${lane.name}: review round ${review.round} approved by ${reviewerName(lane.name)} g${r.seq} @${r.account}` };
     return { lane: done.lane, effects: [said, ...closing, told, ...done.effects] };
   }

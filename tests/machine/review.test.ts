@@ -50,7 +50,7 @@ describe('a reviewed lane (SPEC 10.6)', () => {
 
   it('approved: the reviewer closes, its lease goes, the lane is done and the lead told', () => {
     const step = run(reviewing().lane, [[verdict('approved'), 10]]);
-    expect(step.lane).toMatchObject({ state: 'done', review: null, reviewRounds: 1, endedAt: T0 + 10 * MIN });
+    expect(step.lane).toMatchObject({ state: 'done', review: null, reviewRounds: 1, endedAt: T0 + 10 * MIN, last: 'approved (review round 1)' });
     expect(only(step.effects, 'close_reviewer')).toEqual([{ type: 'close_reviewer', id: 'lane-a/g1/review/close/1', paneId: '%9', seq: 1 }]);
     expect(only(step.effects, 'release_lease').map((e) => e.account)).toEqual(['codex1']);
     expect(journals(step.effects)).toEqual(expect.arrayContaining(['review_verdict', 'lane_result']));
