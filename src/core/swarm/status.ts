@@ -119,7 +119,8 @@ export function statusTable(input: StatusInput): string {
       `g${l.generation}`,
       l.account ?? '-',
       l.state === 'blocked' && l.blocked ? `blocked ${l.blocked.class}` : l.state,
-      l.phase ? `${l.phase} ${age(input.now - (l.phaseSince ?? input.now))}` : '-',
+      // A done or stopped lane's phase age stops where the lane ended, as on the dashboard.
+      l.phase ? `${l.phase} ${age((l.endedAt ?? input.now) - (l.phaseSince ?? input.now))}` : '-',
       l.capacity ?? '-',
       l.contextPct === null ? '-' : `${l.contextPct}%`,
       l.state === 'waiting' ? oneLine(`waiting for ${(l.waitingFor ?? []).join(', ')} to be done`, 160)

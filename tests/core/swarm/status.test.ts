@@ -200,3 +200,10 @@ describe('accounts (SPEC 10.7): each reading with its burn rate and minutes to c
     expect(statusTable(input([leadLane], { accounts: { readings: {}, samples: {}, critical: 10 } }))).not.toContain('ACCOUNTS');
   });
 });
+
+describe('a done lane in the table', () => {
+  it("keeps its phase's age where the lane ended, as the dashboard does", () => {
+    const done = lane('lane-a', { state: 'done', phase: 'accepted', phaseSince: NOW - 60_000, endedAt: NOW - 45_000 });
+    expect(statusTable(input([leadLane, done]))).toMatch(/lane-a\s+g1\s+work2\s+done\s+accepted 15s/);
+  });
+});
