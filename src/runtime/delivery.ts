@@ -9,6 +9,7 @@
  * session is known, when its screen looks idle. A Codex lane is typed only on a positive idle signal:
  * a turn end from its notify hook since the last line, and its composer showing with no menu.
  */
+import { reviewedLane } from '../machine/review.js';
 import { mailboxPath } from '../core/plan/paths.js';
 import { isIdle, matchScreen } from '../core/screens/screens.js';
 import { stripAnsi } from '../core/protocol/protocol.js';
@@ -75,15 +76,17 @@ export class Deliveries {
   private async attempt(agent: string): Promise<void> {
     if (this.busy.has(agent)) return;
     const engine = this.engine;
-    const laneName = engine.laneOfAgent(agent);
+    // A lane's reviewer in flight (SPEC 10.6) goes by `<lane>.review`: its pane is the lane's review's.
+    const laneName = engine.laneOfAgent(agent) ?? reviewedLane(agent);
     const lane = laneName ? engine.lane(laneName) : undefined;
     if (!lane || lane.state === 'done') return;
+    const reviewer = reviewedLane(agent) === lane.name ? lane.review?.reviewer ?? null : null;
     // The lane's agent, or the lead that was, its pane kept open for a while (machine/retire.ts); a
     // successor lead not yet in office reads its mailbox when it starts.
-    const current = engine.agentName(lane) === agent;
-    const retiring = !current && lane.retiring?.agent === agent ? lane.retiring : null;
-    const paneId = current ? lane.paneId : retiring?.paneId ?? null;
-    const accountId = current ? lane.account : retiring?.account ?? null;
+    const current = reviewer === null && engine.agentName(lane) === agent;
+    const retiring = !current && reviewer === null && lane.retiring?.agent === agent ? lane.retiring : null;
+    const paneId = reviewer !== null ? reviewer.paneId : current ? lane.paneId : retiring?.paneId ?? null;
+    const accountId = reviewer !== null ? reviewer.account : current ? lane.account : retiring?.account ?? null;
     if (!paneId || !accountId) return;
     const account = engine.config.accounts.find((a) => a.id === accountId);
     if (!account) return;

@@ -123,7 +123,9 @@ export function reviewerRecord(engine: Engine, record: InboxRecord): void {
     engine.journal({ type: 'observation', event: 'stale_record', lane: record.from, generation: record.generation, kind: record.kind, run: record.run ?? null, why: 'a reviewer of no lane of this run' });
     return;
   }
-  if (record.kind !== 'message') return; // its capacity readings and hook signals: a reviewer's turn has no lane work
+  // Its turn's end (Codex's notify) lets swarm point it at its mailbox; its readings and other signals are no lane work.
+  if (record.kind === 'hook' && record.meaning === 'turn_end') engine.deliveries.turnEnd(record.from);
+  if (record.kind !== 'message') return;
   const verdict = record.to === 'lead' ? reviewVerdict(record.text) : null;
   if (verdict === null) {
     engine.journal({ type: 'observation', event: 'ignored', lane, generation: engine.lane(lane)!.generation, event_of: 'reviewer_message', reviewer: record.from, reviewer_generation: seq, why: 'not a verdict: say approved or changes <what> to the lead' });

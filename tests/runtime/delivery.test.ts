@@ -61,3 +61,33 @@ describe('Deliveries', () => {
     expect(freshCount(counts)).toBe(1);
   });
 });
+
+describe('Deliveries: a reviewer (SPEC 10.6)', () => {
+  it("points lane-a's reviewer in flight at its mailbox, in the reviewer's pane; none once it is gone", async () => {
+    dir = mkdtempSync(join(tmpdir(), 'swarm-delivery-'));
+    const plan = join(dir, 'plan');
+    const review = { round: 1, seq: 2, reviewer: { seq: 2, account: 'c2', paneId: '%9', since: 0 }, tried: [], picks: 1, deadline: 1 };
+    let lane = { ...initialLane({ name: 'lane-a', role: 'lane', account: 'c1', now: 0 }), state: 'working' as const, paneId: '%1', review };
+    const typed: [string, string][] = [];
+    const engine: DeliveriesEngine = {
+      config: { plan, dir, accounts: [{ id: 'c1', kind: 'claude', vendor: 'anthropic', env: {} }, { id: 'c2', kind: 'claude', vendor: 'x', env: {} }] as unknown as DeliveriesEngine['config']['accounts'] },
+      state: { sessions: {} },
+      env: {},
+      kinds: KINDS,
+      host: { capture: () => Promise.resolve(IDLE), typeLine: (pane: string, line: string) => { typed.push([pane, line]); return Promise.resolve(true); } },
+      laneOfAgent: (agent) => (agent === 'lane-a' ? 'lane-a' : null),
+      lane: (name) => (name === 'lane-a' ? lane : undefined),
+      agentName: (l) => l.name,
+    };
+    const deliveries = new Deliveries(engine);
+    deliveries.queue('lane-a.review');
+    await waitFor(() => typed.length === 1, { what: "the reviewer's pointer line" });
+    expect(typed[0]![0]).toBe('%9');
+    expect(typed[0]![1]).toContain(join(plan, '.swarm', 'mailbox', 'lane-a.review.md'));
+    // Its review over: nothing to point.
+    lane = { ...lane, review: null as unknown as typeof review };
+    deliveries.queue('lane-a.review');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(typed).toHaveLength(1);
+  });
+});
