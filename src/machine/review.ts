@@ -208,7 +208,9 @@ export function reviewAgain(lane: LaneState, ctx: MachineContext): Step | null {
   const round = (lane.reviewRounds ?? 0) + 1;
   const review: Review = { round, seq: lane.reviewSeq ?? 0, reviewer: null, tried: [], picks: 0, deadline: null };
   const next: LaneState = { ...ready, review, last: `in review (round ${round})` };
-  return { lane: next, effects: [journal(next, 'unblocked', 'observation', { class: 'dependency', by: 'answer' }, ctx.now), pickReviewer(next, review)] };
+  // Its own intent id: the round's first pick (picks 0) was carried out already, and an id runs once.
+  const pick: Effect = { ...pickReviewer(next, review), id: effectId(next, next.generation, 'review', round, 'pick', 'again', ctx.now) };
+  return { lane: next, effects: [journal(next, 'unblocked', 'observation', { class: 'dependency', by: 'answer' }, ctx.now), pick] };
 }
 
 /**

@@ -109,7 +109,10 @@ describe('a reviewed lane (SPEC 10.6)', () => {
     expect(only(none.effects, 'escalate')).toHaveLength(1);
     const again = run(none.lane, [[{ type: 'answered' }, 10]]);
     expect(again.lane).toMatchObject({ state: 'working', review: { round: 1, tried: [] } });
-    expect(types(again.effects)).toContain('pick_reviewer');
+    // A pick of its own: the round's first pick's intent id was carried out already.
+    const first = only(inReview().effects, 'pick_reviewer')[0]!.id;
+    expect(only(again.effects, 'pick_reviewer').map((e) => e.id)).toEqual([`lane-a/g1/review/1/pick/again/${T0 + 10 * MIN}`]);
+    expect(only(again.effects, 'pick_reviewer')[0]!.id).not.toBe(first);
   });
 
   it('four reviewers failing in one round block the lane', () => {
