@@ -28,7 +28,7 @@ export async function verdictOn(ctx: AgentContext, env: NodeJS.ProcessEnv, readi
 }
 
 function verdictFile(ctx: AgentContext): string {
-  return join(planPaths(ctx.plan).swarmDir, 'probes', `${ctx.lane.replace(/[^A-Za-z0-9._-]/g, '_')}-g${ctx.generation}.verdict`);
+  return probeFile(ctx, 'verdict');
 }
 
 /** Tell the engine the verdict when it differs from the lane's last one (`extra` adds to what counts as a change). */
@@ -40,7 +40,7 @@ export function reportVerdict(ctx: AgentContext, verdict: Verdict, now: Date, ex
   return true;
 }
 
-/** What a hook said, as the engine reads it: a `hook` record with its meaning. */
+/** What a hook said, as the engine reads it: a `hook` record with its meaning (a turn end numbered: the ledger's turns). */
 export function reportHook(
   ctx: AgentContext, event: string, meaning: HookSignal, detail: string,
   extra: Partial<{ session_id: string | null; transcript_path: string | null; resets_at: string | null }> = {},
@@ -48,5 +48,37 @@ export function reportHook(
   appendSpool(ctx.plan, ctx.spool, {
     kind: 'hook', ...sender(ctx, new Date()), event, meaning, detail,
     session_id: extra.session_id ?? null, transcript_path: extra.transcript_path ?? null, resets_at: extra.resets_at ?? null,
+    ...(meaning === 'turn_end' ? { turn: nextTurn(ctx) } : {}),
   });
+}
+
+function probeFile(ctx: AgentContext, suffix: string): string {
+  return join(planPaths(ctx.plan).swarmDir, 'probes', `${ctx.lane.replace(/[^A-Za-z0-9._-]/g, '_')}-g${ctx.generation}.${suffix}`);
+}
+
+/** This generation's next turn number (a small counter file of swarm's own): numbered, a turn read twice counts once. */
+function nextTurn(ctx: AgentContext): number {
+  const file = probeFile(ctx, 'turns');
+  const last = Number.parseInt(readTextIfExists(file) ?? '0', 10);
+  const turn = (Number.isFinite(last) && last > 0 ? last : 0) + 1;
+  writeFileAtomic(file, `${turn}\n`, 0o644, { durable: false });
+  return turn;
+}
+
+export interface UsageReport {
+  sessionId: string | null;
+  costUsd: number | null;
+  tokens: { input: number | null; output: number | null; cache_read: number | null; cache_write: number | null };
+  turns?: number | null;
+}
+
+/** Tell the engine what this process has spent (a `usage` record) when it differs from the last told (SPEC 10.7). */
+export function reportUsage(ctx: AgentContext, usage: UsageReport, now: Date): boolean {
+  const body = { session_id: usage.sessionId, cost_usd: usage.costUsd, tokens: usage.tokens, ...(usage.turns === undefined ? {} : { turns: usage.turns }) };
+  const key = `${JSON.stringify(body)}\n`;
+  const file = probeFile(ctx, 'usage');
+  if (readTextIfExists(file) === key) return false;
+  appendSpool(ctx.plan, ctx.spool, { kind: 'usage', ...sender(ctx, now), ...body });
+  writeFileAtomic(file, key, 0o644, { durable: false });
+  return true;
 }

@@ -44,6 +44,7 @@ export async function status(io: CommandIO): Promise<number> {
     record,
     now: Date.now(),
     accounts: { readings: state?.readings ?? {}, samples: state?.samples ?? {}, critical: criticalLine(plan) },
+    ...(state?.ledger === undefined ? {} : { ledger: state.ledger }),
   };
   if (parsed.values.json) io.stdout(`${JSON.stringify(statusJson(input))}\n`);
   else io.stdout(state ? `${statusTable(input)}\n` : `no swarm has run for ${plan} yet (no .swarm/state.json)\n`);

@@ -177,7 +177,7 @@ export class Engine {
   }
 
   private context(): SwarmContext {
-    return { now: this.now(), config: this.config, untilDone: this.untilDone, leadRecord: this.leadRecord(), finished: this.finished, sameAccount: this.sameAccount() };
+    return { now: this.now(), config: this.config, untilDone: this.untilDone, leadRecord: this.leadRecord(), finished: this.finished, sameAccount: this.sameAccount(), vendors: this.vendors() };
   }
 
   /**
@@ -291,8 +291,14 @@ export class Engine {
 
   private leaseStoreOf: LeaseStore | null = null;
   private sameAccountOf: Record<string, string[]> | null = null;
+  private vendorsOf: Record<string, string> | undefined;
 
   /** Account id → the other ids on its profile folder (SPEC 10.4: one account, its readings and limits shared). */
+  /** Account id → vendor, for the ledger (worked out once). */
+  private vendors(): Record<string, string> {
+    return (this.vendorsOf ??= Object.fromEntries(this.config.accounts.map((a) => [a.id, a.vendor])));
+  }
+
   sameAccount(): Record<string, string[]> {
     if (this.sameAccountOf === null) {
       const same: Record<string, string[]> = {};

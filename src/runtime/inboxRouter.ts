@@ -19,6 +19,7 @@ import { readPacketFile } from '../adapters/packetFile.js';
 import { readPlanText } from '../adapters/planFile.js';
 import { parsePacket } from '../core/packet/packet.js';
 import { planGates, travellingGates } from '../core/gate/travel.js';
+import { turn, usage } from './spend.js';
 
 export function route(engine: Engine, record: InboxRecord): void {
   // A reviewer's records are its verdict, or nothing (SPEC 10.6; runtime/reviewers.ts).
@@ -60,6 +61,8 @@ export function route(engine: Engine, record: InboxRecord): void {
     }
     case 'hook':
       return hookSignal(engine, record);
+    case 'usage':
+      return usage(engine, engine.laneOfAgent(record.from), record);
     case 'lead':
       return leadRecordEvent(engine, record);
     case 'lane':
@@ -144,6 +147,7 @@ function hookSignal(engine: Engine, record: Extract<InboxRecord, { kind: 'hook' 
     engine.dispatch({ type: 'session', lane, generation, sessionId: record.session_id, transcriptPath: record.transcript_path });
     return;
   }
+  if (record.meaning === 'turn_end') turn(engine, lane, record);
   const resetsAt = record.resets_at ?? (record.account ? engine.state.readings[record.account]?.resetsAt ?? null : null);
   engine.dispatch(lane, { type: 'signal', generation, signal: record.meaning, what: `${record.event}: ${record.detail}`, resetsAt });
   if (record.meaning === 'turn_end') engine.deliveries.turnEnd(record.from);

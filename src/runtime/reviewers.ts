@@ -23,6 +23,7 @@ import { recordPane } from './agentStarts.js';
 import { isoNow } from './clock.js';
 import type { Engine } from './engine.js';
 import { journalSkips, notReadyAccounts } from './readyAccounts.js';
+import { turn, usage } from './spend.js';
 
 const specOf = (engine: Engine, lane: string): LaneSpec | undefined => engine.config.lanes.find((l) => l.name === lane);
 
@@ -123,8 +124,13 @@ export function reviewerRecord(engine: Engine, record: InboxRecord): void {
     engine.journal({ type: 'observation', event: 'stale_record', lane: record.from, generation: record.generation, kind: record.kind, run: record.run ?? null, why: 'a reviewer of no lane of this run' });
     return;
   }
-  // Its turn's end (Codex's notify) lets swarm point it at its mailbox; its readings and other signals are no lane work.
-  if (record.kind === 'hook' && record.meaning === 'turn_end') engine.deliveries.turnEnd(record.from);
+  // Its turn's end (Codex's notify) lets swarm point it at its mailbox (and counts a turn); its readings and other signals are no lane work.
+  if (record.kind === 'hook' && record.meaning === 'turn_end') {
+    engine.deliveries.turnEnd(record.from);
+    turn(engine, record.from, record);
+  }
+  // What it spent goes to the ledger under its own name (SPEC 10.7).
+  if (record.kind === 'usage') usage(engine, record.from, record);
   if (record.kind !== 'message') return;
   const verdict = record.to === 'lead' ? reviewVerdict(record.text) : null;
   if (verdict === null) {

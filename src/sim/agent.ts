@@ -12,7 +12,8 @@ import { readTextIfExists } from '../adapters/files.js';
 import { simStateDir } from './files.js';
 import { faultBefore, type Faults, type StepFault } from './faults.js';
 import { answerText, firstLine, meaningOf, type MailMessage } from './messages.js';
-import { spend } from './model.js';
+import { simUsage, spend } from './model.js';
+import { reportUsage } from '../adapters/agentSignal.js';
 import { applyReruns, emptyProgress, handoffReason, nextList, rebuildFromCheckout, resumeFromPacket, unverifiedGates, type GateRun, type Resume } from './progress.js';
 import { texts } from './screen.js';
 import { describeStep, parseSteps, type Step } from './steps.js';
@@ -43,6 +44,8 @@ class Lane implements StepHost {
   private readonly packets = new Set<string>();
   private packetArgs: string[] | null = null;
   private rewrites = 0;
+  /** Steps this process spent: its usage for the ledger (the sim's model, SPEC 10.7). */
+  private spent = 0;
   private readonly keysLog: string;
   private readonly forever = new Promise<number>(() => undefined);
 
@@ -237,6 +240,9 @@ class Lane implements StepHost {
     const { world } = this;
     const next = spend(world.readAccount(), world.key, { quota: world.model.cost, context: world.model.context }, new Date().toISOString());
     world.saveAccount(next);
+    this.spent += 1;
+    const usage = simUsage(this.spent);
+    reportUsage(world.ctx, { sessionId: `sim-${world.key}-${process.pid}`, costUsd: usage.costUsd, tokens: usage.tokens, turns: this.spent }, new Date());
     if (next.remaining_pct <= 25) world.screen.line(texts.nearLimit(100 - next.remaining_pct));
     const used = next.contexts[world.key] ?? 0;
     if (used >= 50) world.screen.line(texts.contextLow(100 - used));

@@ -89,6 +89,21 @@ export function spend(state: AccountState, key: string, amount: { quota: number;
   };
 }
 
+/** Tokens a simulated step reads, writes and finds cached; and the made-up prices ($ per million) its spend is figured at. */
+export const SIM_STEP_TOKENS = { input: 20_000, output: 1_500, cache_read: 60_000 } as const;
+export const SIM_PRICES = { input: 3, output: 15, cache_read: 0.3 } as const;
+
+/**
+ * What a simulated agent has spent after `steps` steps (SPEC 10.7's ledger, as the sim's model says):
+ * tokens at SIM_STEP_TOKENS a step and a cost at SIM_PRICES, so the demo's spend can be read and
+ * checked to the cent. Simulated figures, never a vendor's.
+ */
+export function simUsage(steps: number): { costUsd: number; tokens: { input: number; output: number; cache_read: number; cache_write: number } } {
+  const t = { input: steps * SIM_STEP_TOKENS.input, output: steps * SIM_STEP_TOKENS.output, cache_read: steps * SIM_STEP_TOKENS.cache_read, cache_write: 0 };
+  const cost = (t.input * SIM_PRICES.input + t.output * SIM_PRICES.output + t.cache_read * SIM_PRICES.cache_read) / 1e6;
+  return { costUsd: Math.round(cost * 1e6) / 1e6, tokens: t };
+}
+
 /** A hit usage limit: nothing left on the account. */
 export function exhaust(state: AccountState, now: string): AccountState {
   return { ...state, remaining_pct: 0, updated_at: now };

@@ -50,6 +50,21 @@ export type InboxRecord =
       session_id: string | null;
       transcript_path: string | null;
       resets_at: string | null;
+      /** For a turn end: this generation's turn number (its turn-end hooks count them), for the ledger (SPEC 10.7). */
+      turn?: number;
+    })
+  /**
+   * What one process of the agent has spent so far, cumulative, as its own signals report it (Claude
+   * Code's status line, Codex's rollout, the sim's model): written when it changed. Grants nothing;
+   * the engine folds it into the ledger (core/ledger/ledger.ts).
+   */
+  | (Sender & {
+      kind: 'usage';
+      session_id: string | null;
+      cost_usd: number | null;
+      tokens: { input: number | null; output: number | null; cache_read: number | null; cache_write: number | null };
+      /** Turns this process finished, where the agent counts them; absent: its turn ends number them. */
+      turns?: number | null;
     });
 
 /** What a hook record tells the engine. */
@@ -151,6 +166,6 @@ function parseJson(line: string): { ok: true; value: unknown } | { ok: false } {
 function asRecord(value: unknown): InboxRecord | null {
   if (typeof value !== 'object' || value === null) return null;
   const kind = (value as { kind?: unknown }).kind;
-  const known: InboxKind[] = ['message', 'accept', 'capacity', 'lead', 'answer', 'lane', 'hook'];
+  const known: InboxKind[] = ['message', 'accept', 'capacity', 'lead', 'answer', 'lane', 'hook', 'usage'];
   return known.includes(kind as InboxKind) ? (value as InboxRecord) : null;
 }

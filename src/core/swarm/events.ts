@@ -9,6 +9,7 @@ import type { Reading } from '../accounts/leases.js';
 import type { InboxRecord } from '../protocol/inbox.js';
 import type { AccountEvent } from './accounts.js';
 import type { AskEvent } from './asks.js';
+import type { Figures } from '../ledger/ledger.js';
 
 export type SwarmEvent =
   /** One lane's (or the lead's) own event, for its machine. */
@@ -43,6 +44,13 @@ export type SwarmEvent =
   /** A lease was released: every lane hears of it (one waiting for an account picks again). */
   | { type: 'account_freed'; account: string }
   | { type: 'session'; lane: string; generation: number; sessionId: string | null; transcriptPath: string | null }
+  /**
+   * The ledger (SPEC 10.7, core/ledger/ledger.ts): one process's cumulative spend as its agent told it
+   * (a `usage` record), or the agent's numbered turn end. `agent`: the lane (the lead lane for any lead
+   * agent) or `<lane>.review`; `account`: the one the engine knows the agent holds.
+   */
+  | { type: 'usage'; agent: string; generation: number; account: string | null; session: string; figures: Figures; turns: number | null }
+  | { type: 'turn'; agent: string; generation: number; account: string | null; turn: number }
   | { type: 'host_lost'; reason: string }
   /**
    * The inbox was read (and its records handled) up to `offset`; `tail`: where a last line without its

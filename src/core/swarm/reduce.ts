@@ -32,6 +32,8 @@ import { leadPromotion, promotionToClaimAgain } from './promotion.js';
 import { attribute } from './readings.js';
 import { reduceSession } from './sessions.js';
 import type { PendingEffect, SwarmState } from './state.js';
+import { foldTurn, foldUsage, generationView, type Ledger } from '../ledger/ledger.js';
+import { trackLanes } from '../ledger/track.js';
 
 export interface SwarmContext {
   now: number;
@@ -44,6 +46,8 @@ export interface SwarmContext {
   finished: boolean;
   /** Account id → the other ids on the same profile folder (SPEC 10.4: one account); absent: none. */
   sameAccount?: Readonly<Record<string, readonly string[]>>;
+  /** Account id → its vendor, for the ledger (SPEC 10.7); absent: none known. */
+  vendors?: Readonly<Record<string, string>>;
 }
 
 export interface SwarmStep {
@@ -130,6 +134,12 @@ function apply(b: Build, event: SwarmEvent, ctx: SwarmContext): void {
       if (step.sessions !== s.sessions && step.sessions) b.state = { ...s, sessions: step.sessions };
       return;
     }
+    case 'usage': {
+      const vendor = vendorOf(ctx, event.account);
+      return spent(b, event.agent, event.generation, foldUsage(s.ledger ?? {}, { ...event, vendor }));
+    }
+    case 'turn':
+      return spent(b, event.agent, event.generation, foldTurn(s.ledger ?? {}, event.agent, event.generation, event.turn, event.account, vendorOf(ctx, event.account)));
     case 'host_lost': {
       const step = reduceHostLost(s.hostLost, { reason: event.reason }, { now: new Date(ctx.now).toISOString() });
       if (step.hostLost !== s.hostLost && step.hostLost) b.state = { ...s, hostLost: step.hostLost };
@@ -146,6 +156,23 @@ function apply(b: Build, event: SwarmEvent, ctx: SwarmContext): void {
     case 'settle':
       return;
   }
+}
+
+const NO_LEDGER: Ledger = {};
+
+const vendorOf = (ctx: SwarmContext, account: string | null): string | null => (account === null ? null : (ctx.vendors?.[account] ?? null));
+
+/** The ledger after a usage record or a turn: a generation already ended whose figures still moved is journaled again (its last line counts). */
+function spent(b: Build, agent: string, generation: number, ledger: Ledger): void {
+  if (ledger === b.state.ledger) return;
+  b.state = { ...b.state, ledger };
+  const g = ledger[agent]?.find((x) => x.generation === generation);
+  if (g !== undefined && g.ended !== null) journalSpent(b, agent, generation);
+}
+
+function journalSpent(b: Build, agent: string, generation: number): void {
+  const g = b.state.ledger?.[agent]?.find((x) => x.generation === generation);
+  if (g !== undefined) swarm(b, { type: 'journal', kind: 'observation', event: 'generation_spent', lane: agent, data: { ...generationView(g) } });
 }
 
 /**
@@ -395,6 +422,11 @@ function planEnd(b: Build, event: PlanEndEvent, ctx: SwarmContext): void {
  * lane's generation moved on) takes office, then the plan's end hears `settled`.
  */
 function settle(before: SwarmState, b: Build, ctx: SwarmContext): void {
+  // The ledger's starts and ends (core/ledger/track.ts): each generation ended is journaled with what it spent.
+  const kept = b.state.ledger ?? NO_LEDGER;
+  const tracked = trackLanes(kept, before.lanes, b.state.lanes, { now: ctx.now, readings: b.state.readings, vendorOf: (a) => vendorOf(ctx, a) });
+  if (tracked.ledger !== kept) b.state = { ...b.state, ledger: tracked.ledger };
+  for (const e of tracked.ended) journalSpent(b, e.agent, e.generation);
   // Waiting lanes (SPEC 10.6 `after:`) whose lanes are all done start (core/swarm/order.ts).
   const waited = startWaiting(b.state, ctx.config.lanes, ctx.now);
   b.state = waited.state;

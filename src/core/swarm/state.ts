@@ -12,6 +12,7 @@ import type { HostLost } from './hostLost.js';
 import type { AddedLane } from './laneAdd.js';
 import type { SwarmEffect } from './events.js';
 import type { InboxTail } from '../protocol/inbox.js';
+import type { Ledger } from '../ledger/ledger.js';
 
 /**
  * An intent not yet carried out: a lane machine's effect (tagged with its lane), or the swarm's own
@@ -76,6 +77,8 @@ export interface SwarmState {
   /** Asks to the lead not yet answered, and how many timed out in a row. */
   asks: { from: string; at: number }[];
   askTimeouts: number;
+  /** What each agent generation spent, and when and how it ended (SPEC 10.7, core/ledger/); absent in older files. */
+  ledger?: Ledger;
   /** The agent session each lane's current generation runs (Claude Code's SessionStart hook). */
   sessions?: Sessions;
   /** When `swarm down` ended this run (runEnd.ts): the next `swarm up` starts afresh. */

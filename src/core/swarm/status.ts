@@ -7,6 +7,7 @@ import type { LeadRecord } from '../lead/epochs.js';
 import { age } from '../config/duration.js';
 import { forecast, leftText, type Sample } from '../capacity/forecast.js';
 import type { Reading } from '../accounts/leases.js';
+import { agentFigures, generationView, ledgerFigures, spendText, type GenerationView, type Ledger } from '../ledger/ledger.js';
 
 export interface StatusInput {
   plan: string;
@@ -19,6 +20,8 @@ export interface StatusInput {
   now: number;
   /** The accounts' last readings and their readings over the run, with the critical line (SPEC 10.7); absent: no accounts part. */
   accounts?: { readings: Record<string, Reading>; samples: Record<string, Sample[]>; critical: number };
+  /** What each agent generation spent (SPEC 10.7); absent: none kept. */
+  ledger?: Ledger;
 }
 
 /** An account as `status --json` shows it (SPEC 10.7): its reading and its forecast. */
@@ -51,6 +54,8 @@ export interface StatusJson {
     role?: 'reviewer';
     review_of?: string;
     round?: number;
+    /** SPEC 10.7: what each of its generations spent, oldest first. */
+    generations: GenerationView[];
   }[];
   accounts?: AccountStatus[];
 }
@@ -79,10 +84,13 @@ export function statusJson(input: StatusInput): StatusJson {
         blocked: l.blocked ? { class: l.blocked.class, what: l.blocked.what } : null,
         last: l.last,
         ...(l.state === 'waiting' ? { waiting_for: [...(l.waitingFor ?? [])] } : {}),
-      }, ...reviewerEntry(l)]),
+        generations: generationsOf(input.ledger, l.name),
+      }, ...reviewerEntry(l, input.ledger)]),
     ...(input.accounts === undefined ? {} : { accounts: accountsStatus(input.accounts) }),
   };
 }
+
+const generationsOf = (ledger: Ledger | undefined, agent: string): GenerationView[] => (ledger?.[agent] ?? []).map(generationView);
 
 /** Every account with a reading, by id: its reading and how fast it burns (core/capacity/forecast.ts). */
 export function accountsStatus(a: NonNullable<StatusInput['accounts']>): AccountStatus[] {
@@ -94,12 +102,13 @@ export function accountsStatus(a: NonNullable<StatusInput['accounts']>): Account
 }
 
 /** A lane's reviewer in flight as a status entry (SPEC 10.6), or none. */
-function reviewerEntry(l: LaneState): StatusJson['lanes'] {
+function reviewerEntry(l: LaneState, ledger: Ledger | undefined): StatusJson['lanes'] {
   const r = l.review?.reviewer ?? null;
   if (!l.review || r === null) return [];
   return [{
     name: `${l.name}.review`, role: 'reviewer', review_of: l.name, round: l.review.round, generation: r.seq, account: r.account,
     state: r.paneId === null ? 'starting' : 'working', phase: null, capacity: null, context_pct: null, blocked: null, last: `reviewing ${l.name} (round ${l.review.round})`,
+    generations: generationsOf(ledger, `${l.name}.review`),
   }];
 }
 
@@ -110,8 +119,12 @@ export function statusTable(input: StatusInput): string {
   const promoting = input.lanes.find((l) => l.name === input.leadName)?.handoff?.promotion?.lane;
   const from = input.record?.released ? undefined : input.record?.promoted_from;
   const promotion = promoting ? `, promoting ${promoting}` : from ? `, ${from.lane} g${from.generation} promoted in place` : '';
-  const header = `swarm ${json.session.replace(/^swarm-/, '')} — plan ${json.plan} — lead ${json.lead.name}@${json.lead.epoch}${json.lead.account ? ` (${json.lead.account})` : ''} ${json.lead.state}${promotion}`;
-  const reviewers = json.lanes.filter((l) => l.role === 'reviewer').map((r) => [r.name, `g${r.generation}`, r.account ?? '-', r.state === 'starting' ? 'starting' : 'reviewing', '-', '-', '-', r.last ?? '-']);
+  // The run's spend, the lead's and reviewers' included (SPEC 7's JSON keeps its keys: lanes carry `generations`).
+  const total = spendText(ledgerFigures(input.ledger));
+  const header = `swarm ${json.session.replace(/^swarm-/, '')} — plan ${json.plan} — lead ${json.lead.name}@${json.lead.epoch}${json.lead.account ? ` (${json.lead.account})` : ''} ${json.lead.state}${promotion}${total === null ? '' : ` — spent ${total}`}`;
+  // A SPEND column once some agent told a figure (a plan of command lanes has none to show).
+  const spent = (agent: string): string[] => (total === null ? [] : [spendText(agentFigures(input.ledger?.[agent])) ?? '-']);
+  const reviewers = json.lanes.filter((l) => l.role === 'reviewer').map((r) => [r.name, `g${r.generation}`, r.account ?? '-', r.state === 'starting' ? 'starting' : 'reviewing', '-', '-', '-', ...spent(r.name), r.last ?? '-']);
   const rows = input.lanes
     .filter((l) => l.name !== input.leadName)
     .flatMap((l) => [[
@@ -123,10 +136,11 @@ export function statusTable(input: StatusInput): string {
       l.phase ? `${l.phase} ${age((l.endedAt ?? input.now) - (l.phaseSince ?? input.now))}` : '-',
       l.capacity ?? '-',
       l.contextPct === null ? '-' : `${l.contextPct}%`,
+      ...spent(l.name),
       l.state === 'waiting' ? oneLine(`waiting for ${(l.waitingFor ?? []).join(', ')} to be done`, 160)
         : l.waitingForAccount ? oneLine(`waiting for an account: ${l.waitingForAccount.why}`, 160) : oneLine(l.last ?? '-', 60),
     ], ...reviewers.filter((r) => r[0] === `${l.name}.review`)]);
-  const table = [['LANE', 'GEN', 'ACCOUNT', 'STATE', 'PHASE', 'CAPACITY', 'CTX', 'LAST'], ...rows];
+  const table = [['LANE', 'GEN', 'ACCOUNT', 'STATE', 'PHASE', 'CAPACITY', 'CTX', ...(total === null ? [] : ['SPEND']), 'LAST'], ...rows];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
   const lines = table.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd());
   const accounts = (json.accounts ?? []).map((a) => {

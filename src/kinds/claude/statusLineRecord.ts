@@ -5,7 +5,7 @@
  * changes); returns swarm's one short line.
  */
 import { callerContext } from '../../adapters/caller.js';
-import { reportVerdict, verdictOn } from '../../adapters/agentSignal.js';
+import { reportUsage, reportVerdict, verdictOn } from '../../adapters/agentSignal.js';
 import { saveReading } from '../../adapters/capacityCache.js';
 import { readLaneSession, writeLaneSession } from '../../adapters/laneSession.js';
 import type { SignalIO } from '../kind.js';
@@ -27,6 +27,11 @@ export async function recordStatusLine(input: string, io: SignalIO): Promise<str
     });
   }
   reportVerdict(ctx, verdict, now);
+  // What the process spent, for the ledger (SPEC 10.7); nothing before it has a figure to tell.
+  const spend = status.spend;
+  if (spend.costUsd !== null || spend.input !== null || spend.output !== null) {
+    reportUsage(ctx, { sessionId: status.sessionId, costUsd: spend.costUsd, tokens: { input: spend.input, output: spend.output, cache_read: null, cache_write: null } }, now);
+  }
   // The session, for the transcript probe, when no SessionStart hook recorded it.
   if (status.sessionId !== null && readLaneSession(ctx.plan, ctx.lane, ctx.generation) === null) {
     writeLaneSession(ctx.plan, ctx.lane, { generation: ctx.generation, session_id: status.sessionId, transcript_path: status.transcriptPath });

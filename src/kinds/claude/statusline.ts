@@ -23,6 +23,12 @@ export interface StatusLine {
   model: string | null;
   sessionId: string | null;
   transcriptPath: string | null;
+  /**
+   * What this process has spent (SPEC 10.7): `cost.total_cost_usd` and `context_window.total_input_tokens`
+   * / `total_output_tokens`, cumulative for the process. The status line carries no cumulative cache
+   * counts (`current_usage` is the last message's), so cache read and write are null: not reported.
+   */
+  spend: { costUsd: number | null; input: number | null; output: number | null };
 }
 
 export function parseStatusLine(text: string): Parsed<StatusLine> {
@@ -46,9 +52,12 @@ export function parseStatusLine(text: string): Parsed<StatusLine> {
       model: str(obj(json, 'model'), 'id'),
       sessionId: str(json, 'session_id'),
       transcriptPath: str(json, 'transcript_path'),
+      spend: { costUsd: nonNegative(num(obj(json, 'cost'), 'total_cost_usd')), input: nonNegative(num(context, 'total_input_tokens')), output: nonNegative(num(context, 'total_output_tokens')) },
     },
   };
 }
+
+const nonNegative = (n: number | null): number | null => (n !== null && Number.isFinite(n) && n >= 0 ? n : null);
 
 function usageWindow(w: Json | null): UsageWindow {
   return { usedPct: num(w, 'used_percentage'), resetsAt: isoTime(w?.['resets_at']) };

@@ -1,11 +1,11 @@
 /**
  * `swarm hook codex-notify '<json>'`: Codex's notify, its turn JSON as the last argument. The lane's
  * rollout is read on (its session_meta.id is the lane's thread; other threads are ignored), its
- * verdict reported when it changed, a usage-limit turn reported as a hard limit, and the lane's turn
- * end reported.
+ * verdict reported when it changed, a usage-limit turn reported as a hard limit, its token totals
+ * reported when they changed (the ledger), and the lane's turn end reported.
  */
 import { callerContext } from '../../adapters/caller.js';
-import { reportHook, reportVerdict, verdictOn } from '../../adapters/agentSignal.js';
+import { reportHook, reportUsage, reportVerdict, verdictOn } from '../../adapters/agentSignal.js';
 import type { SignalIO } from '../kind.js';
 import { parseCodexNotify } from './notify.js';
 import { laneRollout } from './rolloutProbe.js';
@@ -21,6 +21,9 @@ export async function codexNotifyHook(_event: string, json: string, io: SignalIO
     if (reportVerdict(ctx, verdict, now, rollout.hardLimit ?? '') && rollout.hardLimit !== null) {
       reportHook(ctx, 'codex-rollout', rollout.hardLimit, `the rollout's last turn ended in ${rollout.hardLimit}`, { resets_at: verdict.resets_at });
     }
+    // The thread's tokens so far, for the ledger (SPEC 10.7): Codex reports no cost.
+    const t = rollout.totals ?? null;
+    if (t !== null) reportUsage(ctx, { sessionId: rollout.sessionId, costUsd: null, tokens: { input: t.input, output: t.output, cache_read: t.cached, cache_write: null }, turns: rollout.turnsCompleted }, now);
   }
   const parsed = parseCodexNotify(json, rollout?.sessionId ?? null);
   if (!parsed.ok) throw new Error(parsed.error);

@@ -9,6 +9,7 @@
  *   the older `resets_in_seconds` from the line's timestamp, or the oldest flat `primary_used_percent`
  *   shape); `rate_limits` null or absent → capacity unknown. `info.model_context_window` and
  *   `last_token_usage` → context.
+ * - `info.total_token_usage` → the thread's token totals (the ledger).
  * - `task_complete` (a turn ended) or `error` whose `codex_error_info` is `usage_limit_exceeded` →
  *   a hard limit; `context_window_exceeded` or an overflow text → overflow. A later turn that
  *   completes without an error clears it.
@@ -32,11 +33,20 @@ export interface RolloutState {
   hardLimit: CodexLimit | null;
   /** `task_complete` events seen: a turn ended. */
   turnsCompleted: number;
+  /** `info.total_token_usage`, the thread's tokens so far (SPEC 10.7's ledger); null (or absent in older saved states) until one is seen. */
+  totals?: CodexTotals | null;
+}
+
+/** Codex's own token totals: `input_tokens` (cached ones included), `cached_input_tokens`, `output_tokens`. No cost is reported. */
+export interface CodexTotals {
+  input: number | null;
+  cached: number | null;
+  output: number | null;
 }
 
 export const ROLLOUT_START: RolloutState = {
   offset: 0, sessionId: null, reading: { state: 'unknown', remainingPct: null, contextPct: null, resetsAt: null },
-  window: null, contextTokens: null, hardLimit: null, turnsCompleted: 0,
+  window: null, contextTokens: null, hardLimit: null, turnsCompleted: 0, totals: null,
 };
 
 const encoder = new TextEncoder();
@@ -60,6 +70,7 @@ export function readRollout(chunk: string, fromOffset: number, previous: Rollout
       const info = obj(payload, 'info');
       state.window = positive(num(info, 'model_context_window')) ?? state.window;
       state.contextTokens = tokensOf(obj(info, 'last_token_usage')) ?? state.contextTokens;
+      state.totals = totalsOf(obj(info, 'total_token_usage')) ?? state.totals ?? null;
       windows = rateWindows(obj(payload, 'rate_limits'), lineTime(entry, now));
     }
     if (type === 'task_complete' || type === 'error') {
@@ -95,6 +106,13 @@ function tokensOf(usage: Json | null): number | null {
   const output = num(usage, 'output_tokens');
   return input === null && output === null ? null : (input ?? 0) + (output ?? 0);
 }
+
+function totalsOf(usage: Json | null): CodexTotals | null {
+  const t = { input: count(num(usage, 'input_tokens')), cached: count(num(usage, 'cached_input_tokens')), output: count(num(usage, 'output_tokens')) };
+  return t.input === null && t.cached === null && t.output === null ? null : t;
+}
+
+const count = (n: number | null): number | null => (n !== null && n >= 0 ? n : null);
 
 function limitOf(error: Json | null): CodexLimit | null {
   if (error === null) return null;

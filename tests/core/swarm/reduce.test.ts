@@ -122,8 +122,10 @@ describe('reduceSwarm: one step for the whole swarm', () => {
   it('the plan done, the lead\'s agent gone: no successor, only its lease back (chaos seed 1029)', () => {
     const s = state({ planDone: true, lanes: { lead: working('lead'), 'lane-a': working('lane-a', { state: 'done' }) } });
     const step = reduceSwarm(s, { type: 'lane', lane: 'lead', event: { type: 'exited', paneId: '%lead', status: 1 } }, ctx({ finished: true }));
-    expect(types(step.effects)).toEqual(['lead:journal', 'lead:release_lease', 'lead:journal']);
+    expect(types(step.effects)).toEqual(['lead:journal', 'lead:release_lease', 'lead:journal', 'swarm:journal']);
     expect(step.effects[1]!.effect).toMatchObject({ type: 'release_lease', account: 'a0' });
+    // Its generation's end is the ledger's (SPEC 10.7): journaled with how it ended.
+    expect(step.effects[3]!.effect).toMatchObject({ type: 'journal', event: 'generation_spent', lane: 'lead', data: { generation: 1, end: 'done' } });
     expect(step.state.lanes.lead).toMatchObject({ state: 'done', paneId: null, handoff: null });
   });
 

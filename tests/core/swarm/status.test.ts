@@ -21,7 +21,7 @@ const input = (lanes: LaneState[], over: Partial<StatusInput> = {}): StatusInput
 
 type JsonLane = StatusJson['lanes'][number];
 const jsonLane = (name: string, over: Partial<JsonLane> = {}): JsonLane => ({
-  name, generation: 1, account: 'work2', state: 'starting', phase: null, capacity: null, context_pct: null, blocked: null, last: null, ...over,
+  name, generation: 1, account: 'work2', state: 'starting', phase: null, capacity: null, context_pct: null, blocked: null, last: null, generations: [], ...over,
 });
 
 const { account: _account, ...withoutAccount } = record;
@@ -59,7 +59,8 @@ describe('statusJson', () => {
     const json = statusJson(input([leadLane, lane('lane-a')]));
     expect(Object.keys(json)).toEqual(['plan', 'session', 'lead', 'lanes']);
     expect(Object.keys(json.lead)).toEqual(['name', 'epoch', 'account', 'state']);
-    expect(Object.keys(json.lanes[0]!)).toEqual(['name', 'generation', 'account', 'state', 'phase', 'capacity', 'context_pct', 'blocked', 'last']);
+    // SPEC 10.7 adds `generations` to each lane.
+    expect(Object.keys(json.lanes[0]!)).toEqual(['name', 'generation', 'account', 'state', 'phase', 'capacity', 'context_pct', 'blocked', 'last', 'generations']);
   });
 
   it('keeps the lanes in their order and leaves the lead out of them', () => {
@@ -205,5 +206,31 @@ describe('a done lane in the table', () => {
   it("keeps its phase's age where the lane ended, as the dashboard does", () => {
     const done = lane('lane-a', { state: 'done', phase: 'accepted', phaseSince: NOW - 60_000, endedAt: NOW - 45_000 });
     expect(statusTable(input([leadLane, done]))).toMatch(/lane-a\s+g1\s+work2\s+done\s+accepted 15s/);
+  });
+});
+
+describe('spend (SPEC 10.7): each lane\'s generations, and a SPEND column once any agent told a figure', () => {
+  const g = (generation: number, cost: number | null, input: number | null, end: 'handed_off' | null = null) => ({
+    generation, account: 'work2', vendor: 'anthropic', started: NOW - 600_000, ended: end === null ? null : NOW - 60_000, end, turns: 3,
+    processes: [{ session: `s${generation}`, last: { cost_usd: cost, tokens: { input, output: 100, cache_read: null, cache_write: null } }, kept: { cost_usd: null, tokens: { input: null, output: null, cache_read: null, cache_write: null } } }],
+    context_pct_at_end: end === null ? null : 71, capacity_start: 90, capacity_end: end === null ? null : 12,
+  });
+  const ledger = { 'lane-a': [g(1, 1.25, 5000, 'handed_off'), g(2, 0.5, 1000)], lead: [g(1, 0.255, 2000)], 'lane-b': [g(1, null, 412_000)] };
+
+  it('status --json lanes carry generations, oldest first, with their figures', () => {
+    const json = statusJson(input([leadLane, lane('lane-a', { generation: 2 }), lane('lane-b')], { ledger }));
+    expect(json.lanes[0]!.generations).toEqual([
+      { generation: 1, session_id: 's1', account: 'work2', vendor: 'anthropic', started: new Date(NOW - 600_000).toISOString(), ended: new Date(NOW - 60_000).toISOString(), end: 'handed_off', turns: 3, tokens: { input: 5000, output: 100, cache_read: null, cache_write: null }, cost_usd: 1.25, context_pct_at_end: 71, capacity_start: 90, capacity_end: 12 },
+      expect.objectContaining({ generation: 2, session_id: 's2', ended: null, end: null, cost_usd: 0.5 }),
+    ]);
+    expect(json.lanes[1]!.generations[0]).toMatchObject({ cost_usd: null, tokens: { input: 412_000 } });
+  });
+
+  it('the table gains SPEND (a cost in dollars, else tokens) and the header the run\'s total, the lead\'s included', () => {
+    const lines = statusTable(input([leadLane, lane('lane-a', { generation: 2 }), lane('lane-b')], { ledger })).split('\n');
+    expect(lines[0]).toBe('swarm demo — plan demo — lead lead@2 (work1) working — spent $2.01');
+    expect(lines[1]).toMatch(/CTX {2}SPEND +LAST$/);
+    expect(lines[2]).toMatch(/^lane-a .* \$1\.75 +-$/);
+    expect(lines[3]).toMatch(/^lane-b .* 412k tok +-$/);
   });
 });

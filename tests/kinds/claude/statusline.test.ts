@@ -23,7 +23,16 @@ describe('parseStatusLine: fixtures', () => {
       model: 'claude-sonnet-4-6',
       sessionId: SID,
       transcriptPath: `/home/dev/.claude-work2/projects/-work-wt-demo/${SID}.jsonl`,
+      spend: { costUsd: 0, input: 0, output: 0 },
     });
+  });
+
+  it('what the process spent (SPEC 10.7): cost.total_cost_usd and the cumulative input and output tokens', () => {
+    expect(parsed(fixture('statusline-after-reply')).spend).toEqual({ costUsd: 0.4821, input: 84_210, output: 3120 });
+    expect(parsed(fixture('statusline-1m')).spend).toEqual({ costUsd: 0, input: 412_000, output: 9000 });
+    // Absent, of the wrong type or negative: not reported.
+    expect(parsed('{"cost":{"total_cost_usd":"1.5"},"context_window":{"total_input_tokens":-3}}').spend).toEqual({ costUsd: null, input: null, output: null });
+    expect(parsed('{}').spend).toEqual({ costUsd: null, input: null, output: null });
   });
 
   it('after a reply: the five-hour window binds (63.5% used), context 42%', () => {

@@ -13,6 +13,8 @@ describe('readRollout: fixtures, read whole', () => {
   it.each<[string, Partial<RolloutState>]>([
     ['rollout-current', {
       sessionId: TID, window: 475_000, contextTokens: 193_500, hardLimit: null, turnsCompleted: 1,
+      // The thread's token totals, for the ledger (SPEC 10.7): input includes the cached.
+      totals: { input: 380_000, cached: 300_000, output: 7000 },
       reading: { state: 'unknown', remainingPct: 57.5, contextPct: 40.7, resetsAt: iso(1796114187) },
     }],
     ['rollout-resets-in-seconds', {
