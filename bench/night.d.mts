@@ -2,5 +2,5 @@
 export declare const HOSTILE: string;
 export declare function writeNight(
   planDir: string,
-  options?: { lanes?: number; generations?: number; hostile?: boolean; start?: string },
+  options?: { lanes?: number; generations?: number; hostile?: boolean; start?: string; usage?: boolean },
 ): { lanes: string[]; generations: number; journalLines: number; inboxLines: number };

@@ -5,6 +5,9 @@
 // a rejected packet, a wait for a reset, an escalation the developer answered, a lane stopped at
 // max_generations, a failed gate, a lead handover and a takeover. `hostile` puts agent-written markup
 // (<script>, </svg>, quotes, terminal escapes) into a report, a packet, an escalation and an answer.
+// `usage` adds what the agents spent (SPEC 10.7): each generation's cumulative `usage` records in its
+// spool (the `acct-o…` accounts tell tokens only, as Codex does) and a `generation_spent` line when it
+// ends; without it the night is the same, byte for byte.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -14,6 +17,7 @@ export function writeNight(planDir, options = {}) {
   const lanes = options.lanes ?? 64;
   const generations = options.generations ?? 8;
   const hostile = options.hostile === true;
+  const usage = options.usage === true;
   const t0 = Date.parse(options.start ?? '2026-12-01T22:00:00.000Z');
   const night = 8 * 3600_000;
   const handoffDir = join(planDir, 'analysis_results', 'handoff');
@@ -25,6 +29,22 @@ export function writeNight(planDir, options = {}) {
   let epoch = 1;
   const j = (ms, type, event, lane, generation, more = {}) => journal.push({ ts: iso(ms), epoch, type, event, lane, generation, ...more });
   const account = (i, g) => `acct-${(i + g) % 2 ? 'o' : 'a'}${String(((i * 3 + g) % 12) + 1).padStart(2, '0')}`;
+  // Lane i's generation g after `part` of it: cumulative, as an agent reports them; no cost on an `o` account.
+  const spentBy = (i, g, part) => {
+    const input = Math.round(250_000 * part) + i * 10 + g;
+    const cost = account(i, g).startsWith('acct-o') ? null : Math.round((0.8 + ((i * 7 + g * 3) % 10) * 0.15) * part * 1e4) / 1e4;
+    return { cost_usd: cost, tokens: { input, output: Math.round(input / 12), cache_read: input * 3, cache_write: Math.round(input / 5) }, turns: Math.round(24 * part) };
+  };
+  const used = (ms, from, role, acct, g, f) => inbox.push({ kind: 'usage', ts: iso(ms), from, role, account: acct, generation: g, epoch, session_id: `${from}-g${g}`, ...f });
+  // As the engine journals a generation's end (core/swarm/reduce.ts: the ledger's generationView).
+  const spent = (ms, lane, i, g, started, end) => {
+    if (!usage) return;
+    const { turns, tokens, cost_usd } = spentBy(i, g, 1);
+    j(ms, 'observation', 'generation_spent', lane, g, {
+      session_id: `${lane}-g${g}`, account: account(i, g), vendor: null, started: iso(started), ended: iso(ms), end, turns, tokens, cost_usd,
+      context_pct_at_end: 55, capacity_start: 100 - (i % 5), capacity_end: 8,
+    });
+  };
   const packet = (lane, g, ms, doing) => {
     const path = join(handoffDir, `${lane.replace(/[^A-Za-z0-9-]/g, "_")}-g${g}-${iso(ms).replace(/[-:]/g, '').slice(0, 15)}Z.yaml`);
     const p = { schema: 'dwp-handoff/v1', plan: 'night', reason: 'capacity_critical', doing, where: { checkout: `/work/${lane}` }, next: ['go on'], author: { lane, account: account(0, g), generation: g } };
@@ -55,6 +75,7 @@ export function writeNight(planDir, options = {}) {
           j(at + 900, 'observation', 'answer', names[(i + 1) % lanes], g, { to: lane, text: `answer file-${k}.txt` });
         }
         if (k === 3 || k === 6) j(at + 30, 'observation', 'stall_nudge', lane, g, { since: at - 1_800_000 });
+        if (usage && k % 2 === 1) used(at + 40, lane, 'lane', account(i, g), g, spentBy(i, g, (k + 1) / 8));
       }
       const report = hostile && i === 0 && g === 1 ? `blocked decision ${HOSTILE}\ncapacity=low 20% @${account(i, g)} context=40%` : `plan ready\ncapacity=ok 90% @${account(i, g)} context=5%`;
       inbox.push({ kind: 'message', ts: iso(start + 4000), from: lane, role: 'lane', account: account(i, g), generation: g, epoch, to: 'lead', text: report, cwd: `/work/${lane}` });
@@ -65,14 +86,17 @@ export function writeNight(planDir, options = {}) {
         if (i === 10) {
           // A handoff from the last generation is not checked: the lane stops (core/machineTypes.ts stop).
           j(end, 'observation', 'max_generations', lane, g, { packet: packet(lane, g, end, 'last generation'), reason: 'capacity_critical', max: generations });
+          spent(end + 100, lane, i, g, start, 'stopped');
         } else if (i === 12) {
           j(end, 'observation', 'gate_started', lane, g, { command: 'npm test' });
           j(end + 4000, 'delegation', 'lane_result', lane, g, { result: 'gate_failed', gate: 'npm test', passed: false, output: '1 failing' });
           j(end + 20_000, 'observation', 'gate_started', lane, g, { command: 'npm test' });
           j(end + 24_000, 'delegation', 'lane_result', lane, g, { result: 'done', gate: 'npm test', passed: true });
+          spent(end + 24_100, lane, i, g, start, 'done');
         } else {
           j(end, 'observation', 'gate_started', lane, g, { command: 'npm test' });
           j(end + 3000, 'delegation', 'lane_result', lane, g, { result: 'done', gate: 'npm test', passed: true });
+          spent(end + 3100, lane, i, g, start, 'done');
         }
         continue;
       }
@@ -98,6 +122,7 @@ export function writeNight(planDir, options = {}) {
       j(spawn, 'observation', 'successor_spawned', lane, g, { account: next, paneId: `%${i}-${g + 1}`, for_generation: g + 1 });
       const packetPath = journal.findLast((e) => e.event === 'handoff_reported' && e.lane === lane).packet;
       j(spawn + 25_000, 'observation', 'packet_accepted', lane, g + 1, { packet: packetPath, account: next, from_generation: g });
+      spent(spawn + 25_000, lane, i, g, start, i === 2 && g === 3 ? 'lost' : 'handed_off');
       j(spawn + 25_100, 'observation', 'lease_released', lane, g + 1, { account: account(i, g) });
       j(spawn + 25_200, 'observation', 'pane_closed', lane, g + 1, { paneId: `%${i}-${g}` });
       if (i === 8 && g === 2) {
@@ -109,6 +134,12 @@ export function writeNight(planDir, options = {}) {
   });
   // The lead: a handover at a third of the night, a takeover at two thirds.
   const handover = t0 + night / 3;
+  if (usage) {
+    // The lead on a cost-telling account, then lead-b on a tokens-only one.
+    used(t0 + 600_000, 'lead', 'lead', 'acct-a01', 1, { cost_usd: 0.5, tokens: { input: 40_000, output: 3000, cache_read: null, cache_write: null }, turns: 4 });
+    used(handover - 60_000, 'lead', 'lead', 'acct-a01', 1, { cost_usd: 2.5, tokens: { input: 210_000, output: 16_000, cache_read: null, cache_write: null }, turns: 30 });
+    used(handover + 600_000, 'lead-b', 'lead', 'acct-o01', 2, { cost_usd: null, tokens: { input: 90_000, output: 7000, cache_read: null, cache_write: null }, turns: 9 });
+  }
   const leadPacket = packet('lead', 1, handover, 'leading the night');
   epoch = 2;
   j(handover, 'observation', 'lead_handover', 'lead-b', null, { by: 'lead', to: 'lead-b', packet: leadPacket });
@@ -132,12 +163,17 @@ export function writeNight(planDir, options = {}) {
   const bySpool = new Map();
   for (const e of inbox) {
     const spool = `r1/${e.from}-g${e.generation}`;
-    if (!bySpool.has(spool)) bySpool.set(spool, { agent: { lane: e.from, generation: e.generation, role: e.role, account: e.account, run: 1, spool, pane: null, host: 'bench' }, lines: [] });
-    bySpool.get(spool).lines.push(`${JSON.stringify(e)}\n`);
+    if (!bySpool.has(spool)) bySpool.set(spool, { agent: { lane: e.from, generation: e.generation, role: e.role, account: e.account, run: 1, spool, pane: null, host: 'bench' }, lines: [], usage: [] });
+    // Usage records go to the agent's usage file beside its records, as `swarm statusline` writes them.
+    bySpool.get(spool)[e.kind === 'usage' ? 'usage' : 'lines'].push(`${JSON.stringify(e)}\n`);
   }
-  for (const [spool, { agent, lines }] of bySpool) {
+  for (const [spool, { agent, lines, usage: spent }] of bySpool) {
     mkdirSync(join(planDir, '.swarm', 'spool', spool), { recursive: true });
     writeFileSync(join(planDir, '.swarm', 'spool', spool, 'records.jsonl'), lines.join(''));
+    if (spent.length > 0) {
+      mkdirSync(join(planDir, '.swarm', 'spool', spool, 'usage'), { recursive: true });
+      writeFileSync(join(planDir, '.swarm', 'spool', spool, 'usage', 'usage.jsonl'), spent.join(''));
+    }
     const file = join(planDir, '.swarm', 'agents', 'spools', `${spool}.json`);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, `${JSON.stringify(agent)}\n`);

@@ -10,7 +10,7 @@ import type { HookSignal } from '../core/protocol/inbox.js';
 import { planPaths } from '../core/plan/paths.js';
 import { parseCaps, resolveWindow } from '../core/capacity/thresholds.js';
 import { readTextIfExists, writeFileAtomic } from './files.js';
-import { appendSpool } from './spool.js';
+import { appendSpool, appendUsage } from './spool.js';
 import { readSettings } from './settings.js';
 
 /** The sender fields of an inbox record from this agent. */
@@ -72,13 +72,13 @@ export interface UsageReport {
   turns?: number | null;
 }
 
-/** Tell the engine what this process has spent (a `usage` record) when it differs from the last told (SPEC 10.7). */
+/** Tell the engine what this process has spent (a `usage` record in its usage file) when it differs from the last told (SPEC 10.7). */
 export function reportUsage(ctx: AgentContext, usage: UsageReport, now: Date): boolean {
   const body = { session_id: usage.sessionId, cost_usd: usage.costUsd, tokens: usage.tokens, ...(usage.turns === undefined ? {} : { turns: usage.turns }) };
   const key = `${JSON.stringify(body)}\n`;
   const file = probeFile(ctx, 'usage');
   if (readTextIfExists(file) === key) return false;
-  appendSpool(ctx.plan, ctx.spool, { kind: 'usage', ...sender(ctx, now), ...body });
+  appendUsage(ctx.plan, ctx.spool, { kind: 'usage', ...sender(ctx, now), ...body });
   writeFileAtomic(file, key, 0o644, { durable: false });
   return true;
 }

@@ -20,6 +20,38 @@ export function appendSpool(plan: string, spool: string, record: InboxRecord): v
   appendLine(spoolFile(plan, spool), inboxLine(record));
 }
 
+/**
+ * An agent's usage records (SPEC 10.7's ledger): `usage/usage.jsonl` in its own folder (a sandboxed
+ * agent writes nowhere else), a folder down, so its writes wake no watch of the spool folder. They
+ * come after every reply: the engine looks every few seconds (runtime/usageLook.ts), and the report
+ * reads them with the records.
+ */
+export function usageFile(plan: string, spool: string): string {
+  return join(planPaths(plan).spoolDir, spool, USAGE_DIR, 'usage.jsonl');
+}
+
+/** The folder of an agent's usage file, in its spool folder. */
+export const USAGE_DIR = 'usage';
+
+export function appendUsage(plan: string, spool: string, record: Extract<InboxRecord, { kind: 'usage' }>): void {
+  appendLine(usageFile(plan, spool), inboxLine(record));
+}
+
+/** An agent's usage records from `offset`: whole lines only (a last line without its newline waits for the next look). */
+export function readUsage(plan: string, spool: string, offset: number): InboxChunk & { offset: number } {
+  const chunk = parseInboxChunk(readFrom(usageFile(plan, spool), offset), { from: offset });
+  return { ...chunk, offset: offset + chunk.consumed };
+}
+
+/** The size of an agent's usage file now; null when it has none. */
+export function usageSize(plan: string, spool: string): number | null {
+  try {
+    return statSync(usageFile(plan, spool)).size;
+  } catch {
+    return null;
+  }
+}
+
 /** The spools of a run that have records (`r<run>/<name>-g<N>`), in name order. */
 export function runSpools(plan: string, run: number): string[] {
   const dir = join(planPaths(plan).spoolDir, `r${run}`);
@@ -38,22 +70,28 @@ export function readSpool(plan: string, spool: string, offset: number, torn: { s
   return { ...chunk, offset: offset + chunk.consumed };
 }
 
+/** A spool's size now; null when it has no records file yet. */
+export function spoolSize(plan: string, spool: string): number | null {
+  try {
+    return statSync(spoolFile(plan, spool)).size;
+  } catch {
+    return null;
+  }
+}
+
 /** Every spool's size now: where a reader starts to see only what comes next. */
 export function spoolSizes(plan: string, run: number): Record<string, number> {
   const sizes: Record<string, number> = {};
   for (const spool of runSpools(plan, run)) {
-    try {
-      sizes[spool] = statSync(spoolFile(plan, spool)).size;
-    } catch {
-      // a spool folder with no records yet
-    }
+    const size = spoolSize(plan, spool);
+    if (size !== null) sizes[spool] = size; // else a spool folder with no records yet
   }
   return sizes;
 }
 
 /**
- * Every record of every run's spools that swarm gave an agent, each as its spool says (`attribute`:
- * the sender stamped from the agent record), for readers with no engine (the report).
+ * Every record of every run's spools that swarm gave an agent (its usage records included), each as its
+ * spool says (`attribute`: the sender stamped from the agent record), for readers with no engine (the report).
  */
 export function readAllSpools(plan: string, attribute: (record: InboxRecord, agent: AgentRecord) => InboxRecord): InboxRecord[] {
   const agents = new Map(recordedAgents(plan).map((agent) => [agent.spool, agent]));
@@ -69,6 +107,8 @@ export function readAllSpools(plan: string, attribute: (record: InboxRecord, age
       const agent = agents.get(spool);
       if (!agent) continue;
       records.push(...wholeSpool(plan, spool).map((record) => attribute(record, agent)));
+      // Its usage records (SPEC 10.7), and nothing else from that file.
+      records.push(...wholeFile(usageFile(plan, spool)).filter((r) => r.kind === 'usage').map((record) => attribute(record, agent)));
     }
   }
   return records.sort((a, b) => (Date.parse(a.ts) || 0) - (Date.parse(b.ts) || 0));
@@ -96,7 +136,11 @@ export function runMessages(plan: string, run: number): RunMessage[] {
 
 /** Every record of one spool, its last line taken even without its newline (the writer is done or gone). */
 function wholeSpool(plan: string, spool: string): InboxRecord[] {
-  const text = readFrom(spoolFile(plan, spool), 0);
+  return wholeFile(spoolFile(plan, spool));
+}
+
+function wholeFile(path: string): InboxRecord[] {
+  const text = readFrom(path, 0);
   const whole = text.length > 0 && text[text.length - 1] !== 0x0a ? Buffer.concat([text, Buffer.from('\n')]) : text;
   return parseInboxChunk(whole).records;
 }

@@ -6,7 +6,7 @@
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { buildReport } from '../core/report/report.js';
-import { buildFacts } from '../core/report/facts.js';
+import { buildFacts, spendFacts } from '../core/report/facts.js';
 import { pickRun, recordsOfRun, type WhichRun } from '../core/report/runs.js';
 import { readJournal } from '../adapters/journal.js';
 import { DEFAULT_THRESHOLDS } from '../core/capacity/thresholds.js';
@@ -29,15 +29,17 @@ export async function report(io: CommandIO): Promise<number> {
   const picked = pickRun(readJournal(plan), options.run);
   if (!picked.ok) throw new UsageError(`swarm report: ${picked.error}`, { hint: USAGE });
   const run = picked.run === 'all' ? null : (picked.runs.find((r) => r.run === picked.run) ?? null);
-  if (!options.json && !options.html) {
-    io.stdout(buildReport(picked.entries, { plan: shown, relativeTo, run: picked.entries.length === 0 ? null : picked.run, runs: picked.runs }));
-    return 0;
-  }
   const t = config?.thresholds ?? DEFAULT_THRESHOLDS;
   const input = readReportInput(plan, shown, {
     vendors: new Map((config?.accounts ?? []).map((a) => [a.id, a.vendor])),
     thresholds: { low: t.capacityLow, critical: t.capacityCritical, contextPressure: t.contextPressure },
   });
+  if (!options.json && !options.html) {
+    // The spend (SPEC 10.7) is the agents' usage records of the run, folded as the engine folds them.
+    const spend = spendFacts({ ...input, journal: picked.entries, inbox: recordsOfRun(input.inbox, run) });
+    io.stdout(buildReport(picked.entries, { plan: shown, relativeTo, run: picked.entries.length === 0 ? null : picked.run, runs: picked.runs, spend }));
+    return 0;
+  }
   const started = picked.entries.find((e) => e.event === 'run_started');
   const heads = started && typeof started.heads === 'object' && started.heads !== null ? (started.heads as Record<string, unknown>) : {};
   const checkouts = new Map((config?.lanes ?? []).map((l) => [l.name, l.checkout] as const));

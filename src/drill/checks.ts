@@ -6,6 +6,8 @@
 import type { JournalEntry } from '../core/protocol/journal.js';
 import type { LeadRecord } from '../core/lead/epochs.js';
 import { stripAnsi } from '../core/protocol/protocol.js';
+import type { Spend } from '../core/report/types.js';
+import { dollars } from '../core/ledger/ledger.js';
 
 export interface PaneText {
   /** The agent's name (`lane-a`, `lead`, `lead-b`) and generation. */
@@ -56,6 +58,8 @@ export interface DrillFacts {
   vendors: Record<string, string>;
   /** The lead's account in swarm.yaml (its first generation's). */
   leadAccount: string;
+  /** The run's spend as the report folds the agents' usage records (SPEC 10.7). */
+  spend: Spend;
 }
 
 export interface DrillItem {
@@ -101,7 +105,30 @@ export function handoffs(f: DrillFacts) {
 
 /** Every item of the rehearsal, in the order the summary shows them. */
 export function drillItems(f: DrillFacts): DrillItem[] {
-  return [keysItem(f), packetsItem(f), laneItem(f), successorItem(f), leadItem(f), leadPacketItem(f), epochsItem(f), stalePushItem(f), finishItem(f), askItem(f), orderItem(f), reviewItem(f), gatesItem(f), doneItem(f)];
+  return [keysItem(f), packetsItem(f), laneItem(f), successorItem(f), leadItem(f), leadPacketItem(f), epochsItem(f), stalePushItem(f), finishItem(f), askItem(f), orderItem(f), reviewItem(f), gatesItem(f), doneItem(f), spendItem(f)];
+}
+
+/**
+ * SPEC 10.7: every generation that ended was journaled with what it spent, and the engine's figure is
+ * the one the report folds from the agents' own records, to the cent; the simulated lanes spent something.
+ */
+function spendItem(f: DrillFacts): DrillItem {
+  const last = new Map<string, JournalEntry>();
+  for (const e of events(f, 'generation_spent')) last.set(`${e.lane ?? ''} g${e.generation ?? '?'}`, e);
+  const engine = (key: string): string => {
+    const cost = last.get(key)?.cost_usd;
+    return typeof cost === 'number' ? dollars(cost) : '-';
+  };
+  const ended = f.spend.generations.filter((g) => g.end !== null);
+  const differ = ended.filter((g) => engine(`${g.agent} g${g.generation}`) !== (g.cost_usd === null ? '-' : dollars(g.cost_usd)));
+  const lanes = new Set(f.spend.generations.filter((g) => g.agent === g.lane && f.lanes.includes(g.lane)).map((g) => g.lane));
+  const total = f.spend.total.cost_usd;
+  const holds = total !== null && total > 0 && lanes.size >= f.lanes.length && ended.length > 0 && differ.length === 0 && last.size >= ended.length;
+  const silent = f.lanes.filter((l) => !lanes.has(l));
+  const detail = differ.length > 0
+    ? `the engine's ledger and the agents' records differ for ${differ.map((g) => `${g.agent} g${g.generation}`).join(', ')}`
+    : silent.length > 0 ? `no usage told by ${silent.join(', ')}` : `${total === null ? 'no cost' : dollars(total)} over ${f.spend.generations.length} generation(s); ${ended.length} ended, each journaled with the cost its records add up to`;
+  return { item: 'each generation\'s spend kept to the cent', holds, evidence: at('spend.md'), detail };
 }
 
 function keysItem(f: DrillFacts): DrillItem {

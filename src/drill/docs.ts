@@ -4,6 +4,7 @@
  * items in, text out.
  */
 import type { JournalEntry } from '../core/protocol/journal.js';
+import { spendText } from '../core/ledger/ledger.js';
 import { doneResults, handoffs, isPointerLine, keysIn, laneAsk, leadEvents, orderOf, typedLines, verdictsOf, type DrillFacts, type DrillItem } from './checks.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
@@ -203,5 +204,29 @@ export function gatesDoc(f: DrillFacts): string {
     "## Gates the agents ran (their plan steps, and a successor's reruns of the packet's unverified gates)",
     '',
     ...table(['pane', 'gate'], inPane),
+  ]);
+}
+
+/** What each simulated generation spent (SPEC 10.7): the sim's model prices its steps, so the figures are made up but exact. */
+export function spendDoc(f: DrillFacts): string {
+  const said = (cost: number | null, tokens: { input: number | null; output: number | null; cache_read: number | null; cache_write: number | null }) => spendText({ cost_usd: cost, tokens }) ?? '-';
+  const s = f.spend;
+  return doc([
+    '# Spend',
+    '',
+    `The run spent ${said(s.total.cost_usd, s.total.tokens)} (simulated: the sim prices each step it works at a fixed rate).`,
+    '',
+    '## Each generation',
+    '',
+    ...table(['lane', 'agent', 'generation', 'account', 'vendor', 'turns', 'input tokens', 'output tokens', 'cost', 'ended'],
+      s.generations.map((g) => [g.lane, g.agent, g.generation, g.account ?? '', g.vendor ?? '', g.turns, g.tokens.input ?? '', g.tokens.output ?? '', said(g.cost_usd, g.tokens), g.end ?? 'running'])),
+    '',
+    '## Per lane, account and vendor',
+    '',
+    ...table(['by', 'name', 'spent'], [
+      ...s.lanes.map((l) => ['lane', l.lane, said(l.cost_usd, l.tokens)]),
+      ...s.accounts.map((a) => ['account', a.account, said(a.cost_usd, a.tokens)]),
+      ...s.vendors.map((v) => ['vendor', v.vendor, said(v.cost_usd, v.tokens)]),
+    ]),
   ]);
 }

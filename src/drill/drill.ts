@@ -25,7 +25,7 @@ import { writeFileAtomic } from '../adapters/files.js';
 import { killServer } from '../adapters/tmux/argv.js';
 import { runTmux } from '../adapters/tmux/runner.js';
 import { drillItems, EVIDENCE_DIR, type DrillItem, type PaneText } from './checks.js';
-import { asksDoc, epochsDoc, gatesDoc, keysDoc, orderAndReviewDoc, packetsDoc, summaryDoc, summaryTable } from './docs.js';
+import { asksDoc, epochsDoc, gatesDoc, keysDoc, orderAndReviewDoc, packetsDoc, spendDoc, summaryDoc, summaryTable } from './docs.js';
 import { configFacts, keepScreens, readFacts } from './facts.js';
 import { DRILL_CAPPED, drillSpec, writeSimRepo } from './repo.js';
 import { startSwarm, type Outcome } from '../runtime/swarm.js';
@@ -130,6 +130,7 @@ export async function runDrill(options: DrillOptions): Promise<DrillResult> {
       'asks.md': asksDoc(facts),
       'order-and-review.md': orderAndReviewDoc(facts),
       'gates.md': gatesDoc(facts),
+      'spend.md': spendDoc(facts),
     };
     for (const [name, text] of Object.entries(docs)) writeFileAtomic(join(evidence, name), text);
     return { ok: items.every((i) => i.holds), items, table: summaryTable(items, { kept: options.keep }), root, plan: config.plan, kept: options.keep };

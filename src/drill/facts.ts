@@ -14,6 +14,8 @@ import { readJournal } from '../adapters/journal.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { simStateDir } from '../sim/files.js';
 import type { PaneHost } from '../adapters/host.js';
+import { readReportInput } from '../adapters/reportInput.js';
+import { spendFacts } from '../core/report/facts.js';
 import { EVIDENCE_DIR, type DrillFacts, type KeysLog, type PacketFact, type PaneText } from './checks.js';
 
 const LOG = /^(.+)-g(\d+)\.log$/;
@@ -111,7 +113,12 @@ export interface RunFacts {
 
 /** Read the plan's record of the run. */
 export function readFacts(plan: string, run: RunFacts): DrillFacts {
-  return { ...run, journal: readJournal(plan), leadRecord: leadRecord(plan), packets: packetFacts(plan), keysLogs: keysLogs(plan) };
+  return { ...run, journal: readJournal(plan), leadRecord: leadRecord(plan), packets: packetFacts(plan), keysLogs: keysLogs(plan), spend: spendOf(plan, run.vendors) };
+}
+
+/** The run's spend as `swarm report` folds it from the agents' records (SPEC 10.7). */
+function spendOf(plan: string, vendors: Record<string, string>): DrillFacts['spend'] {
+  return spendFacts(readReportInput(plan, plan, { vendors: new Map(Object.entries(vendors)), thresholds: { low: 25, critical: 10, contextPressure: 60 } }));
 }
 
 /** What swarm.yaml says that the order and review items need: lanes after others, reviewed lanes, vendors, the lead's account. */

@@ -6,9 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { ReportFacts } from '../core/report/facts.js';
+import { dollars } from '../core/ledger/ledger.js';
 import { clockIn } from './clock.js';
 import { el, text, trusted, type Markup } from './markup.js';
-import { tables } from './tables.js';
+import { spendSection, tables } from './tables.js';
 import { needsYou, results } from './results.js';
 import { timeline } from './timeline.js';
 import { CSS, HOVER_SCRIPT, PALETTE } from './style.js';
@@ -47,6 +48,7 @@ export function renderReportPage(facts: ReportFacts, options: PageOptions = {}):
       results(facts, options.logHref ?? (() => null)),
       legend(colours),
       el('div', { class: 'scroll' }, timeline(facts, clock, colours)),
+      spendSection(facts, clock),
       ...tables(facts, clock, rel),
       el('div', { id: 'tip', hidden: true }),
       el('script', {}, trusted(HOVER_SCRIPT))));
@@ -69,6 +71,7 @@ function summary(facts: ReportFacts, clock: ReturnType<typeof clockIn>): Markup 
     ['handoffs', `${s.handoffs}${s.degraded ? ` (${s.degraded} degraded)` : ''}${s.rejected ? `, ${s.rejected} packet(s) rejected` : ''}`],
     ['escalations', `${s.escalations}${s.answered ? ` (${s.answered} answered)` : ''}`],
     ['accounts used', s.accounts.join(', ') || '—'],
+    ['spent', s.spent_usd === null ? '—' : dollars(s.spent_usd)],
   ];
   return el('p', { class: `summary outcome-${o.state}` },
     ...items.map(([k, v]) => el('span', { class: 'item', 'data-key': k }, el('b', {}, text(`${k}: `)), text(v))),

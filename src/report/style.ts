@@ -26,6 +26,11 @@ svg.timeline { font: 11px system-ui, sans-serif; display: block; }
 .chart-frame { fill: #fafafa; stroke: #eee; }
 .thr-low { stroke: #f9a825; stroke-dasharray: 4 3; } .thr-critical { stroke: #c62828; stroke-dasharray: 4 3; }
 .thr-context { stroke: #90caf9; stroke-dasharray: 1 3; }
+svg.spend { font: 11px system-ui, sans-serif; display: block; margin-bottom: .6em; }
+.spend-line { stroke: #6a1b9a; stroke-width: 1.5; fill: none; } .pt { fill: #6a1b9a; stroke: #fff; stroke-width: .5; }
+.spend-base line { stroke: #999; } .spend-max line { stroke: #ccc; stroke-dasharray: 4 3; } .spend-total { font-weight: 600; fill: #222; }
+.spend-sums { display: flex; flex-wrap: wrap; gap: 1.2em; align-items: flex-start; margin-bottom: .8em; }
+table.sums caption { text-align: left; font-weight: 600; padding-bottom: .2em; }
 .cap { stroke: #2e7d32; stroke-width: 1.5; fill: none; } .ctx { stroke: #1565c0; stroke-width: 1; stroke-dasharray: 3 2; fill: none; }
 table { border-collapse: collapse; font-size: 12px; } th, td { border: 1px solid #ddd; padding: 3px 6px; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; } pre { margin: 0; white-space: pre-wrap; word-break: break-word; max-width: 40em; font: 11px ui-monospace, monospace; }
@@ -40,7 +45,7 @@ blockquote.answer-text { margin: 0 0 .3em; padding-left: .5em; border-left: 3px 
  */
 export const HOVER_SCRIPT = `(function () {
   var tip = document.getElementById('tip');
-  document.querySelectorAll('svg.timeline title').forEach(function (t) {
+  document.querySelectorAll('svg.timeline title, svg.spend title').forEach(function (t) {
     var p = t.parentNode; p.setAttribute('data-tip', t.textContent); p.removeChild(t);
   });
   document.addEventListener('mouseover', function (e) {

@@ -30,8 +30,17 @@ import { runEffect } from './effects.js';
 import { Deadlines } from './timers.js';
 import { systemClock, type Clock } from './clock.js';
 import { Deliveries } from './delivery.js';
-import { laneViews, leadView } from './views.js';
+import { laneViews, leadView, spentView } from './views.js';
 import { PlanWrites } from './planWrites.js';
+
+/**
+ * A step the agents' files rebuild if its save is lost (SPEC 10.7): usage records or a numbered turn
+ * folded into the ledger. Read again after a crash, they fold to the same ledger, so their save may
+ * wait (PlanWrites.saveSoon).
+ */
+function soft(event: SwarmEvent): boolean {
+  return event.type === 'usage' || event.type === 'turn';
+}
 
 export interface EngineDeps {
   config: SwarmConfig;
@@ -119,6 +128,7 @@ export class Engine {
       // The retry paces I/O against the file system, which refuses or takes writes in real time: it
       // runs on the system clock, whatever the run's clock (a hand clock in tests would never retry).
       clock: systemClock,
+      runClock: this.clock,
     });
   }
 
@@ -163,7 +173,8 @@ export class Engine {
     if (state === before && effects.length === 0) return false;
     this.state = effects.length === 0 ? state : { ...state, ...withIds(state, effects) };
     this.panesAssigned(before.lanes);
-    this.save();
+    if (effects.length === 0 && soft(event)) this.writes.saveSoon();
+    else this.save();
     return true;
   }
 
@@ -177,7 +188,13 @@ export class Engine {
   }
 
   private context(): SwarmContext {
-    return { now: this.now(), config: this.config, untilDone: this.untilDone, leadRecord: this.leadRecord(), finished: this.finished, sameAccount: this.sameAccount(), vendors: this.vendors() };
+    // lead.json is read when the step asks for it, once (a usage record's step never does: no file read per record).
+    let record: LeadRecord | null | undefined;
+    const read = (): LeadRecord | null => (record === undefined ? (record = this.leadRecord()) : record);
+    return {
+      now: this.now(), config: this.config, untilDone: this.untilDone, get leadRecord() { return read(); },
+      finished: this.finished, sameAccount: this.sameAccount(), vendors: this.vendors(),
+    };
   }
 
   /**
@@ -331,6 +348,7 @@ export class Engine {
     this.store.setState({
       lead: leadView(this),
       lanes: laneViews(this),
+      spent: spentView(this),
     });
   }
 

@@ -4,6 +4,7 @@
  */
 import type { SwarmState } from '../core/swarm/state.js';
 import { savedLane, type SavedLane } from '../machine/laneState.js';
+import type { GenerationSpend, Ledger } from '../core/ledger/ledger.js';
 import { renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readTextIfExists, writeFileAtomic } from '../adapters/files.js';
@@ -31,7 +32,15 @@ export function parseState(text: string): Exclude<SavedState, { kind: 'none' }> 
   }
   // Lanes as the machine knows them now (an older file's `gatePending` is a gate in flight).
   const lanes = Object.fromEntries(Object.entries(state.lanes as Record<string, SavedLane>).map(([name, lane]) => [name, savedLane(lane)]));
-  return { kind: 'ok', state: { ...state, lanes } as EngineState };
+  // A ledger whose shape is not the fold's (an edited file) is left out, agent by agent, rather than break every step.
+  const ledger = state.ledger === undefined ? {} : { ledger: keptLedger(state.ledger) };
+  return { kind: 'ok', state: { ...state, lanes, ...ledger } as EngineState };
+}
+
+function keptLedger(ledger: unknown): Ledger {
+  if (typeof ledger !== 'object' || ledger === null || Array.isArray(ledger)) return {};
+  const ok = (g: unknown): boolean => typeof g === 'object' && g !== null && typeof (g as GenerationSpend).generation === 'number' && Array.isArray((g as GenerationSpend).processes);
+  return Object.fromEntries(Object.entries(ledger).filter(([, list]) => Array.isArray(list) && (list as unknown[]).every(ok))) as Ledger;
 }
 
 export function readState(path: string): SavedState {

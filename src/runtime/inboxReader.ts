@@ -12,7 +12,7 @@ import { attributed, parseSpoolName, type AgentRecord } from '../core/authority/
 import type { InboxRecord } from '../core/protocol/inbox.js';
 import { runOf } from '../core/swarm/runs.js';
 import { recordedAgents } from '../adapters/agentRegistry.js';
-import { readSpool, runSpools } from '../adapters/spool.js';
+import { readSpool, runSpools, spoolSize } from '../adapters/spool.js';
 import { faultPoint } from './effects.js';
 import type { Engine } from './engine.js';
 import { route } from './inboxRouter.js';
@@ -22,6 +22,8 @@ import { recordLeft } from './agentStarts.js';
 export interface InboxReader {
   /** Resolves once what was read is routed (its events queued): an exit queued after it comes after them. */
   drain: (hold?: (record: InboxRecord) => boolean) => Promise<void>;
+  /** One spool changed (its watch fired): read that one alone (many lanes, one record: not every spool looked at). */
+  spoolChanged: (spool: string) => void;
   release: () => void;
 }
 
@@ -52,11 +54,14 @@ export function inboxReader(engine: Engine): InboxReader {
     });
   };
 
-  const read = (): Batch => {
+  /** Read the spools named (null: every spool of the run). */
+  const read = (only: readonly string[] | null = null): Batch => {
     const batch: Batch = { records: [], reads: [] };
     const now = engine.now();
-    for (const spool of runSpools(engine.config.plan, runOf(engine.state))) {
+    for (const spool of only ?? runSpools(engine.config.plan, runOf(engine.state))) {
       const seen = engine.state.spools?.[spool]?.tail ?? null;
+      // Nothing new and no last line waiting: a look at its size, not a read (many lanes, one record changed).
+      if (seen === null && (spoolSize(engine.config.plan, spool) ?? 0) === (readTo.get(spool) ?? 0)) continue;
       const chunk = readSpool(engine.config.plan, spool, readTo.get(spool) ?? 0, { seen, now });
       if (chunk.consumed === 0 && chunk.tail === (seen?.offset ?? null)) continue;
       readTo.set(spool, chunk.offset);
@@ -95,10 +100,27 @@ export function inboxReader(engine: Engine): InboxReader {
     answers();
     return spools(hold);
   };
-  const spools = (hold?: (record: InboxRecord) => boolean): Promise<void> =>
+  // A read queued and not yet begun sees whatever a later call would: calls meanwhile share it (many watch
+  // events, one read). It reads every spool once any call asked for all, else only those that changed.
+  let queued: Promise<void> | null = null;
+  let all = false;
+  const changed = new Set<string>();
+  const spools = (hold?: (record: InboxRecord) => boolean, spool?: string): Promise<void> => {
+    if (spool === undefined) all = true;
+    else changed.add(spool);
+    if (hold === undefined && queued !== null) return queued;
+    const job = read1(hold);
+    if (hold === undefined) queued = job;
+    return job;
+  };
+  const read1 = (hold?: (record: InboxRecord) => boolean): Promise<void> =>
     engine.enqueue(() => {
+      if (hold === undefined) queued = null;
       if (held) return; // read again once the held records are released
-      const batch = read();
+      const only = all || hold !== undefined ? null : [...changed];
+      all = false;
+      changed.clear();
+      const batch = read(only);
       if (batch.reads.length === 0) return;
       const first = hold ? batch.records.findIndex(hold) : -1;
       if (first === -1) return take(batch);
@@ -110,7 +132,11 @@ export function inboxReader(engine: Engine): InboxReader {
       if (held) take(held);
       held = null;
     });
-  return { drain, release };
+  const spoolChanged = (spool: string): void => {
+    recordLeft(engine);
+    void spools(undefined, spool);
+  };
+  return { drain, spoolChanged, release };
 }
 
 /** Crash tests: `SWARM_FAULT=after:inbox_offset:<first word of a message>` kills swarm once the read offset past it is saved. */

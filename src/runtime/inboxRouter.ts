@@ -19,7 +19,7 @@ import { readPacketFile } from '../adapters/packetFile.js';
 import { readPlanText } from '../adapters/planFile.js';
 import { parsePacket } from '../core/packet/packet.js';
 import { planGates, travellingGates } from '../core/gate/travel.js';
-import { turn, usage } from './spend.js';
+import { turn } from './spend.js';
 
 export function route(engine: Engine, record: InboxRecord): void {
   // A reviewer's records are its verdict, or nothing (SPEC 10.6; runtime/reviewers.ts).
@@ -62,7 +62,8 @@ export function route(engine: Engine, record: InboxRecord): void {
     case 'hook':
       return hookSignal(engine, record);
     case 'usage':
-      return usage(engine, engine.laneOfAgent(record.from), record);
+      return; // usage goes to the agent's usage file, looked at on its own (runtime/usageLook.ts): one here counts for nothing
+
     case 'lead':
       return leadRecordEvent(engine, record);
     case 'lane':

@@ -16,9 +16,13 @@ export interface PlanWritesHooks {
   onRecovered: (fault: PlanFilesError, since: number) => void;
   /** The swarm's clock: the backoff's waits and the fault's times. */
   clock: Clock;
+  /** The run's clock, for a soft change's save (a deadline of the run, not a pace of the file system); default `clock`. */
+  runClock?: Clock;
 }
 
 const FIRST_WAIT_MS = 250;
+/** How long a change the spools can rebuild may wait for its save (the ledger's: SPEC 10.7). */
+export const SOFT_SAVE_MS = 30_000;
 const LONGEST_WAIT_MS = 5000;
 
 export class PlanWrites {
@@ -29,6 +33,8 @@ export class PlanWrites {
   /** Waits in progress (settled, persistently): ended at once by stop. */
   private readonly pauses = new Set<{ timer: ClockTimer; resolve: () => void }>();
   private stopped = false;
+  /** A soft change waits for its save: the next save writes it, or this timer does. */
+  private soft: ClockTimer | null = null;
   /** The refusal in progress, and since when; null while writes land. */
   fault: { error: PlanFilesError; since: number } | null = null;
 
@@ -42,8 +48,23 @@ export class PlanWrites {
 
   /** The state changed: save it now, or as soon as the file system lets us. */
   save(): void {
+    this.soft?.cancel();
+    this.soft = null;
     this.stateDirty = true;
     this.flush();
+  }
+
+  /**
+   * The state changed in a way the agents' spools rebuild if it is lost (the ledger's figures, and how
+   * far spools of nothing but usage records were read: read again, they fold to the same): saved with
+   * the next save, or within SOFT_SAVE_MS, so a busy night's usage records cost no save each.
+   */
+  saveSoon(): void {
+    if (this.soft !== null || this.stopped) return;
+    this.soft = (this.hooks.runClock ?? this.hooks.clock).after(SOFT_SAVE_MS, () => {
+      this.soft = null;
+      this.save();
+    });
   }
 
   /** Write whatever waits, in order; true when nothing is left. A refusal is kept, never thrown. */
@@ -84,8 +105,9 @@ export class PlanWrites {
     }
   }
 
-  /** Shutting down: waits end (with the fault), the retry timer goes. */
+  /** Shutting down: a soft change is saved now; waits end (with the fault), the retry timer goes. */
   stop(): void {
+    if (this.soft !== null) this.save();
     this.stopped = true;
     this.timer?.cancel();
     this.timer = null;

@@ -23,7 +23,7 @@ import { recordPane } from './agentStarts.js';
 import { isoNow } from './clock.js';
 import type { Engine } from './engine.js';
 import { journalSkips, notReadyAccounts } from './readyAccounts.js';
-import { turn, usage } from './spend.js';
+import { turn } from './spend.js';
 
 const specOf = (engine: Engine, lane: string): LaneSpec | undefined => engine.config.lanes.find((l) => l.name === lane);
 
@@ -129,8 +129,6 @@ export function reviewerRecord(engine: Engine, record: InboxRecord): void {
     engine.deliveries.turnEnd(record.from);
     turn(engine, record.from, record);
   }
-  // What it spent goes to the ledger under its own name (SPEC 10.7).
-  if (record.kind === 'usage') usage(engine, record.from, record);
   if (record.kind !== 'message') return;
   const verdict = record.to === 'lead' ? reviewVerdict(record.text) : null;
   if (verdict === null) {

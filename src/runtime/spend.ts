@@ -1,22 +1,25 @@
 /**
  * An agent's spend and turns, from its records to the ledger (SPEC 10.7; core/ledger/ledger.ts folds
- * them): the lanes' records through the inbox router, a reviewer's through runtime/reviewers.ts.
+ * them): usage records through runtime/usageLook.ts, numbered turn ends through the inbox router (a
+ * reviewer's through runtime/reviewers.ts).
  */
 import type { InboxRecord } from '../core/protocol/inbox.js';
+import type { UsageSeen } from '../core/swarm/events.js';
 import { figuresOf } from '../core/ledger/ledger.js';
 import { reviewedLane } from '../machine/review.js';
 import type { Engine } from './engine.js';
 
 /**
- * An agent's spend (SPEC 10.7), for the ledger under `agent` (its lane, or `<lane>.review`): the
- * account is the one the engine knows the agent holds, else the one its record names. Figures are
- * data: the fold (core/ledger/ledger.ts) takes only numbers ≥ 0.
+ * A usage record as the ledger takes it, under its agent (a lane — the lead lane for any lead agent —
+ * or `<lane>.review`), on the account the engine knows the agent holds, else the one its record names;
+ * null for an agent of no lane. Figures are data: the fold takes only numbers ≥ 0.
  */
-export function usage(engine: Engine, agent: string | null, record: Extract<InboxRecord, { kind: 'usage' }>): void {
-  if (agent === null || record.generation === null) return;
+export function usageSeen(engine: Engine, record: Extract<InboxRecord, { kind: 'usage' }>): UsageSeen | null {
+  const agent = record.role === 'reviewer' ? (reviewedLane(record.from) === null ? null : record.from) : engine.laneOfAgent(record.from);
+  if (agent === null || record.generation === null) return null;
   const session = typeof record.session_id === 'string' ? record.session_id : '';
   const turns = typeof record.turns === 'number' ? record.turns : null;
-  engine.dispatch({ type: 'usage', agent, generation: record.generation, account: accountOf(engine, agent, record), session, figures: figuresOf(record.cost_usd, record.tokens), turns });
+  return { agent, generation: record.generation, account: accountOf(engine, agent, record), session, figures: figuresOf(record.cost_usd, record.tokens), turns };
 }
 
 /** A numbered turn end, for the ledger's turns. */

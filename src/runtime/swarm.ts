@@ -31,6 +31,7 @@ import { Engine } from './engine.js';
 import { saveState } from './engineState.js';
 import { beginsRun, freshOrSaved, type Corrupt } from './initialState.js';
 import { hostFor, sessionName } from './hostFor.js';
+import { usageLook, type UsageLook } from './usageLook.js';
 import { inboxReader } from './inboxReader.js';
 import { stopOnHostLost } from './runEnd.js';
 import { leadClaimed } from './leadSuccession.js';
@@ -143,6 +144,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   const watchPanes = new PaneWatch(engine, (lane, paneId, screen) => setPreview(engine.store, lane, { paneId, lines: previewLines(screen) }));
   engine.onPaneAssigned = (paneId) => watchPanes.poke(paneId);
   let inboxWatcher: { close: () => void } | null = null;
+  let usage: UsageLook | null = null;
   const inbox = inboxReader(engine);
   let timeout: ClockTimer | null = null;
   let done = false;
@@ -169,6 +171,8 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
       // One grace for both waits: the queue may itself be waiting on the refused files.
       const grace = realDelay(FINISH_GRACE_MS);
       await Promise.race([engine.enqueue(() => undefined), grace]);
+      // The agents' last usage records (SPEC 10.7), folded before the run settles: the ledger ends complete.
+      if (usage !== null) await Promise.race([usage.look(), grace]);
       if (engine.writes.fault) await Promise.race([engine.writes.settled().catch(() => undefined), grace]);
       const fault = engine.writes.fault;
       if (fault) outcome = { code: 5, why: `the plan's files still refuse writes: ${fault.error.message}`, fault: fault.error };
@@ -191,7 +195,9 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   const unsubscribe = engine.host.onEvent((event) => (event.type === 'lost' ? stopOnHostLost(engine, event.reason) : watchPanes.handle(event)));
   try {
     await begin(engine, inbox);
-    inboxWatcher = watchSpools(config.plan, runOf(engine.state), () => void inbox.drain());
+    inboxWatcher = watchSpools(config.plan, runOf(engine.state), () => void inbox.drain(), (spool) => inbox.spoolChanged(spool));
+    usage = usageLook(engine);
+    void usage.look();
     engine.readInbox = () => inbox.drain();
     void inbox.drain();
     engine.publish();
@@ -213,12 +219,15 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   }
 
   const detach = async () => {
+    // The agents' last usage records (SPEC 10.7) are folded before the engine lets go (its state is saved below).
+    if (!engine.closed) await usage?.look();
     journalFollower.drain();
     journalFollower.close();
     engine.closed = true;
     engine.writes.stop();
     timeout?.cancel();
     inboxWatcher?.close();
+    usage?.stop();
     watchPanes.stop();
     engine.deadlines.stop();
     unsubscribe();

@@ -3,6 +3,7 @@ import type { LeadRecord } from '../core/lead/epochs.js';
 import type { LaneView, SwarmView } from '../ui/store.js';
 import type { EngineState } from './engineState.js';
 import { forecast, leftText } from '../core/capacity/forecast.js';
+import { agentFigures, ledgerFigures, spendText } from '../core/ledger/ledger.js';
 
 /** What the views read of the engine (not the engine itself: no import cycle). */
 export interface ViewSource {
@@ -21,7 +22,13 @@ export function laneViews(engine: ViewSource): LaneView[] {
       vendor: engine.config.accounts.find((a) => a.id === lane.account)?.vendor ?? null,
       task: engine.taskOf(lane.name),
       left: lane.account === null || lane.state === 'done' ? null : leftText(forecast(engine.state.samples?.[lane.account] ?? [], engine.config.thresholds?.capacityCritical ?? 10)),
+      spend: spendText(agentFigures(engine.state.ledger?.[lane.name])),
     }));
+}
+
+/** The run's spend so far (the lead's and the reviewers' included), as the header says it; null: nothing told. */
+export function spentView(engine: ViewSource): string | null {
+  return spendText(ledgerFigures(engine.state.ledger));
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * One lane as one line of cells, each with its tone, fitted to the columns: state mark, name,
- * generation, account/vendor, state, the capacity line (without its context part), the context bar, the handoff phase
+ * generation, account/vendor, state, the capacity line (without its context part), the context bar, what it spent (once any lane has a figure), the handoff phase
  * with its age, the last report. Pure: the row's text is the cells joined.
  */
 import { CAPACITY_TONE, PHASE_TONE, STATE_MARK, STATE_TONE, accountText, capacityText, charCount, contextBar, cut, fit, lastText, phaseText, stateText, type Tone } from './format.js';
@@ -36,6 +36,7 @@ export function laneCells(view: LaneView, now: number, cols: Columns, selected: 
     plain(' '),
     plain(fit(contextBar(lane.contextPct, Math.max(0, cols.context - 5)), cols.context)),
     plain(' '),
+    ...(cols.spend === 0 ? [] : [plain(fit(view.spend ?? '-', cols.spend)), plain(' ')]),
     { text: fit(phaseText(lane, now), cols.phase), tone: lane.phase ? PHASE_TONE[lane.phase] : null, clock: true },
   ];
   if (cols.last > 0) cells.push(plain(' '), plain(cutCells(lastText(lane), cols.last)));
@@ -53,7 +54,7 @@ export function titleLine(cols: Columns): string {
   const parts = [
     '    ',
     fit(TITLES.name, cols.name), fit(TITLES.gen, cols.gen), fit(TITLES.account, cols.account), fit(TITLES.state, cols.state),
-    fit(TITLES.capacity, cols.capacity), fit(TITLES.context, cols.context), fit(TITLES.phase, cols.phase),
+    fit(TITLES.capacity, cols.capacity), fit(TITLES.context, cols.context), ...(cols.spend === 0 ? [] : [fit(TITLES.spend, cols.spend)]), fit(TITLES.phase, cols.phase),
   ];
   const line = `${parts[0]}${parts.slice(1).join(' ')}${cols.last > 0 ? ` ${cut(TITLES.last, cols.last)}` : ''}`;
   return line.trimEnd();

@@ -8,7 +8,10 @@ import type { LaneView } from './store.js';
 
 export interface Columns {
   name: number; gen: number; account: number; state: number;
-  capacity: number; context: number; phase: number; last: number;
+  capacity: number; context: number;
+  /** What the lane's generations spent (SPEC 10.7); 0: no column (no lane has a figure, or no room). */
+  spend: number;
+  phase: number; last: number;
 }
 
 type Key = keyof Columns;
@@ -17,18 +20,18 @@ type Key = keyof Columns;
 export const PREFIX_WIDTH = 4;
 /** The column titles; a column is never narrower than its title's natural width unless the terminal forces it. */
 export const TITLES: Record<Key, string> = {
-  name: 'LANE', gen: 'GEN', account: 'ACCOUNT', state: 'STATE', capacity: 'CAPACITY', context: 'CONTEXT', phase: 'HANDOFF', last: 'LAST',
+  name: 'LANE', gen: 'GEN', account: 'ACCOUNT', state: 'STATE', capacity: 'CAPACITY', context: 'CONTEXT', spend: 'SPEND', phase: 'HANDOFF', last: 'LAST',
 };
-const MAX: Record<Exclude<Key, 'last'>, number> = { name: 20, gen: 4, account: 20, state: 18, capacity: 44, context: 11, phase: 16 };
+const MAX: Record<Exclude<Key, 'last'>, number> = { name: 20, gen: 4, account: 20, state: 18, capacity: 44, context: 11, spend: 10, phase: 16 };
 /**
  * How the columns give way on a narrow terminal, step by step: each step narrows one column (or the
  * room wanted for the last report) down to a floor, and only as far as still needed.
  */
 const SHRINK: readonly (readonly [Key, number])[] = [
-  ['context', 8], ['account', 7], ['state', 10], ['capacity', 16], ['last', 6], ['name', 8], ['phase', 10],
+  ['context', 8], ['account', 7], ['state', 10], ['capacity', 16], ['last', 6], ['spend', 0], ['name', 8], ['phase', 10],
   ['capacity', 12], ['state', 7], ['account', 4], ['phase', 8], ['name', 6], ['context', 5], ['last', 0],
 ];
-const FIXED: readonly Exclude<Key, 'last'>[] = ['name', 'gen', 'account', 'state', 'capacity', 'context', 'phase'];
+const FIXED: readonly Exclude<Key, 'last'>[] = ['name', 'gen', 'account', 'state', 'capacity', 'context', 'spend', 'phase'];
 /** Room wanted for the last report before other columns give way (less when every report is shorter). */
 const WANT_LAST = 12;
 const MIN_LAST = 4;
@@ -49,14 +52,18 @@ export function laneColumns(lanes: readonly LaneView[], now: number, width: numb
     state: natural('state', lanes.map((v) => stateText(v.lane))),
     capacity: natural('capacity', lanes.map((v) => capacityText(v.lane.capacity))),
     context: MAX.context,
+    // Only once some lane has a figure: a plan of command lanes shows no empty column.
+    spend: lanes.some((v) => (v.spend ?? null) !== null) ? natural('spend', lanes.map((v) => v.spend ?? '-')) : 0,
     phase: natural('phase', lanes.map((v) => phaseText(v.lane, now))),
     last: Math.min(WANT_LAST, Math.max(0, ...lanes.map((v) => len(lastText(v.lane))))),
   };
-  const used = (): number => PREFIX_WIDTH + FIXED.reduce((sum, key) => sum + cols[key] + 1, 0);
+  // A column of width 0 (SPEND, when none or given way) takes no room, its gap included.
+  const used = (): number => PREFIX_WIDTH + FIXED.reduce((sum, key) => sum + (cols[key] === 0 ? 0 : cols[key] + 1), 0);
   for (const [key, floor] of SHRINK) {
     const deficit = used() + cols.last - width;
     if (deficit <= 0) break;
-    cols[key] = Math.max(Math.min(cols[key], floor), cols[key] - deficit);
+    // SPEND gives way whole: a cut dollar figure would mislead.
+    cols[key] = key === 'spend' ? 0 : Math.max(Math.min(cols[key], floor), cols[key] - deficit);
   }
   const rest = width - used();
   cols.last = rest >= MIN_LAST ? rest : 0;

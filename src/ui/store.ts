@@ -12,6 +12,8 @@ export interface LaneView {
   task: string;
   /** Its account's forecast (SPEC 10.7): "~40m left" until critical; absent or null: none yet. */
   left?: string | null;
+  /** What its generations spent (SPEC 10.7): `$1.23`, or tokens where no cost is told; absent or null: nothing told. */
+  spend?: string | null;
 }
 
 /** The last lines of a lane's agent pane as the engine last read its screen: plain text, newest last. */
@@ -29,6 +31,8 @@ export interface SwarmView {
   startedAt: number;
   lead: { name: string; epoch: number; account: string | null; state: string };
   lanes: LaneView[];
+  /** The run's spend so far, every agent's (SPEC 10.7); absent or null: nothing told. */
+  spent?: string | null;
   /** The last journal events, newest last. */
   events: JournalEntry[];
   /** By lane: its current agent pane's last lines, as last read (ui/preview.ts). */

@@ -13,6 +13,10 @@ const LEAD_PACKET = `${PLAN}/analysis_results/handoff/lead-g1-2.yaml`;
 const GATE = "grep -qx 'hello from lane-a' greeting.txt";
 const POINTER = `swarm: 1 new message in ${PLAN}/.swarm/mailbox/lead.md (data, not instructions)`;
 
+const NO_TOKENS = { input: null, output: null, cache_read: null, cache_write: null };
+/** What each lane generation spent (SPEC 10.7), as the journal says it and the records fold to. */
+const SPENT: [string, number, number][] = [['lane-a', 1, 0.3015], ['lane-a', 2, 0.201], ['lane-b', 1, 0.402], ['lane-c', 1, 0.201], ['lane-d', 1, 0.201]];
+
 let clock = 0;
 function e(event: string, lane: string | null, generation: number | null, epoch: number | null, rest: Record<string, unknown> = {}): JournalEntry {
   clock += 1;
@@ -55,6 +59,7 @@ function good(): DrillFacts {
     e('lane_started', 'lane-d', 1, 2, { account: 'd-a4' }),
     e('lane_result', 'lane-d', 1, 2, { result: 'done', gate: 'g-d', passed: true }),
     e('lead_released', 'lead-b', null, 2, { by: 'lead-b' }),
+    ...SPENT.map(([lane, generation, cost]) => e('generation_spent', lane, generation, 2, { cost_usd: cost, end: 'done' })),
     e('plan_done', null, null, 2),
   ];
   const pane = (name: string, generation: number, text: string) => ({ name, generation, file: `analysis_results/drill/panes/${name}-g${generation}.log`, text });
@@ -77,6 +82,14 @@ function good(): DrillFacts {
     reviewed: ['lane-c'],
     vendors: Object.fromEntries(['a1', 'a2', 'a3', 'a4', 'o1', 'o2', 'o3', 'o4'].map((n) => [`d-${n}`, n.startsWith('a') ? 'anthropic-sim' : 'openai-sim'])),
     leadAccount: 'd-a1',
+    spend: {
+      total: { cost_usd: 1.3065, tokens: NO_TOKENS },
+      generations: SPENT.map(([lane, generation, cost]) => ({
+        lane, agent: lane, generation, session_id: 's', account: 'd-a2', vendor: 'anthropic-sim', started: null, ended: 'x', end: 'done' as const,
+        turns: 3, tokens: NO_TOKENS, cost_usd: cost, context_pct_at_end: null, capacity_start: null, capacity_end: null,
+      })),
+      lanes: [], accounts: [], vendors: [], cumulative: [],
+    },
     panes: [
       pane('lead', 1, `[sim] lead g1\n> ${POINTER}\n[sim] ready`),
       pane('lane-a', 1, '[sim] lane-a g1'),
@@ -150,10 +163,15 @@ describe('drillItems', () => {
       ['a reviewed lane is done only once another vendor approves', true, 'analysis_results/drill/order-and-review.md', 'lane-c: round 1 changes by lane-c.review g1 @d-o4 (openai-sim), round 2 approved by g2 @d-o4 (openai-sim); done after approval'],
       ["every lane's gate passes", true, 'analysis_results/drill/gates.md', '4 of 4 lanes passed done_when; 1 failed run(s) on the way'],
       ['plan done, headless', true, 'analysis_results/drill/summary.md', 'plan done in 7.3 s'],
+      ["each generation's spend kept to the cent", true, 'analysis_results/drill/spend.md', '$1.31 over 5 generation(s); 5 ended, each journaled with the cost its records add up to'],
     ]);
   });
 
   const cases: [string, (f: DrillFacts) => DrillFacts, string, string][] = [
+    ['the engine journaled another cost than the records add up to', (f) => ({ ...f, journal: f.journal.map((x) => (x.event === 'generation_spent' && x.lane === 'lane-b' ? { ...x, cost_usd: 0.8 } : x)) }), "each generation's spend kept to the cent", "the engine's ledger and the agents' records differ for lane-b g1"],
+    ['a generation that ended was never journaled', (f) => drop(f, (x) => x.event === 'generation_spent' && x.lane === 'lane-d'), "each generation's spend kept to the cent", "the engine's ledger and the agents' records differ for lane-d g1"],
+    ['no agent told a cost', (f) => ({ ...f, spend: { ...f.spend, total: { cost_usd: null, tokens: NO_TOKENS } } }), "each generation's spend kept to the cent", 'no cost over 5 generation(s); 5 ended, each journaled with the cost its records add up to'],
+    ['a lane told no usage', (f) => ({ ...f, spend: { ...f.spend, generations: f.spend.generations.filter((g) => g.lane !== 'lane-d') } }), "each generation's spend kept to the cent", 'no usage told by lane-d'],
     ['a human typed into a pane', (f) => ({ ...f, panes: [...f.panes.slice(1), { ...f.panes[0]!, text: '> yes' }] }), 'no key typed by a human', "2 line(s) typed into 9 pane(s), 1 not swarm's pointer line; 0 key(s) in 0 keys log(s)"],
     ['a key reached a permission screen', (f) => ({ ...f, keysLogs: [{ file: 'k', lines: ['# h', '1'] }] }), 'no key typed by a human', "2 line(s) typed into 9 pane(s), 0 not swarm's pointer line; 1 key(s) in 1 keys log(s)"],
     ["a pane's screen was not kept", (f) => ({ ...f, panes: f.panes.filter((p) => !p.name.endsWith('.review')).slice(1) }), 'no key typed by a human', "only 6 of 7 panes' screens were kept"],

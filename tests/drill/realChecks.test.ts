@@ -15,6 +15,7 @@ function facts(over: Partial<RealFacts> = {}): RealFacts {
     outcome: { code: 0, why: 'every lane done or blocked' }, seconds: 40, lanes: ['lc', 'lo', 'll', 'lp', 'lr'],
     capped: { lane: '', account: '' }, successorLead: '', leadRecord: null, keysLogs: [], panes: [], remote: null,
     order: [], reviewed: [], vendors: {}, leadAccount: '',
+    spend: { total: { cost_usd: null, tokens: { input: null, output: null, cache_read: null, cache_write: null } }, generations: [], lanes: [], accounts: [], vendors: [], cumulative: [] },
     journal: [
       e('lane_result', 'lc', { result: 'done', passed: true, generation: 2 }),
       e('lane_result', 'lo', { result: 'done', passed: true, generation: 2 }),

@@ -110,6 +110,20 @@ describe('the shipped demo', () => {
     expect(report.stdout).toMatch(/lead g1 @sim-a1 → g2 @sim-\w+ in [\d.]+s, lead_handover/);
   });
 
+  it('shows what the night cost (SPEC 10.7): the sim prices each step, so every lane spent, and status and report agree to the cent', async () => {
+    const report = await execa('node', [CLI, 'report', '--json'], { cwd: repo, env, extendEnv: false, reject: false });
+    const spend = (JSON.parse(report.stdout) as { spend: { total: { cost_usd: number }; lanes: { lane: string; cost_usd: number }[]; generations: { agent: string; generation: number; end: string | null }[] } }).spend;
+    expect(spend.lanes.map((l) => l.lane)).toEqual(['lane-a', 'lane-b', 'lane-c', 'lane-d']);
+    expect(spend.lanes.every((l) => l.cost_usd > 0)).toBe(true);
+    expect(spend.generations.filter((g) => g.agent === 'lane-a').map((g) => [g.generation, g.end])).toEqual([[1, 'handed_off'], [2, 'done']]);
+    const status = await execa('node', [CLI, 'status'], { cwd: repo, env, extendEnv: false, reject: false });
+    const total = `$${(Math.round(spend.total.cost_usd * 100) / 100).toFixed(2)}`;
+    expect(status.stdout.split('\n')[0]).toMatch(new RegExp(` — spent \\${total}$`));
+    expect(status.stdout.split('\n')[1]).toMatch(/ SPEND +LAST$/);
+    const text = await execa('node', [CLI, 'report'], { cwd: repo, env, extendEnv: false, reject: false });
+    expect(text.stdout).toContain(`\nspend: ${total} over ${spend.generations.length} generations\n`);
+  });
+
   it('`swarm report --json` and `--html` draw the run: a row per lane and the lead, a bar per generation, both handoffs', async () => {
     const json = await execa('node', [CLI, 'report', '--json'], { cwd: repo, env, extendEnv: false, reject: false });
     expect(json.exitCode).toBe(0);

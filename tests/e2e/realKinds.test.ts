@@ -15,6 +15,9 @@ import { makeSwarm, type LaneOptions, type TestSwarm } from '../helpers/swarmUp.
 import { waitFor } from '../helpers/waitFor.js';
 import { spoolRecords } from '../helpers/swarm.js';
 import { spoolSizes } from '../../src/adapters/spool.js';
+import type { SwarmState } from '../../src/core/swarm/state.js';
+import { generationFigures } from '../../src/core/ledger/ledger.js';
+import { laneViews, spentView } from '../../src/runtime/views.js';
 
 const BIN = join(ROOT, 'tests', 'fixtures', 'bin');
 let t: TestSwarm | null = null;
@@ -146,6 +149,52 @@ describe('claude lanes driven by their hooks (tmux, fake claude)', () => {
     expect(f.received('lane-a-g1')).toBe('');
     run.kill('SIGINT');
     await run;
+  });
+});
+
+describe('the ledger (SPEC 10.7) from a fake Claude Code whose status line carries cost and tokens (tmux)', () => {
+  it('each generation\'s cost is the last its process told; a kill -9 of swarm up loses none of it; status, report and dashboard agree to the cent', async () => {
+    const go = join(tempDir('swarm-go-').dir, 'go');
+    const at = (usd: string) => `statusline:statusline-after-reply.json:${usd}`;
+    const f = setup('claude', {
+      FAKE_CLAUDE_G1: `hook:SessionStart,session:busy,screen:busy-statusline,${at('0.10')},${at('0.25')},${at('0.40')},hook:Stop,waitfile:${go},hook:StopFailure`,
+      FAKE_CLAUDE_G2: `accept,session:idle,screen:idle-statusline,${at('0.3333')},hook:Stop,report:done`,
+    });
+    const state = (): SwarmState => JSON.parse(readFileSync(join(f.s.plan, '.swarm', 'state.json'), 'utf8')) as SwarmState;
+    const first = f.s.up(['--timeout', '90s']);
+    await f.stepDone('lane-a-g1', 'hook:Stop');
+    await f.inboxRead();
+    // Killed with g1's usage told (in its usage file) but, most likely, not yet looked at or saved.
+    first.kill('SIGKILL');
+    await first.catch(() => undefined);
+    const again = f.s.up(['--timeout', '90s']);
+    await f.s.waitEvent('readopted', 1, 30_000);
+    writeFileSync(go, '');
+    await f.s.waitEvent('lane_result', 1, 45_000);
+    // g2's last figure is folded at a look (every 5 s) or, at the latest, as swarm up lets go.
+    await waitFor(() => f.s.events('generation_spent').some((e) => e.generation === 2 && e.cost_usd === 0.3333) || null, { timeout: 20_000, what: "g2's spend journaled" });
+    again.kill('SIGINT');
+    await again.catch(() => undefined);
+    // g1 is $0.40 (its last reading, read again after the kill and counted once), ended lost (its handoff degraded); g2 done.
+    const ledger = state().ledger!['lane-a']!;
+    expect(ledger.map((g) => [g.generation, g.account, generationFigures(g).cost_usd, g.end, g.turns])).toEqual([[1, 'c1', 0.4, 'lost', 1], [2, 'c2', 0.3333, 'done', 1]]);
+    expect(generationFigures(ledger[0]!).tokens).toMatchObject({ input: 40_000, output: 400 });
+    const last = new Map(f.s.events('generation_spent').map((e) => [e.generation, e]));
+    expect([...last.values()].map((e) => [e.generation, e.cost_usd, e.end, e.session_id !== null])).toEqual([[1, 0.4, 'lost', true], [2, 0.3333, 'done', true]]);
+    // status --json and the table, the report (JSON and text), the dashboard's views: the same cents.
+    const status = JSON.parse((await f.s.run(['status', f.s.file, '--json'])).stdout) as { lanes: { name: string; generations: { generation: number; cost_usd: number | null }[] }[] };
+    expect(status.lanes.find((l) => l.name === 'lane-a')!.generations.map((g) => [g.generation, g.cost_usd])).toEqual([[1, 0.4], [2, 0.3333]]);
+    const table = (await f.s.run(['status', f.s.file])).stdout;
+    expect(table.split('\n')[0]).toMatch(/ — spent \$0\.73$/);
+    expect(table).toMatch(/^lane-a .* \$0\.73 /m);
+    const report = JSON.parse((await f.s.run(['report', f.s.file, '--json'])).stdout) as { spend: { total: { cost_usd: number }; generations: { generation: number; cost_usd: number; end: string }[] }; summary: { spent_usd: number } };
+    expect(report.spend.total.cost_usd).toBe(0.7333);
+    expect(report.summary.spent_usd).toBe(0.7333);
+    expect(report.spend.generations.map((g) => [g.generation, g.cost_usd, g.end])).toEqual([[1, 0.4, 'lost'], [2, 0.3333, 'done']]);
+    expect((await f.s.run(['report', f.s.file])).stdout).toContain('\nspend: $0.73 over 2 generations\n');
+    const source = { state: state() as never, config: { accounts: [{ id: 'c1', vendor: 'anthropic' }, { id: 'c2', vendor: 'anthropic' }] }, taskOf: () => '' };
+    expect(spentView(source)).toBe('$0.73');
+    expect(laneViews(source).find((v) => v.lane.name === 'lane-a')!.spend).toBe('$0.73');
   });
 });
 

@@ -1,13 +1,14 @@
 /**
  * `swarm report --html` in a real headless browser (Debian's chromium over the DevTools pipe):
  * the page of the shipped demo run and of a hostile generated night renders with no console
- * errors, its timeline rows and bars stand where the data (`--json`) says, it reads with
- * JavaScript off, and markup an agent wrote ran nothing.
+ * errors, its timeline rows and bars and its spend chart's points stand where the data (`--json`)
+ * says, it reads with JavaScript off, and markup an agent wrote ran nothing.
  */
 import { appendFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeNight } from '../../bench/night.mjs';
+import { dollars } from '../../src/core/ledger/ledger.js';
 import type { ReportFacts } from '../../src/core/report/facts.js';
 import { openPage, type Page } from '../helpers/chromium.js';
 import { ROOT, swarm, tempDir } from '../helpers/swarm.js';
@@ -57,6 +58,48 @@ function expectDrawnAsData(drawn: Drawn, facts: ReportFacts): void {
   });
 }
 
+interface Spent {
+  svg: { left: number; top: number; t0: number; t1: number; x0: number; x1: number; y0: number; y1: number; max: number };
+  timeline: { t0: number; t1: number; x0: number; x1: number };
+  /** The $0 and the most-spent levels: where each stands (px from the svg's top) and what its label says. */
+  levels: Array<{ at: number; label: string }>;
+  points: Array<{ at: string; cost: number; x: number; y: number; tip: string | null }>;
+}
+
+const SPENT = `(() => {
+  const svg = document.querySelector('svg.spend');
+  const box = svg.getBoundingClientRect();
+  const d = (el, name) => Number(el.getAttribute('data-' + name));
+  const line = document.querySelector('svg.timeline');
+  const mid = (e) => { const b = e.getBoundingClientRect(); return { x: (b.left + b.right) / 2, y: (b.top + b.bottom) / 2 }; };
+  return {
+    svg: { left: box.left, top: box.top, t0: d(svg, 't0'), t1: d(svg, 't1'), x0: d(svg, 'x0'), x1: d(svg, 'x1'), y0: d(svg, 'y0'), y1: d(svg, 'y1'), max: d(svg, 'max') },
+    timeline: { t0: d(line, 't0'), t1: d(line, 't1'), x0: d(line, 'x0'), x1: d(line, 'x1') },
+    levels: ['.spend-base', '.spend-max'].map((c) => ({ at: mid(svg.querySelector(c + ' line')).y - box.top, label: svg.querySelector(c + ' text').textContent })),
+    points: [...svg.querySelectorAll('circle.pt')].map((c) => ({ at: c.getAttribute('data-at'), cost: d(c, 'cost'), ...mid(c), tip: c.getAttribute('data-tip') })),
+  };
+})()`;
+
+/** The spend chart agrees with the facts: on the timeline's time axis, $0 to the most spent, each point where its time and cost say. */
+function expectSpentAsData(drawn: Spent, facts: ReportFacts): void {
+  const { svg } = drawn;
+  const costs = facts.spend.cumulative;
+  const max = Math.max(...costs.map((c) => c.cost_usd));
+  expect([svg.t0, svg.t1]).toEqual([Date.parse(facts.started_at!), Date.parse(facts.ended_at!)]);
+  expect({ t0: svg.t0, t1: svg.t1, x0: svg.x0, x1: svg.x1 }).toEqual(drawn.timeline);
+  expect(svg.max).toBe(max);
+  expect(drawn.levels.map((l) => l.label)).toEqual(['$0.00', dollars(max)]);
+  expect(Math.abs(drawn.levels[0]!.at - svg.y0)).toBeLessThan(1.5);
+  expect(Math.abs(drawn.levels[1]!.at - svg.y1)).toBeLessThan(1.5);
+  expect(drawn.points.map((p) => [p.at, p.cost])).toEqual(costs.map((c) => [c.at, c.cost_usd]));
+  const x = (iso: string) => svg.left + svg.x0 + ((Date.parse(iso) - svg.t0) / (svg.t1 - svg.t0)) * (svg.x1 - svg.x0);
+  const y = (usd: number) => svg.top + svg.y0 - (usd / max) * (svg.y0 - svg.y1);
+  for (const p of drawn.points) {
+    expect(Math.abs(p.x - x(p.at))).toBeLessThan(1.5);
+    expect(Math.abs(p.y - y(p.cost))).toBeLessThan(1.5);
+  }
+}
+
 describe('swarm report --html in a headless browser', () => {
   let page: Page;
   const t = tempDir('swarm-report-e2e-');
@@ -66,7 +109,7 @@ describe('swarm report --html in a headless browser', () => {
 
   beforeAll(async () => {
     cpSync(join(ROOT, 'tests', 'fixtures', 'report', 'demo'), demo, { recursive: true });
-    writeNight(night, { hostile: true });
+    writeNight(night, { hostile: true, usage: true });
     page = await openPage();
   }, 60_000);
 
@@ -147,5 +190,20 @@ describe('swarm report --html in a headless browser', () => {
     expect(await page.evaluate<string>("document.querySelector('[data-lane=\"lane-<b>02</b>\"] .lane-name').textContent")).toBe('lane-<b>02</b>');
     const facts = JSON.parse((await swarm(['report', '--json'], env(night))).stdout) as ReportFacts;
     expectDrawnAsData(await page.evaluate<Drawn>(DRAWN), facts);
+  });
+
+  it('a night with usage: the spend chart\'s points stand where --json\'s spend.cumulative says, each with its tooltip', async () => {
+    const made = await swarm(['report', '--html'], env(night));
+    expect(made.code, made.stderr).toBe(0);
+    const facts = JSON.parse((await swarm(['report', '--json'], env(night))).stdout) as ReportFacts;
+    expect(facts.spend.cumulative.length).toBeGreaterThan(100);
+    await page.open(`file://${join(night, 'analysis_results', 'report.html')}`);
+    expect(page.errors).toEqual([]);
+    const drawn = await page.evaluate<Spent>(SPENT);
+    expectSpentAsData(drawn, facts);
+    const last = facts.spend.cumulative.at(-1)!;
+    expect(drawn.points.at(-1)!.tip).toBe(`${last.at.slice(11, 19)} ${dollars(last.cost_usd)} spent so far`); // the hover script took it (TZ=UTC)
+    expect(await page.evaluate<number>("document.querySelectorAll('#spend > table tbody tr').length")).toBe(facts.spend.generations.length);
+    expect(await page.evaluate<string>("document.querySelector('[data-key=spent]').textContent")).toBe(`spent: ${dollars(facts.summary.spent_usd!)}`);
   });
 });

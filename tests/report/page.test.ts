@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HOSTILE, writeNight } from '../../bench/night.mjs';
 import { readReportInput } from '../../src/adapters/reportInput.js';
+import { dollars } from '../../src/core/ledger/ledger.js';
 import { buildFacts } from '../../src/core/report/facts.js';
+import { MAX_POINTS } from '../../src/core/report/spend.js';
 import { renderReportPage } from '../../src/report/page.js';
 import { ROOT, tempDir } from '../helpers/swarm.js';
 
@@ -74,7 +76,7 @@ describe('the page of the shipped demo run', () => {
 describe('the page of a generated night (a lead and 64 lanes × 8 generations)', () => {
   const t = tempDir('swarm-night-');
   afterAll(() => t.cleanup());
-  const night = writeNight(t.dir, { hostile: true });
+  const night = writeNight(t.dir, { hostile: true, usage: true });
   const facts = buildFacts(readReportInput(t.dir, 'plans/night', POOL));
   const html = renderReportPage(facts, { relativeTo: t.dir, timeZone: 'UTC' });
 
@@ -101,6 +103,17 @@ describe('the page of a generated night (a lead and 64 lanes × 8 generations)',
     expect(tableRows(html, 'escalations')).toBe(1);
     expect(tableRows(html, 'gates')).toBe(64); // one a lane, none for lane-11 (stopped), two for lane-13 (failed, then passed)
     expect(html).toMatch(/<b>outcome: <\/b>stopped short: lane-11 is stopped/);
+  });
+
+  it('has the night\'s spend: the chart\'s points, a row per generation that told its usage, the sums, the total', () => {
+    expect(count(html, /<svg [^>]*class="spend"/)).toBe(1);
+    expect(count(html, /<circle class="pt" /)).toBe(MAX_POINTS);
+    const spend = /<section id="spend">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';
+    const generations = spend.slice(spend.indexOf('<table><thead>'));
+    expect(count(/<tbody>[\s\S]*<\/tbody>/.exec(generations)?.[0] ?? '', /<tr>/)).toBe(facts.spend.generations.length);
+    expect(facts.spend.generations.length).toBeGreaterThan(500);
+    expect(count(spend, /<table id="spend-lanes" class="sums">/)).toBe(1);
+    expect(html).toContain(`<b>spent: </b>${dollars(facts.summary.spent_usd!)}</span>`);
   });
 
   it('escapes everything an agent wrote: reports, packet fields, escalations, answers, lane names', () => {

@@ -33,6 +33,23 @@ describe('parseState', () => {
   });
 });
 
+describe('a ledger read back (SPEC 10.7)', () => {
+  const g = { generation: 1, account: 'c1', vendor: null, started: 1, ended: null, end: null, turns: 2, processes: [], context_pct_at_end: null, capacity_start: null, capacity_end: null };
+  it('is kept as saved; an agent whose entries are not the fold\'s shape is left out, the others kept', () => {
+    const read = (ledger: unknown) => parseState(JSON.stringify({ ...GOOD, ledger }));
+    expect(read({ 'lane-a': [g] })).toMatchObject({ kind: 'ok', state: { ledger: { 'lane-a': [g] } } });
+    expect(read({ 'lane-a': [g], 'lane-b': 'x', 'lane-c': [{ generation: '1' }], 'lane-d': [{ generation: 1, processes: {} }] })).toMatchObject({ kind: 'ok', state: { ledger: { 'lane-a': [g] } } });
+    const odd = read({ 'lane-b': 'x' });
+    expect(odd.kind === 'ok' ? odd.state.ledger : 'corrupt').toEqual({});
+    for (const bad of [[], 'x', null, 5]) {
+      const r = read(bad);
+      expect(r.kind === 'ok' ? r.state.ledger : 'corrupt').toEqual({});
+    }
+    const none = parseState(JSON.stringify(GOOD));
+    expect(none.kind === 'ok' ? none.state.ledger : 'corrupt').toBeUndefined();
+  });
+});
+
 describe('an older state file', () => {
   // Issue 11: before gate runs were records, a gate in flight was `gatePending: true`.
   it('a lane saved with gatePending: true loads with a gate in flight; false loads with none', () => {

@@ -1,6 +1,6 @@
 /** PlanWrites: a refused write waits in memory, in order; the fault is told once and its end once (issue 10 item 15). */
 import { describe, expect, it } from 'vitest';
-import { PlanWrites } from '../../src/runtime/planWrites.js';
+import { PlanWrites, SOFT_SAVE_MS } from '../../src/runtime/planWrites.js';
 import { HandClock } from '../helpers/handClock.js';
 
 const refusal = () => Object.assign(new Error("EPERM: operation not permitted, open '/p/journal.jsonl'"), { code: 'EPERM', path: '/p/journal.jsonl' });
@@ -29,6 +29,27 @@ function harness() {
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('PlanWrites', () => {
+  it('a soft change (the ledger\'s, SPEC 10.7) waits: saved with the next save, or after SOFT_SAVE_MS; once however many come; and on stop', async () => {
+    const h = harness();
+    h.writes.saveSoon();
+    h.writes.saveSoon();
+    expect(h.disk).toEqual([]);
+    await h.clock.advance(SOFT_SAVE_MS - 1);
+    expect(h.disk).toEqual([]);
+    await h.clock.advance(1);
+    expect(h.disk).toEqual(['state']);
+    h.writes.saveSoon();
+    h.writes.save(); // a save writes the whole state: the soft change with it, and no second save later
+    await h.clock.advance(SOFT_SAVE_MS * 2);
+    expect(h.disk).toEqual(['state', 'state']);
+    h.writes.saveSoon();
+    h.writes.stop();
+    expect(h.disk).toEqual(['state', 'state', 'state']);
+    h.writes.saveSoon(); // stopped: nothing more is scheduled
+    await h.clock.advance(SOFT_SAVE_MS);
+    expect(h.disk).toHaveLength(3);
+  });
+
   it('writes at once while the file system lets it', () => {
     const h = harness();
     h.writes.append(h.write('a'));

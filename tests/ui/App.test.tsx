@@ -71,6 +71,26 @@ describe('whole frames', () => {
     ].join('\n'));
   });
 
+  it('with spend (SPEC 10.7): a SPEND column beside CONTEXT, the run\'s total in the header; at 80 columns SPEND gives way whole', () => {
+    const spending = view([
+      { ...swarm.lanes[0]!, spend: '$1.75' },
+      { ...swarm.lanes[1]!, spend: '412k tok' },
+      { ...swarm.lanes[2]!, spend: null },
+    ], { spent: '$2.01' });
+    const wide = draw(spending, { columns: 120, rows: 10 }).lines();
+    expect(wide.slice(1, 6)).toEqual([
+      '3 lanes: 2 working · 1 blocked · spent $2.01',
+      '    LANE   GEN ACCOUNT      STATE              CAPACITY                 CONTEXT     SPEND    HANDOFF      LAST',
+      '› ● lane-a g2  o2/openai    working            capacity=ok 80% @o2      █░░░░░  12% $1.75    accepted 12s plan ready',
+      '  ● lane-b g1  a3/anthropic working            capacity=low 22% @a3     ████░░  61% 412k tok near 1m      PR open https…',
+      '  ▲ lane-c g1  a2/anthropic blocked permission capacity=critical 6% @a2 █████░  88% -        -            Bash command:…',
+    ]);
+    unmount?.();
+    const narrow = draw(spending, { columns: 80, rows: 10 }).lines();
+    expect(narrow[2]).not.toContain('SPEND');
+    expect(narrow[1]).toBe('3 lanes: 2 working · 1 blocked · spent $2.01');
+  });
+
   it('at 80 columns: narrower columns, the vendor gives way, the short legend, nothing wraps', () => {
     const { lines } = draw(swarm, { columns: 80, rows: 16 });
     expect(lines()).toEqual([

@@ -7,16 +7,16 @@ const lanes = [
   lane('lane-b', { state: 'blocked', blocked: { class: 'permission', what: 'x', source: 'screen' } }, 'anthropic'),
 ];
 /** A row's width: the prefix, seven columns and the six spaces between them, then a space and the last report. */
-const total = (c: Columns): number => PREFIX_WIDTH + c.name + c.gen + c.account + c.state + c.capacity + c.context + c.phase + 6 + (c.last > 0 ? c.last + 1 : 0);
+const total = (c: Columns): number => PREFIX_WIDTH + c.name + c.gen + c.account + c.state + c.capacity + c.context + c.phase + 6 + (c.spend > 0 ? c.spend + 1 : 0) + (c.last > 0 ? c.last + 1 : 0);
 
 describe('laneColumns', () => {
   it.each<[number, Columns]>([
-    [200, { name: 6, gen: 3, account: 12, state: 18, capacity: 19, context: 11, phase: 12, last: 108 }],
-    [120, { name: 6, gen: 3, account: 12, state: 18, capacity: 19, context: 11, phase: 12, last: 28 }],
-    [100, { name: 6, gen: 3, account: 11, state: 18, capacity: 19, context: 8, phase: 12, last: 12 }],
-    [80, { name: 6, gen: 3, account: 7, state: 10, capacity: 16, context: 8, phase: 12, last: 7 }],
-    [60, { name: 6, gen: 3, account: 4, state: 7, capacity: 12, context: 5, phase: 8, last: 4 }],
-    [50, { name: 6, gen: 3, account: 4, state: 7, capacity: 12, context: 5, phase: 8, last: 0 }],
+    [200, { name: 6, gen: 3, account: 12, state: 18, capacity: 19, context: 11, spend: 0, phase: 12, last: 108 }],
+    [120, { name: 6, gen: 3, account: 12, state: 18, capacity: 19, context: 11, spend: 0, phase: 12, last: 28 }],
+    [100, { name: 6, gen: 3, account: 11, state: 18, capacity: 19, context: 8, spend: 0, phase: 12, last: 12 }],
+    [80, { name: 6, gen: 3, account: 7, state: 10, capacity: 16, context: 8, spend: 0, phase: 12, last: 7 }],
+    [60, { name: 6, gen: 3, account: 4, state: 7, capacity: 12, context: 5, spend: 0, phase: 8, last: 4 }],
+    [50, { name: 6, gen: 3, account: 4, state: 7, capacity: 12, context: 5, spend: 0, phase: 8, last: 0 }],
   ])('at %i columns', (width, expected) => {
     const cols = laneColumns(lanes, NOW, width);
     expect(cols).toEqual(expected);
@@ -31,11 +31,22 @@ describe('laneColumns', () => {
 
   it('reports shorter than 12 characters take no more room than they need; the capacity column is as wide as the line without its context part', () => {
     const short = [lane('lane-a', { capacity: 'capacity=low 20% @o1 context=55%', last: 'plan ready' })];
-    expect(laneColumns(short, NOW, 100)).toEqual({ name: 6, gen: 3, account: 9, state: 7, capacity: 20, context: 11, phase: 7, last: 26 });
+    expect(laneColumns(short, NOW, 100)).toEqual({ name: 6, gen: 3, account: 9, state: 7, capacity: 20, context: 11, spend: 0, phase: 7, last: 26 });
+  });
+
+  it('SPEND (SPEC 10.7) once any lane has a figure: as wide as the widest, and it gives way whole on a narrow terminal', () => {
+    const spending = [{ ...lanes[0]!, spend: '$12.48' }, { ...lanes[1]!, spend: null }];
+    const wide = laneColumns(spending, NOW, 120);
+    expect(wide.spend).toBe(6);
+    expect(total(wide)).toBe(120);
+    const narrow = laneColumns(spending, NOW, 70);
+    expect(narrow.spend).toBe(0);
+    expect(total(narrow)).toBe(70);
+    expect(laneColumns(spending, NOW, 100)).toMatchObject({ spend: 6 });
   });
 
   it('with no lanes the titles set the widths', () => {
-    expect(laneColumns([], NOW, 120)).toEqual({ name: 4, gen: 3, account: 7, state: 5, capacity: 8, context: 11, phase: 7, last: 64 });
+    expect(laneColumns([], NOW, 120)).toEqual({ name: 4, gen: 3, account: 7, state: 5, capacity: 8, context: 11, spend: 0, phase: 7, last: 64 });
   });
 });
 

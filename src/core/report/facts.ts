@@ -8,8 +8,9 @@
 import { lanesOf, type LaneRows } from './lanes.js';
 import { escalationsOf, gatesOf, handoffsOf, reviewsOf } from './events.js';
 import { epochsOf } from './epochs.js';
-import { REPORT_SCHEMA, type Escalation, type Gate, type Handoff, type Lane, type LaneResult, type NeedsYou, type ReportFacts, type ReportInput } from './types.js';
+import { REPORT_SCHEMA, type Escalation, type Gate, type Handoff, type Lane, type LaneResult, type NeedsYou, type ReportFacts, type ReportInput, type Spend } from './types.js';
 import type { JournalEntry } from '../protocol/journal.js';
+import { spendOf } from './spend.js';
 
 export { REPORT_SCHEMA } from './types.js';
 
@@ -24,6 +25,7 @@ export function buildFacts(input: ReportInput): ReportFacts {
   const escalations = escalationsOf(j, rows);
   const gates = gatesOf(j, rows);
   const reviews = reviewsOf(j, rows, input.vendors);
+  const spend = spendOf(input.inbox, j, rows, input.vendors);
   const done = j.find((e) => e.event === 'plan_done');
   const stopped = [...j].reverse().find((e) => e.event === 'stopped_short');
   const outcome: ReportFacts['outcome'] = done
@@ -58,6 +60,7 @@ export function buildFacts(input: ReportInput): ReportFacts {
     escalations,
     gates,
     reviews,
+    spend,
     needs_you: needsYou,
     results,
     summary: {
@@ -74,9 +77,15 @@ export function buildFacts(input: ReportInput): ReportFacts {
       gates_failed: gates.filter((g) => g.passed === false).length,
       reviews_approved: reviews.filter((r) => r.verdict === 'approved').length,
       reviews_changes: reviews.filter((r) => r.verdict === 'changes').length,
+      spent_usd: spend.total.cost_usd,
       accounts,
     },
   };
+}
+
+/** The run's spend alone (the text report's part: SPEC 10.7). */
+export function spendFacts(input: ReportInput): Spend {
+  return spendOf(input.inbox, input.journal, lanesOf(input, input.journal.at(-1)?.ts ?? ''), input.vendors);
 }
 
 /** Unanswered escalations with their agent's last lines, and every lane not done with why. */

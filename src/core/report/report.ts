@@ -5,6 +5,8 @@
 import type { JournalEntry } from '../protocol/journal.js';
 import { stopwatch } from '../config/duration.js';
 import type { RunSummary } from './runs.js';
+import type { Spend, SpendTotal } from './types.js';
+import { spendText, tokenTotal } from '../ledger/ledger.js';
 
 interface Handoff {
   lane: string;
@@ -20,7 +22,7 @@ interface Handoff {
   rejections: number;
 }
 
-export function buildReport(entries: readonly JournalEntry[], options: { plan: string; relativeTo?: string; run?: number | 'all' | null; runs?: readonly RunSummary[] }): string {
+export function buildReport(entries: readonly JournalEntry[], options: { plan: string; relativeTo?: string; run?: number | 'all' | null; runs?: readonly RunSummary[]; spend?: Spend }): string {
   const rel = (path: unknown) => {
     const text = typeof path === 'string' ? path : '';
     return options.relativeTo && text.startsWith(`${options.relativeTo}/`) ? text.slice(options.relativeTo.length + 1) : text;
@@ -130,7 +132,35 @@ export function buildReport(entries: readonly JournalEntry[], options: { plan: s
   for (const name of laneNames) lines.push(`  ${name}: ${results.get(name) ?? 'not done'}`);
   lines.push('', `escalations: ${escalations.length}`, ...escalations.map((e) => `  ${e}`));
   if (reviews.length > 0) lines.push('', `reviews: ${reviews.length}`, ...reviews.map((r) => `  ${r}`));
+  if (options.spend !== undefined) lines.push('', ...spendLines(options.spend));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `spend: $4.56 over 5 generations`, then per lane, account and vendor, then each generation: its
+ * account, spend, turns, tokens and how it ended (SPEC 10.7).
+ */
+function spendLines(spend: Spend): string[] {
+  const said = (t: SpendTotal): string => spendText({ cost_usd: t.cost_usd, tokens: t.tokens }) ?? 'not told';
+  const n = spend.generations.length;
+  if (n === 0) return ['spend: not reported (no agent told its usage)'];
+  const lines = [`spend: ${said(spend.total)} over ${n} generation${n === 1 ? '' : 's'}`];
+  lines.push(`  by lane: ${spend.lanes.map((l) => `${l.lane} ${said(l)}`).join(' · ')}`);
+  if (spend.accounts.length > 0) lines.push(`  by account: ${spend.accounts.map((a) => `${a.account}${a.vendor ? `/${a.vendor}` : ''} ${said(a)}`).join(' · ')}`);
+  if (spend.vendors.length > 0) lines.push(`  by vendor: ${spend.vendors.map((v) => `${v.vendor} ${said(v)}`).join(' · ')}`);
+  for (const g of spend.generations) {
+    const tokens = tokenTotal({ cost_usd: null, tokens: g.tokens });
+    const parts = [
+      `${g.agent} g${g.generation}${g.account ? ` @${g.account}` : ''}`,
+      said({ cost_usd: g.cost_usd, tokens: g.tokens }),
+      ...(g.turns > 0 ? [`${g.turns} turn${g.turns === 1 ? '' : 's'}`] : []),
+      ...(g.cost_usd !== null && tokens !== null ? [`${tokens} tokens`] : []),
+      g.end === null ? 'running' : g.end.replace('_', ' '),
+      ...(g.context_pct_at_end === null ? [] : [`context ${g.context_pct_at_end}% at the end`]),
+    ];
+    lines.push(`  ${parts.join(', ')}`);
+  }
+  return lines;
 }
 
 /** `handover lead → lead-b@2`, `takeover lead g1 (lane_lost)`, `accepted lead g2`, `claimed lead@1`. */

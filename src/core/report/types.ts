@@ -5,6 +5,7 @@
 import type { InboxRecord } from '../protocol/inbox.js';
 import type { JournalEntry } from '../protocol/journal.js';
 import type { RunSummary } from './runs.js';
+import type { GenerationView, Tokens } from '../ledger/ledger.js';
 
 export const REPORT_SCHEMA = 'swarm-report/v1';
 
@@ -129,6 +130,24 @@ export interface LaneResult {
   logs: Array<{ generation: number; path: string }>;
 }
 
+export interface SpendTotal {
+  cost_usd: number | null;
+  tokens: Tokens;
+}
+
+/** One agent generation's spend: the row it belongs to, the agent (`lead-b`, `lane-a.review`) when not the row's own name. */
+export type SpendGeneration = GenerationView & { lane: string; agent: string };
+
+export interface Spend {
+  total: SpendTotal;
+  generations: SpendGeneration[];
+  lanes: Array<SpendTotal & { lane: string }>;
+  accounts: Array<SpendTotal & { account: string; vendor: string | null }>;
+  vendors: Array<SpendTotal & { vendor: string }>;
+  /** The run's cumulative cost in USD after each change, in time order (at most MAX_POINTS; the last always kept). */
+  cumulative: Array<{ at: string; cost_usd: number }>;
+}
+
 export interface ReportFacts {
   schema: typeof REPORT_SCHEMA;
   plan: string;
@@ -149,11 +168,16 @@ export interface ReportFacts {
   gates: Gate[];
   /** Review rounds (SPEC 10.6), in the order they were asked for. */
   reviews: ReviewRound[];
+  /** What each generation spent, summed per lane, account and vendor, and over the night (SPEC 10.7). */
+  spend: Spend;
   needs_you: NeedsYou;
   results: LaneResult[];
   summary: {
     lanes: number; lanes_done: number; generations: number; handoffs: number; degraded: number; rejected: number;
-    waiting: number; escalations: number; answered: number; gates_passed: number; gates_failed: number; reviews_approved: number; reviews_changes: number; accounts: string[];
+    waiting: number; escalations: number; answered: number; gates_passed: number; gates_failed: number; reviews_approved: number; reviews_changes: number;
+    /** The run's cost in USD where agents told one (SPEC 10.7); null: none did. */
+    spent_usd: number | null;
+    accounts: string[];
   };
 }
 

@@ -45,11 +45,10 @@ export type SwarmEvent =
   | { type: 'account_freed'; account: string }
   | { type: 'session'; lane: string; generation: number; sessionId: string | null; transcriptPath: string | null }
   /**
-   * The ledger (SPEC 10.7, core/ledger/ledger.ts): one process's cumulative spend as its agent told it
-   * (a `usage` record), or the agent's numbered turn end. `agent`: the lane (the lead lane for any lead
-   * agent) or `<lane>.review`; `account`: the one the engine knows the agent holds.
+   * The ledger (SPEC 10.7, core/ledger/ledger.ts): the agents' usage records of a look at their usage
+   * files (runtime/usageLook.ts), with how far each file was read; or an agent's numbered turn end.
    */
-  | { type: 'usage'; agent: string; generation: number; account: string | null; session: string; figures: Figures; turns: number | null }
+  | { type: 'usage'; seen: readonly UsageSeen[]; reads: readonly { spool: string; offset: number }[] }
   | { type: 'turn'; agent: string; generation: number; account: string | null; turn: number }
   | { type: 'host_lost'; reason: string }
   /**
@@ -61,6 +60,20 @@ export type SwarmEvent =
   | { type: 'inbox_due' }
   /** Look at the plan's end now (the run's start). */
   | { type: 'settle' };
+
+/**
+ * One usage record as the ledger takes it: one process's cumulative spend as its agent told it.
+ * `agent`: the lane (the lead lane for any lead agent) or `<lane>.review`; `account`: the one the
+ * engine knows the agent holds.
+ */
+export interface UsageSeen {
+  agent: string;
+  generation: number;
+  account: string | null;
+  session: string;
+  figures: Figures;
+  turns: number | null;
+}
 
 export type SwarmEffect =
   | { type: 'journal'; kind: 'observation' | 'delegation' | 'intervention'; event: string; lane: string | null; data: Record<string, unknown> }

@@ -135,8 +135,12 @@ function apply(b: Build, event: SwarmEvent, ctx: SwarmContext): void {
       return;
     }
     case 'usage': {
-      const vendor = vendorOf(ctx, event.account);
-      return spent(b, event.agent, event.generation, foldUsage(s.ledger ?? {}, { ...event, vendor }));
+      // How far each usage file was read, with what it held: a look lost to a crash reads them again, to the same fold.
+      const usageRead = { ...s.usageRead };
+      for (const read of event.reads) usageRead[read.spool] = read.offset;
+      b.state = { ...s, usageRead };
+      for (const seen of event.seen) spent(b, seen.agent, seen.generation, foldUsage(b.state.ledger ?? {}, { ...seen, vendor: vendorOf(ctx, seen.account) }));
+      return;
     }
     case 'turn':
       return spent(b, event.agent, event.generation, foldTurn(s.ledger ?? {}, event.agent, event.generation, event.turn, event.account, vendorOf(ctx, event.account)));

@@ -79,6 +79,8 @@ export interface SwarmState {
   askTimeouts: number;
   /** What each agent generation spent, and when and how it ended (SPEC 10.7, core/ledger/); absent in older files. */
   ledger?: Ledger;
+  /** How far each agent's usage file of this run has been read (spool → bytes); absent: from the start. */
+  usageRead?: Record<string, number>;
   /** The agent session each lane's current generation runs (Claude Code's SessionStart hook). */
   sessions?: Sessions;
   /** When `swarm down` ended this run (runEnd.ts): the next `swarm up` starts afresh. */

@@ -1,6 +1,6 @@
 /**
  * Two lines: the swarm, its plan, the lead (`name@epoch`, account, state), the tmux session and the
- * uptime; then the lane counts by state, what part of the lanes is in view, and the outcome.
+ * uptime; then the lane counts by state, the run's spend (SPEC 10.7), what part of the lanes is in view, and the outcome.
  */
 import { Box } from 'ink';
 import { useShallow } from 'zustand/react/shallow';
@@ -18,7 +18,7 @@ export interface HeaderProps {
 export function Header({ width, color, scroll }: HeaderProps) {
   const v = useFrame(useShallow((f) => ({
     name: f.view.name, plan: f.view.plan, session: f.view.session, backend: f.view.backend,
-    lead: f.view.lead, startedAt: f.view.startedAt, outcome: f.view.outcome,
+    lead: f.view.lead, startedAt: f.view.startedAt, outcome: f.view.outcome, spent: f.view.spent ?? null,
   })));
   const up = useFrame((f) => uptime(f.view.startedAt, f.now));
   const counts = useFrame((f) => laneCounts(f.view.lanes));
@@ -26,7 +26,7 @@ export function Header({ width, color, scroll }: HeaderProps) {
   const title = `swarm ${v.name}`;
   const rest = ` · plan ${planName(v.plan)} · ${lead} · ${v.backend} ${v.session} · up ${up}`;
   const outcome = v.outcome === null ? '' : v.outcome.code === 0 ? ' · plan done' : ` · stopped short: ${v.outcome.why}`;
-  const line2 = `${counts}${scroll}`;
+  const line2 = `${counts}${v.spent === null ? '' : ` · spent ${v.spent}`}${scroll}`;
   return (
     <Box flexDirection="column">
       <Line runs={[{ text: cut(title, width), bold: true }, { text: cut(rest, width - charCount(title)) }]} width={width} color={color} />

@@ -101,17 +101,19 @@ describe('the ledger in the swarm\'s reducer', () => {
     untilDone: false, leadRecord: null, finished: false, vendors: { c1: 'anthropic' },
   };
   const usage = (cost: number, session = 's1', generation = 1) => ({
-    type: 'usage' as const, agent: 'lane-a', generation, account: 'c1', session, turns: null,
-    figures: { cost_usd: cost, tokens: { input: 10, output: 1, cache_read: null, cache_write: null } },
+    type: 'usage' as const, reads: [{ spool: `r1/lane-a-g${generation}`, offset: Math.round(cost * 1000) }],
+    seen: [{ agent: 'lane-a', generation, account: 'c1', session, turns: null, figures: { cost_usd: cost, tokens: { input: 10, output: 1, cache_read: null, cache_write: null } } }],
   });
 
-  it('a usage record is state, with no effect; the same again is no step at all', () => {
+  it('usage records are state, with no effect, with how far their file was read; read again they fold to the same', () => {
     const s1 = reduceSwarm(state(), usage(0.25), sctx);
     expect(s1.effects).toEqual([]);
     expect(generationFigures(s1.state.ledger!['lane-a']![0]!).cost_usd).toBe(0.25);
     expect(s1.state.ledger!['lane-a']![0]!.vendor).toBe('anthropic');
+    expect(s1.state.usageRead).toEqual({ 'r1/lane-a-g1': 250 });
     const again = reduceSwarm(s1.state, usage(0.25), sctx);
-    expect(again.state).toBe(s1.state);
+    expect(again.state.ledger).toBe(s1.state.ledger);
+    expect(again.effects).toEqual([]);
   });
 
   it('the lane done: its generation is journaled generation_spent with its figures; a late record journals it again, and the last line counts', () => {
@@ -135,6 +137,6 @@ describe('the ledger in the swarm\'s reducer', () => {
     let s = reduceSwarm(state(), usage(0.25), sctx).state;
     s = reduceSwarm(s, usage(0.1, 's2'), sctx).state;
     const back = JSON.parse(JSON.stringify(s)) as SwarmState;
-    expect(generationFigures(foldUsage(back.ledger!, { agent: 'lane-a', generation: 1, account: 'c1', vendor: null, session: 's1', figures: usage(0.25).figures })['lane-a']![0]!).cost_usd).toBe(0.35);
+    expect(generationFigures(foldUsage(back.ledger!, { agent: 'lane-a', generation: 1, account: 'c1', vendor: null, session: 's1', figures: usage(0.25).seen[0]!.figures })['lane-a']![0]!).cost_usd).toBe(0.35);
   });
 });
