@@ -4,11 +4,14 @@
  * read and a step. A look reads each usage file of the run from where the last one stopped (a size
  * compared, nothing read, when it has not grown), stamps each record with its spool's agent (as the
  * inbox does), and folds them all in one step whose save may wait (engine.ts `soft`): read again after
- * a crash, they fold to the same ledger. `look()` also runs at the run's end, so the last figures are kept.
+ * a crash, they fold to the same ledger. Generations that ended since the last look are journaled then
+ * (`generation_spent`, with their agents' last figures). `look()` also runs at the run's end, so the
+ * last figures are kept and every end journaled.
  */
 import { attributed, type AgentRecord } from '../core/authority/agents.js';
 import type { UsageSeen } from '../core/swarm/events.js';
 import { runOf } from '../core/swarm/runs.js';
+import { unjournaled } from '../core/ledger/ledger.js';
 import { recordedAgents } from '../adapters/agentRegistry.js';
 import { readUsage, runSpools, usageSize } from '../adapters/spool.js';
 import type { ClockTimer } from './clock.js';
@@ -53,7 +56,9 @@ export function usageLook(engine: Engine): UsageLook {
           if (one !== null) seen.push(one);
         }
       }
-      if (reads.length === 0 || !engine.apply({ type: 'usage', seen, reads })) return;
+      // Nothing read and no ended generation waiting for its line: no step.
+      if (reads.length === 0 && unjournaled(engine.state.ledger).length === 0) return;
+      if (!engine.apply({ type: 'usage', seen, reads })) return;
       await engine.writes.settled();
       engine.deadlines.arm();
       await engine.drainPending(); // an ended generation whose figures moved is journaled again

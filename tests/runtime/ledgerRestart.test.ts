@@ -78,7 +78,9 @@ describe('the ledger across a crash (in-process, fake host)', () => {
     clock.advance(USAGE_LOOK_MS);
     await waitFor(() => costIn(two.engine.state) === 0.55 || null, { what: 'a later record at the next look' });
     go = true;
-    await waitFor(() => s.events('generation_spent').length > 0 || null, { what: 'the generation ended and journaled' });
+    await waitFor(() => two.engine.state.lanes['lane-a']?.state === 'done' || null, { what: 'the lane done' });
+    clock.advance(USAGE_LOOK_MS);
+    await waitFor(() => s.events('generation_spent').length > 0 || null, { what: 'the generation ended, journaled at the next look' });
     expect(s.events('generation_spent')).toMatchObject([{ lane: 'lane-a', generation: 1, cost_usd: 0.55, end: 'done', session_id: 'S1' }]);
     await two.detach();
     await Promise.all([...first.running, ...second.running]);

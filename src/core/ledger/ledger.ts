@@ -54,6 +54,8 @@ export interface GenerationSpend {
   context_pct_at_end: number | null;
   capacity_start: number | null;
   capacity_end: number | null;
+  /** Its end was journaled (`generation_spent`), at the first look at the agents' usage after it; absent: not yet. */
+  journaled?: true;
 }
 
 /** Agent name (a lane, the lead lane, `<lane>.review`) → its generations, oldest first. */
@@ -183,6 +185,16 @@ export function endGeneration(
     if (g.ended !== null) return g;
     return { ...g, ended: at.now, end: at.end, account: g.account ?? at.account, vendor: g.vendor ?? at.vendor, context_pct_at_end: at.context, capacity_end: at.capacity };
   });
+}
+
+/** The ledger with a generation marked journaled. */
+export function markJournaled(ledger: Ledger, agent: string, generation: number): Ledger {
+  return withGeneration(ledger, agent, generation, () => emptyGeneration(generation, null, null), (g) => (g.journaled ? g : { ...g, journaled: true }));
+}
+
+/** Generations that ended and were not journaled yet. */
+export function unjournaled(ledger: Ledger | undefined): { agent: string; generation: number }[] {
+  return Object.entries(ledger ?? {}).flatMap(([agent, list]) => list.filter((g) => g.ended !== null && g.journaled !== true).map((g) => ({ agent, generation: g.generation })));
 }
 
 /** What `status --json` lanes carry as `generations` and the journal's `generation_spent` (SPEC 10.7). */

@@ -32,7 +32,7 @@ import { leadPromotion, promotionToClaimAgain } from './promotion.js';
 import { attribute } from './readings.js';
 import { reduceSession } from './sessions.js';
 import type { PendingEffect, SwarmState } from './state.js';
-import { foldTurn, foldUsage, generationView, type Ledger } from '../ledger/ledger.js';
+import { foldTurn, foldUsage, generationView, markJournaled, unjournaled, type Ledger } from '../ledger/ledger.js';
 import { trackLanes } from '../ledger/track.js';
 
 export interface SwarmContext {
@@ -140,7 +140,8 @@ function apply(b: Build, event: SwarmEvent, ctx: SwarmContext): void {
       for (const read of event.reads) usageRead[read.spool] = read.offset;
       b.state = { ...s, usageRead };
       for (const seen of event.seen) spent(b, seen.agent, seen.generation, foldUsage(b.state.ledger ?? {}, { ...seen, vendor: vendorOf(ctx, seen.account) }));
-      return;
+      // Generations that ended since the last look are journaled now, with the figures their agents told last.
+      return journalEnds(b);
     }
     case 'turn':
       return spent(b, event.agent, event.generation, foldTurn(s.ledger ?? {}, event.agent, event.generation, event.turn, event.account, vendorOf(ctx, event.account)));
@@ -166,12 +167,20 @@ const NO_LEDGER: Ledger = {};
 
 const vendorOf = (ctx: SwarmContext, account: string | null): string | null => (account === null ? null : (ctx.vendors?.[account] ?? null));
 
-/** The ledger after a usage record or a turn: a generation already ended whose figures still moved is journaled again (its last line counts). */
+/** The ledger after a usage record or a turn: a generation already journaled whose figures still moved is journaled again (its last line counts). */
 function spent(b: Build, agent: string, generation: number, ledger: Ledger): void {
   if (ledger === b.state.ledger) return;
   b.state = { ...b.state, ledger };
   const g = ledger[agent]?.find((x) => x.generation === generation);
-  if (g !== undefined && g.ended !== null) journalSpent(b, agent, generation);
+  if (g !== undefined && g.journaled === true) journalSpent(b, agent, generation);
+}
+
+/** Every generation that ended and was not journaled yet, journaled now (and marked so). */
+function journalEnds(b: Build): void {
+  for (const e of unjournaled(b.state.ledger)) {
+    b.state = { ...b.state, ledger: markJournaled(b.state.ledger!, e.agent, e.generation) };
+    journalSpent(b, e.agent, e.generation);
+  }
 }
 
 function journalSpent(b: Build, agent: string, generation: number): void {
@@ -410,6 +419,8 @@ function planEnd(b: Build, event: PlanEndEvent, ctx: SwarmContext): void {
   for (const effect of step.effects) {
     switch (effect.type) {
       case 'journal':
+        // The run's ends are in its journal before its plan_done (a report of the run stops there).
+        if (effect.event === 'plan_done') journalEnds(b);
         swarm(b, { type: 'journal', kind: effect.kind, event: effect.event, lane: null, data: effect.data });
         break;
       case 'arm_release':
@@ -426,11 +437,11 @@ function planEnd(b: Build, event: PlanEndEvent, ctx: SwarmContext): void {
  * lane's generation moved on) takes office, then the plan's end hears `settled`.
  */
 function settle(before: SwarmState, b: Build, ctx: SwarmContext): void {
-  // The ledger's starts and ends (core/ledger/track.ts): each generation ended is journaled with what it spent.
+  // The ledger's starts and ends (core/ledger/track.ts). An end is journaled at the next look at the
+  // agents' usage (the `usage` event), so its line has the last figures they told, once.
   const kept = b.state.ledger ?? NO_LEDGER;
   const tracked = trackLanes(kept, before.lanes, b.state.lanes, { now: ctx.now, readings: b.state.readings, vendorOf: (a) => vendorOf(ctx, a) });
   if (tracked.ledger !== kept) b.state = { ...b.state, ledger: tracked.ledger };
-  for (const e of tracked.ended) journalSpent(b, e.agent, e.generation);
   // Waiting lanes (SPEC 10.6 `after:`) whose lanes are all done start (core/swarm/order.ts).
   const waited = startWaiting(b.state, ctx.config.lanes, ctx.now);
   b.state = waited.state;

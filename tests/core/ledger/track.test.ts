@@ -116,14 +116,24 @@ describe('the ledger in the swarm\'s reducer', () => {
     expect(again.effects).toEqual([]);
   });
 
-  it('the lane done: its generation is journaled generation_spent with its figures; a late record journals it again, and the last line counts', () => {
+  it('the lane done: its generation is journaled generation_spent at the next look, with the last figures told; once; a later record journals it again', () => {
+    const spentOf = (effects: { effect: { type: string } }[]) => effects.map((e) => e.effect).filter((e) => e.type === 'journal' && (e as unknown as { event: string }).event === 'generation_spent');
     const s1 = reduceSwarm(state(), usage(0.25), sctx).state;
     const done = reduceSwarm(s1, { type: 'lane', lane: 'lane-a', event: report('done\ncapacity=ok 70% @c1') }, sctx);
-    const spent = done.effects.filter((e) => e.effect.type === 'journal' && (e.effect as { event: string }).event === 'generation_spent');
-    expect(spent).toHaveLength(1);
-    expect(spent[0]!.effect).toMatchObject({ lane: 'lane-a', data: { generation: 1, end: 'done', cost_usd: 0.25, session_id: 's1', vendor: 'anthropic' } });
-    const late = reduceSwarm(done.state, usage(0.31), sctx);
-    expect(late.effects.map((e) => e.effect)).toEqual([expect.objectContaining({ event: 'generation_spent', data: expect.objectContaining({ cost_usd: 0.31, end: 'done' }) })]);
+    expect(spentOf(done.effects)).toEqual([]);
+    // The look after the end: the figure its agent told last (0.31), the end journaled once.
+    const look = reduceSwarm(done.state, usage(0.31), sctx);
+    expect(spentOf(look.effects)).toEqual([expect.objectContaining({ lane: 'lane-a', data: expect.objectContaining({ generation: 1, end: 'done', cost_usd: 0.31, session_id: 's1', vendor: 'anthropic' }) })]);
+    const quiet = reduceSwarm(look.state, { type: 'usage', seen: [], reads: [] }, sctx);
+    expect(spentOf(quiet.effects)).toEqual([]);
+    const late = reduceSwarm(look.state, usage(0.4), sctx);
+    expect(spentOf(late.effects)).toEqual([expect.objectContaining({ data: expect.objectContaining({ cost_usd: 0.4, end: 'done' }) })]);
+  });
+
+  it('an end with nothing new to read is journaled at the look all the same', () => {
+    const done = reduceSwarm(state(), { type: 'lane', lane: 'lane-a', event: report('done\ncapacity=ok 70% @c1') }, sctx);
+    const look = reduceSwarm(done.state, { type: 'usage', seen: [], reads: [] }, sctx);
+    expect(look.effects.map((e) => e.effect)).toEqual([expect.objectContaining({ event: 'generation_spent', lane: 'lane-a', data: expect.objectContaining({ end: 'done', cost_usd: null }) })]);
   });
 
   it('a turn numbered is counted once', () => {

@@ -119,13 +119,22 @@ describe('reduceSwarm: one step for the whole swarm', () => {
     expect(done.effects.map((e) => e.effect.type)).toEqual(['journal', 'finish']);
   });
 
+  it('plan_done comes after every ended generation is journaled with what it spent (a report of the run stops at plan_done)', () => {
+    const ended = { generation: 1, account: 'a1', vendor: null, started: 1, ended: 2, end: 'done' as const, turns: 0, processes: [], context_pct_at_end: null, capacity_start: null, capacity_end: null };
+    const s = state({ lanes: { lead: working('lead'), 'lane-a': working('lane-a', { state: 'done' }) }, ledger: { 'lane-a': [ended], lead: [{ ...ended, journaled: true }] } });
+    const step = reduceSwarm(s, { type: 'settle' }, ctx({ leadRecord: { released: true } as LeadRecord }));
+    const done = reduceSwarm(step.state, { type: 'plan', event: 'record_released' }, ctx());
+    expect(done.effects.map((e) => (e.effect.type === 'journal' ? `${e.effect.event}:${'lane' in e.effect ? (e.effect.lane ?? '-') : '?'}` : e.effect.type))).toEqual(['generation_spent:lane-a', 'plan_done:-', 'finish']);
+    expect(done.state.ledger?.['lane-a']?.[0]?.journaled).toBe(true);
+  });
+
   it('the plan done, the lead\'s agent gone: no successor, only its lease back (chaos seed 1029)', () => {
     const s = state({ planDone: true, lanes: { lead: working('lead'), 'lane-a': working('lane-a', { state: 'done' }) } });
     const step = reduceSwarm(s, { type: 'lane', lane: 'lead', event: { type: 'exited', paneId: '%lead', status: 1 } }, ctx({ finished: true }));
-    expect(types(step.effects)).toEqual(['lead:journal', 'lead:release_lease', 'lead:journal', 'swarm:journal']);
+    expect(types(step.effects)).toEqual(['lead:journal', 'lead:release_lease', 'lead:journal']);
     expect(step.effects[1]!.effect).toMatchObject({ type: 'release_lease', account: 'a0' });
-    // Its generation's end is the ledger's (SPEC 10.7): journaled with how it ended.
-    expect(step.effects[3]!.effect).toMatchObject({ type: 'journal', event: 'generation_spent', lane: 'lead', data: { generation: 1, end: 'done' } });
+    // Its generation's end is the ledger's (SPEC 10.7), journaled at the next look at the agents' usage.
+    expect(step.state.ledger?.lead?.[0]).toMatchObject({ generation: 1, end: 'done' });
     expect(step.state.lanes.lead).toMatchObject({ state: 'done', paneId: null, handoff: null });
   });
 
