@@ -44,12 +44,13 @@ export function usageLook(engine: Engine): UsageLook {
       for (const spool of runSpools(plan, runOf(engine.state))) {
         const from = readTo.get(spool) ?? 0;
         if ((usageSize(plan, spool) ?? 0) <= from) continue;
+        // An agent not recorded yet (its start is being recorded): its records wait for a later look, unread.
+        const agent = agentOf(spool);
+        if (agent === null) continue;
         const chunk = readUsage(plan, spool, from);
         if (chunk.offset === from) continue;
         readTo.set(spool, chunk.offset);
         reads.push({ spool, offset: chunk.offset });
-        const agent = agentOf(spool);
-        if (agent === null) continue; // a folder swarm gave no agent: its figures count for nobody
         for (const record of chunk.records) {
           const r = attributed(record, agent);
           const one = r.kind === 'usage' ? usageSeen(engine, r) : null;

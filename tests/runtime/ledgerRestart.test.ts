@@ -10,6 +10,7 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync } fro
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/adapters/configFile.js';
+import { recordAgent } from '../../src/adapters/agentRegistry.js';
 import { generationFigures } from '../../src/core/ledger/ledger.js';
 import type { SwarmState } from '../../src/core/swarm/state.js';
 import { SOFT_SAVE_MS } from '../../src/runtime/planWrites.js';
@@ -84,5 +85,30 @@ describe('the ledger across a crash (in-process, fake host)', () => {
     expect(s.events('generation_spent')).toMatchObject([{ lane: 'lane-a', generation: 1, cost_usd: 0.55, end: 'done', session_id: 'S1' }]);
     await two.detach();
     await Promise.all([...first.running, ...second.running]);
+  });
+
+  it('the usage of an agent not recorded yet waits for a later look: none of it is lost', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', account: 'a2' }], timeouts: '{ accept: 5s, packet: 2s, stall: 10m, ask: 30s, release: 50ms }' }));
+    let over = false;
+    const scripts: Scripts = { 'lane-a g1': ['ready', async () => { await waitFor(() => over || null, { what: 'the end of the test', timeout: 30_000 }); }] };
+    const config = loadConfig(s.file, { env: s.env, cwd: dirname(s.file) });
+    const clock = new HandClock(Date.now());
+    const host = new FakeHost(scripts);
+    const one = await startSwarm(config, { env: s.env, untilDone: true, timeoutMs: null, host, clock });
+    await waitFor(() => s.events('lane_started').length > 0 || null, { what: 'lane-a started' });
+    // A folder of an agent swarm has not recorded (yet): lane-a g2's, with its usage told.
+    const file = join(s.plan, '.swarm', 'spool', 'r1', 'lane-a-g2', 'usage', 'usage.jsonl');
+    mkdirSync(dirname(file), { recursive: true });
+    appendFileSync(file, `${JSON.stringify({ kind: 'usage', ts: new Date().toISOString(), from: 'lane-a', role: 'lane', account: 'a3', generation: 2, epoch: 1, run: 1, session_id: 'S2', cost_usd: 0.7, tokens: { input: 1, output: 1, cache_read: null, cache_write: null } })}\n`);
+    clock.advance(USAGE_LOOK_MS);
+    await one.engine.idle();
+    expect(one.engine.state.ledger?.['lane-a']?.some((g) => g.generation === 2) ?? false).toBe(false);
+    recordAgent(s.plan, { lane: 'lane-a', generation: 2, role: 'lane', account: 'a3', run: 1, pane: null });
+    clock.advance(USAGE_LOOK_MS);
+    await waitFor(() => one.engine.state.ledger?.['lane-a']?.find((g) => g.generation === 2) || null, { what: "g2's usage folded once it is recorded" });
+    expect(generationFigures(one.engine.state.ledger!['lane-a']!.find((g) => g.generation === 2)!).cost_usd).toBe(0.7);
+    over = true;
+    await one.detach();
+    await Promise.all([...host.running]);
   });
 });
