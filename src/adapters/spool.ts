@@ -45,11 +45,7 @@ export function readUsage(plan: string, spool: string, offset: number): InboxChu
 
 /** The size of an agent's usage file now; null when it has none. */
 export function usageSize(plan: string, spool: string): number | null {
-  try {
-    return statSync(usageFile(plan, spool)).size;
-  } catch {
-    return null;
-  }
+  return sizeOf(usageFile(plan, spool));
 }
 
 /** The spools of a run that have records (`r<run>/<name>-g<N>`), in name order. */
@@ -72,8 +68,12 @@ export function readSpool(plan: string, spool: string, offset: number, torn: { s
 
 /** A spool's size now; null when it has no records file yet. */
 export function spoolSize(plan: string, spool: string): number | null {
+  return sizeOf(spoolFile(plan, spool));
+}
+
+function sizeOf(path: string): number | null {
   try {
-    return statSync(spoolFile(plan, spool)).size;
+    return statSync(path).size;
   } catch {
     return null;
   }
