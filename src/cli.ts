@@ -14,7 +14,7 @@ type Loader = () => Promise<Command>;
 
 const COMMANDS: Record<string, { load: Loader; summary: string }> = {
   init: { load: async () => (await import('./commands/init.js')).init, summary: 'a first swarm here: swarm.yaml, PLAN.md, a worktree per lane [--lanes N] [--yes]' },
-  up: { load: async () => (await import('./commands/up.js')).up, summary: 'start or re-adopt the swarm' },
+  up: { load: async () => (await import('./commands/up.js')).up, summary: 'start or re-adopt the swarm [--headless | --detach] [--until-done]' },
   validate: { load: async () => (await import('./commands/validate.js')).validateCommand, summary: 'check swarm.yaml and the kinds it names' },
   doctor: { load: async () => (await import('./commands/doctor.js')).doctor, summary: 'can this swarm run through the night: tmux, CLIs, profiles, trust, approvals [--json]' },
   notify: { load: async () => (await import('./commands/notify.js')).notify, summary: 'send a message: swarm notify <lane|lead|all> <text>' },

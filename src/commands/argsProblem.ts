@@ -21,7 +21,9 @@ export function argsProblem(error: unknown, usage = ''): string {
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
       return `unexpected argument "${quoted}"`;
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
-      const option = quoted.split(' ')[0]!;
+      // "-d, --detach" for an option with a short name too: the long one is said.
+      const words = quoted.split(/,? /);
+      const option = words.find((w) => w.startsWith('--')) ?? words[0]!;
       return /does not take an argument/.test(message) ? `${option} takes no value` : `${option} needs a value`;
     }
     default:

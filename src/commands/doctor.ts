@@ -2,7 +2,8 @@
  * `swarm doctor [file] [--json]` (the night's preflight): gathers the facts core/doctor/doctor.ts judges — tmux and
  * each CLI (`<cli> --version`, a short timeout: it touches no profile), each account's profile
  * (files only: never `claude auth status`, which rewrites `.claude.json`; a credentials file is only
- * known to exist), the approvals in PLAN.md, and whether a pane starts with the auto-updater off.
+ * known to exist), the approvals in PLAN.md, whether a pane starts with the auto-updater off, and
+ * whether a logout would end the tmux server (systemd and lingering: adapters/tmux/serverScope.ts).
  * Exit 0 only when a run can go through the night; 4 when a tool it needs is missing; else 1.
  */
 import { didYouMean } from '../core/config/suggest.js';
@@ -23,19 +24,23 @@ import { profileFolder } from '../adapters/profiles.js';
 import { loadKinds, type Kinds } from '../kinds/index.js';
 import type { Kind } from '../kinds/kind.js';
 import { findOnPath } from '../adapters/which.js';
+import { scopeFacts, type ScopeOptions } from '../adapters/tmux/serverScope.js';
+import { serverScope } from '../core/host/serverScope.js';
 import { agentPane } from '../runtime/agents.js';
+import { sessionName } from '../runtime/hostFor.js';
 import type { CommandIO } from './io.js';
 
 const USAGE = 'usage: swarm doctor [file] [--json]';
 
-export async function doctor(io: CommandIO): Promise<number> {
+/** `scope`: where the systemd facts are read (tests); default this machine's, with `io.env`'s PATH. */
+export async function doctor(io: CommandIO, options: { scope?: ScopeOptions } = {}): Promise<number> {
   const flags = io.args.filter((a) => a.startsWith('-') && a !== '-');
   const files = io.args.filter((a) => !a.startsWith('-') || a === '-');
   const bad = flags.find((f) => f !== '--json');
   if (bad !== undefined) throw new UsageError(`unknown flag "${bad}" for doctor${didYouMean(bad, usageOptions(USAGE))} — ${USAGE}`);
   if (files.length > 1) throw new UsageError(`doctor takes one file, got ${files.length} — ${USAGE}`);
   const config = loadConfig(files[0] ?? 'swarm.yaml', { cwd: io.cwd, env: io.env });
-  const report = await doctorFor(config, io.env);
+  const report = await doctorFor(config, io.env, options);
   if (flags.includes('--json')) {
     const { ok, problems, warnings, accounts, tools } = report;
     io.stdout(`${JSON.stringify({ ok, problems, warnings, accounts, tools })}\n`);
@@ -47,8 +52,11 @@ export async function doctor(io: CommandIO): Promise<number> {
 }
 
 /** Doctor's checks of a swarm (also `swarm up`'s preflight when a run begins, SPEC 10.2). */
-export async function doctorFor(config: SwarmConfig, env: NodeJS.ProcessEnv): Promise<DoctorReport> {
-  return doctorReport(gather(config, env, await loadKinds(config.accounts.map((a) => a.kind))));
+export async function doctorFor(config: SwarmConfig, env: NodeJS.ProcessEnv, options: { scope?: ScopeOptions } = {}): Promise<DoctorReport> {
+  const facts = gather(config, env, await loadKinds(config.accounts.map((a) => a.kind)));
+  // Would a logout end the tmux server (SPEC 10.8)? pty panes end with `swarm up` itself: nothing to ask.
+  if (config.backend !== 'pty') facts.logout = serverScope(await scopeFacts(sessionName(config), { env, ...options.scope }));
+  return doctorReport(facts);
 }
 
 function gather(config: SwarmConfig, env: NodeJS.ProcessEnv, kindOf: Kinds): DoctorFacts {

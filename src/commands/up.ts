@@ -1,10 +1,11 @@
 /**
- * `swarm up [file] [--headless] [--until-done] [--timeout D] [--force]` (SPEC 8, 10.2): start or re-adopt the
- * swarm; a run that begins is first checked by doctor (the preflight; `--force` skips it).
+ * `swarm up [file] [--headless | --detach] [--until-done] [--timeout D] [--force]` (SPEC 8, 10.2, 10.10):
+ * start or re-adopt the swarm; a run that begins is first checked by doctor (the preflight; `--force` skips it).
  * On a terminal the engine and the live dashboard run in window 0 of the swarm's tmux session and
  * this terminal attaches to it (runtime/dashboard/window.ts); without one, with `--headless`, or with `CI`
  * set, the engine runs here and prints one line per event (the headless log). Both read one store.
- * `--dashboard` is internal: what window 0 runs.
+ * `--detach` (`-d`) opens window 0 the same way, terminal or not, and returns once its engine started
+ * (runtime/dashboard/detached.ts). `--dashboard` is internal: what window 0 runs.
  */
 import { refuseFromAgent } from '../adapters/caller.js';
 import { parseArgs } from 'node:util';
@@ -20,11 +21,16 @@ import { beginsRun } from '../runtime/initialState.js';
 import { loadConfig } from '../adapters/configFile.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
 import { backendFor, sessionName, tmuxSocket } from '../runtime/hostFor.js';
+import { shellQuote } from '../adapters/tmux/argv.js';
+import { findOnPath } from '../adapters/which.js';
 import type { SwarmStore } from '../ui/store.js';
 import type { CommandIO } from './io.js';
 import { argsProblem } from './argsProblem.js';
 
-const USAGE = 'usage: swarm up [file] [--headless] [--until-done] [--timeout D] [--force]';
+const USAGE = 'usage: swarm up [file] [--headless | --detach] [--until-done] [--timeout D] [--force]';
+
+/** Window 0's size when `swarm up --detach` has no terminal to take it from (an attached one resizes it). */
+const DETACHED_SIZE = { columns: 160, rows: 48 };
 
 export async function up(io: CommandIO): Promise<number> {
   let parsed;
@@ -33,13 +39,19 @@ export async function up(io: CommandIO): Promise<number> {
       args: io.args,
       allowPositionals: true,
       strict: true,
-      options: { headless: { type: 'boolean' }, 'until-done': { type: 'boolean' }, timeout: { type: 'string' }, dashboard: { type: 'boolean' }, force: { type: 'boolean' } },
+      options: {
+        headless: { type: 'boolean' }, detach: { type: 'boolean', short: 'd' }, 'until-done': { type: 'boolean' }, timeout: { type: 'string' },
+        dashboard: { type: 'boolean' }, force: { type: 'boolean' },
+      },
     });
   } catch (error) {
     throw new UsageError(`swarm up: ${argsProblem(error, USAGE)}`, { hint: USAGE });
   }
   const { values, positionals } = parsed;
   if (positionals.length > 1) throw new UsageError('swarm up takes one swarm file', { hint: USAGE });
+  if (values.detach && values.headless) {
+    throw new UsageError('swarm up: --detach and --headless do not go together: --detach runs the engine in tmux window 0 and returns, --headless runs it here in the foreground', { hint: USAGE });
+  }
   let timeoutMs: number | null = null;
   if (values.timeout !== undefined) {
     const d = parseDuration(values.timeout);
@@ -60,6 +72,7 @@ export async function up(io: CommandIO): Promise<number> {
     const { runDashboard } = await import('../runtime/dashboard/dashboard.js');
     return runDashboard(config, { env: io.env, untilDone: values['until-done'] ?? false, timeoutMs, inTmux: true, say });
   }
+  if (values.detach) return upDetached(config, io, { flags, file: positionals[0], ...(preflight ? { preflight } : {}) });
   const terminal = Boolean(process.stdout.isTTY && process.stdin.isTTY);
   if (terminal && !values.headless && !io.env.CI) {
     if (backendFor(config, io.env) === 'tmux') {
@@ -109,6 +122,35 @@ export async function up(io: CommandIO): Promise<number> {
   if (outcome.fault) throw outcome.fault;
   io.stdout(outcome.code === 0 ? `swarm ${config.name}: plan done\n` : `swarm ${config.name}: stopped short — ${outcome.why}\n`);
   return outcome.code;
+}
+
+/**
+ * `swarm up --detach`: window 0 as on a terminal, nothing attached, whether stdout is a terminal or
+ * not (`ssh host swarm up --detach`); the command returns once its engine started. It needs tmux: a
+ * pty backend's panes end with the process. A swarm already running is never started twice (exit 3).
+ */
+async function upDetached(config: SwarmConfig, io: CommandIO, options: { flags: string[]; file: string | undefined; preflight?: () => Promise<void> }): Promise<number> {
+  if (config.backend === 'pty') {
+    throw new UsageError('swarm up --detach needs tmux: with backend: pty the panes end with the process that runs them, and --detach returns at once', {
+      hint: 'set backend: tmux (or auto) in swarm.yaml, or run `swarm up` without --detach',
+    });
+  }
+  if (findOnPath('tmux', io.env) === null) {
+    throw new DependencyError('swarm up --detach needs tmux, and tmux is not found', { hint: 'install it (apt-get install tmux, brew install tmux), or run `swarm up` without --detach' });
+  }
+  const { alreadyRunning, planHolder, startDetached } = await import('../runtime/dashboard/detached.js');
+  const file = options.file === undefined ? '' : ` ${shellQuote(options.file)}`;
+  const commands = { attach: `swarm attach${file}`, down: `swarm down${file}` };
+  const holder = planHolder(config);
+  if (holder !== null) throw alreadyRunning(config, holder, commands);
+  if (options.preflight && beginsRun(config)) await options.preflight();
+  const { columns, rows } = process.stdout;
+  const size = process.stdout.isTTY && columns && rows ? { columns, rows } : DETACHED_SIZE;
+  const how = await startDetached(config, { env: io.env, cwd: io.cwd, flags: options.flags, size, commands, say: io.stdout });
+  const where = `tmux session ${sessionName(config)} on socket ${tmuxSocket(io.env)}`;
+  const what = how === 'started' ? `started in ${where}` : `starting in ${where} (its engine holds the plan; its agents are still starting)`;
+  io.stdout(`swarm ${config.name}: ${what}; watch: ${commands.attach} · stop: ${commands.down}\n`);
+  return 0;
 }
 
 /**

@@ -4,7 +4,7 @@ import { argsProblem, usageOptions } from '../../src/commands/argsProblem.js';
 
 function problem(args: string[], positionals = true): string {
   try {
-    parseArgs({ args, strict: true, allowPositionals: positionals, options: { timeout: { type: 'string' }, json: { type: 'boolean' } } });
+    parseArgs({ args, strict: true, allowPositionals: positionals, options: { timeout: { type: 'string' }, json: { type: 'boolean' }, detach: { type: 'boolean', short: 'd' }, out: { type: 'string', short: 'o' } } });
   } catch (error) {
     return argsProblem(error);
   }
@@ -17,6 +17,9 @@ describe('argsProblem: one short sentence for every parseArgs refusal', () => {
     [['-x'], true, 'unknown option "-x"'],
     [['--timeout'], true, '--timeout needs a value'],
     [['--json=yes'], true, '--json takes no value'],
+    // An option with a short name too is told by its long one.
+    [['--detach=yes'], true, '--detach takes no value'],
+    [['-o'], true, '--out needs a value'],
     [['plan'], false, 'unexpected argument "plan"'],
     [['--fast\u001b[2J'], true, 'unknown option "--fast\u001b[2J"'],
   ])('%j → %s', (args, positionals, want) => {

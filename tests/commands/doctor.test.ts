@@ -15,7 +15,7 @@ const TMUX = execFileSync('sh', ['-c', 'command -v tmux'], { encoding: 'utf8' })
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Case { noPool?: boolean; commandLanes?: boolean; tools?: string[]; signedOut?: string[]; untrusted?: string[]; approvals?: string | null; bypassAccepted?: boolean; env?: Record<string, string> }
+interface Case { systemd?: { linger: boolean }; noPool?: boolean; commandLanes?: boolean; tools?: string[]; signedOut?: string[]; untrusted?: string[]; approvals?: string | null; bypassAccepted?: boolean; env?: Record<string, string> }
 
 /** A swarm with a claude lead account c1, a claude lane account c2, a codex lane account x1 and (unless noPool) a claude pool account c3. */
 async function run(c: Case, args: string[] = []): Promise<{ code: number; out: string }> {
@@ -23,6 +23,15 @@ async function run(c: Case, args: string[] = []): Promise<{ code: number; out: s
   const bin = join(dir, 'bin');
   mkdirSync(bin);
   for (const t of c.tools ?? ['tmux', 'claude', 'codex']) symlinkSync(t === 'tmux' ? TMUX : join(FAKES, t), join(bin, t));
+  // The systemd facts are read under root/ (empty: no systemd runs), never this machine's own.
+  const root = join(dir, 'root');
+  mkdirSync(join(root, 'var', 'lib', 'systemd', 'linger'), { recursive: true });
+  if (c.systemd !== undefined) {
+    mkdirSync(join(root, 'run', 'systemd', 'system'), { recursive: true });
+    if (c.systemd.linger) writeFileSync(join(root, 'var', 'lib', 'systemd', 'linger', 'tester'), '');
+    writeFileSync(join(bin, 'systemd-run'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+    writeFileSync(join(bin, 'loginctl'), `#!/bin/sh\n[ "$*" = "show-user tester --property=Linger --value" ] && echo ${c.systemd.linger ? 'yes' : 'no'}\n`, { mode: 0o755 });
+  }
   mkdirSync(join(dir, 'p'));
   const approvals = c.approvals === undefined ? 'approvals:\n  claude: { permission_mode: acceptEdits }\n  codex: { approval: never, sandbox: workspace-write }\n' : (c.approvals ?? '');
   writeFileSync(join(dir, 'p', 'PLAN.md'), `---\ncontract: c\n${approvals}---\n# plan\n`);
@@ -57,7 +66,7 @@ async function run(c: Case, args: string[] = []): Promise<{ code: number; out: s
   const code = await doctor({
     args, cwd: dir, stdout: (s) => void (out += s), stderr: () => undefined,
     env: { PATH: bin, HOME: dir, DISABLE_AUTOUPDATER: '1', ...c.env },
-  });
+  }, { scope: { root, user: 'tester' } });
   return { code, out };
 }
 
@@ -155,6 +164,19 @@ describe('swarm doctor', () => {
     expect(refused.report.problems.filter((p) => String(p.what).includes('bypassPermissions shows a warning')).map((p) => p.account)).toEqual(['c1', 'c2', 'c3']);
     const accepted = await json({ approvals: mode, bypassAccepted: true });
     expect(accepted.report.problems.filter((p) => String(p.what).includes('bypassPermissions shows a warning'))).toEqual([]);
+  });
+
+  it('a logout: systemd without lingering is a warning with the fix (still exit 0); lingering, or no systemd, an ok line', async () => {
+    const warned = await json({ systemd: { linger: false } });
+    expect(warned.code).toBe(0);
+    expect(warned.report.warnings).toEqual([{
+      what: "a logout would end the swarm's tmux server (systemd ends a login session's processes; user tester does not linger)",
+      fix: 'loginctl enable-linger tester (swarm never turns it on)',
+    }]);
+    const text = await run({ systemd: { linger: false } });
+    expect(text.out).toContain("warning: a logout would end the swarm's tmux server (systemd ends a login session's processes; user tester does not linger)\n  fix: loginctl enable-linger tester (swarm never turns it on)\n");
+    expect((await run({ systemd: { linger: true } })).out).toMatch(/^ok {3}a logout leaves the swarm running \(systemd user scope; user tester lingers\)$/m);
+    expect((await run({})).out).toMatch(/^ok {3}no systemd runs here \(no \/run\/systemd\/system\), so no logout ends the tmux server by itself; the machine's reboot does/m);
   });
 
   it('a usage error for an unknown flag', async () => {

@@ -126,6 +126,16 @@ export function dashboardWindowArgv(session: string, window: string | null, cwd:
 
 /** The `swarm` window of a session, as a target. */
 export const dashboardTarget = (session: string): string => `${exact(session)}:=${DASHBOARD_WINDOW}`;
+/** Window 0's pane: whether its process ended, and its exit status (fails once the window is gone). */
+export const dashboardPaneState = (session: string): string[] => ['display-message', '-p', '-t', dashboardTarget(session), '#{pane_dead} #{pane_dead_status}'];
+export const killDashboard = (session: string): string[] => ['kill-window', '-t', dashboardTarget(session)];
+
+/** `dashboardPaneState`'s answer: dead or not, and the status a dead pane's process exited with (null: unknown). */
+export function parseDashboardPane(lines: readonly string[]): { dead: boolean; status: number | null } {
+  const [dead, status] = (lines[0] ?? '').trim().split(' ');
+  return { dead: dead === '1', status: status !== undefined && /^\d+$/.test(status) ? Number(status) : null };
+}
+
 /** The agents' panes carry a border with their identity; the dashboard's would only cost a row. */
 export const dashboardBorderOff = (session: string): string[] => ['set-option', '-w', '-t', dashboardTarget(session), 'pane-border-status', 'off'];
 export const selectWindow = (target: string): string[] => ['select-window', '-t', target];

@@ -19,6 +19,7 @@ import { ControlClient, ControlClosedError } from './control.js';
 import { followDeathFile, type DeathFollower } from './deathFile.js';
 import { localPane, paneRef, parseServer, serverIdentity } from './paneRef.js';
 import { isGoneError, runTmux } from './runner.js';
+import { newScopedSession, type ScopeOptions, type ServerStart } from './serverScope.js';
 import { refuseForeign, sessionOwnership, stampOwner } from './sessionOwner.js';
 import { OutputWaiters, TypingQueues } from './typing.js';
 import { UnsettledDeaths } from './unsettled.js';
@@ -35,6 +36,8 @@ export interface TmuxHostOptions {
   historyLimit?: number;
   /** The binary to run (tests); default `tmux`. */
   bin?: string;
+  /** Where the systemd facts are read (serverScope.ts; tests point it at a folder of their own); default this machine's. */
+  scope?: ScopeOptions;
 }
 
 const RECONNECTS = 3;
@@ -76,6 +79,11 @@ export class TmuxHost implements PaneHost {
   private server: string | null = null;
   /** The session was there (made or found) in this host's `start`: a server that is gone since was lost, not never had. */
   private reached = false;
+  /**
+   * How this host's `start` made the session, when it made it: in a systemd user scope or plainly, and
+   * a note to tell once (systemd-run failed, so a logout may end the server). Null: it found the session.
+   */
+  serverStart: ServerStart | null = null;
 
   readonly ownership?: SessionOwnership;
 
@@ -91,10 +99,14 @@ export class TmuxHost implements PaneHost {
     if (!(await this.run(tmux.hasSession(session)).then(() => true, () => false))) {
       // Made and stamped in one command list: no moment in which the session is nobody's.
       const stamp = this.options.plan === undefined ? [] : [';', ...stampOwner(session, this.options.plan)];
-      await this.run([...tmux.newSession(session), ...stamp]).catch(async (error: unknown) => {
-        if (!(await this.run(tmux.hasSession(session)).then(() => true, () => false))) throw error;
-        if (this.ownership && this.options.plan !== undefined) await refuseForeign(this.ownership, this.options.plan); // another swarm made it meanwhile
-      });
+      // The command that creates the server, if none runs yet, runs in a systemd user scope where that outlives a logout (SPEC 10.8).
+      const { bin, scope } = this.options;
+      this.serverStart = await newScopedSession(this.options.socket, session, [...tmux.newSession(session), ...stamp], { ...(bin ? { bin } : {}), ...(scope ? { scope } : {}) })
+        .catch(async (error: unknown) => {
+          if (!(await this.run(tmux.hasSession(session)).then(() => true, () => false))) throw error;
+          if (this.ownership && this.options.plan !== undefined) await refuseForeign(this.ownership, this.options.plan); // another swarm made it meanwhile
+          return null;
+        });
     }
     this.reached = true;
     for (const argv of tmux.sessionSetup(session, { historyLimit: this.options.historyLimit ?? 5000, paneDeathFile: this.options.paneDeathFile })) {

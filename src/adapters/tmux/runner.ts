@@ -36,15 +36,21 @@ export function isGoneError(error: unknown): boolean {
  * Run `tmux -L <socket> <args…>` and resolve with its stdout lines. `path`: the PATH of a pane this
  * command makes (tmux gives a new pane the PATH of a client attached to no session, over `-e PATH=`). A missing tmux binary is a
  * DependencyError (exit 4); any other failure is a SwarmError naming the command and tmux's answer.
+ * `prefix`: a program tmux runs under (`systemd-run … --`, adapters/tmux/serverScope.ts), whose own
+ * absence is a SwarmError naming it, not "tmux not found".
  */
-export async function runTmux(socket: string, args: readonly string[], options: { bin?: string; timeoutMs?: number; path?: string } = {}): Promise<string[]> {
+export async function runTmux(socket: string, args: readonly string[], options: { bin?: string; timeoutMs?: number; path?: string; prefix?: readonly string[] } = {}): Promise<string[]> {
   const bin = options.bin ?? 'tmux';
+  const [file, ...argv] = [...(options.prefix ?? []), bin, '-u', '-L', socket, ...args] as [string, ...string[]];
   try {
-    const result = await execa(bin, ['-u', '-L', socket, ...args], {
+    const result = await execa(file, argv, {
       env: { ...tmuxEnv(), ...(options.path === undefined ? {} : { PATH: options.path }) }, extendEnv: false, stdin: 'ignore', timeout: options.timeoutMs ?? 15_000,
     });
     return result.stdout === '' ? [] : result.stdout.split('\n');
   } catch (error) {
+    if (file !== bin && error instanceof ExecaError && error.code === 'ENOENT') {
+      throw new SwarmError(`${file} not found: tmux ${args[0] ?? ''} could not be run under it`, { cause: error, hint: 'put it on PATH, or start tmux without it' });
+    }
     throw toSwarmError(error, bin, args);
   }
 }

@@ -4,6 +4,7 @@
  * when nothing would stop a lane before morning; warnings are said but do not fail it.
  */
 import type { Readiness } from '../accounts/readiness.js';
+import type { ServerScope } from '../host/serverScope.js';
 
 export interface ToolFact {
   tool: string;
@@ -45,6 +46,8 @@ export interface DoctorFacts {
    */
   lanes?: { name: string; checkout: string; account: string | null }[];
   leadAccount?: string;
+  /** Whether a logout would end the swarm's tmux server (core/host/serverScope.ts). Absent: no tmux server (backend pty). */
+  logout?: ServerScope;
 }
 
 export interface Problem { account?: string; lane?: string; tool?: string; what: string; fix: string }
@@ -65,7 +68,7 @@ const INSTALL: Record<string, string> = {
   gemini: 'npm install -g @google/gemini-cli',
 };
 
-/** The checks, in order: tools, accounts, approvals. */
+/** The checks, in order: tools, a logout, accounts, approvals. */
 export function doctorReport(f: DoctorFacts): DoctorReport {
   const problems: Problem[] = [];
   const warnings: Problem[] = [];
@@ -86,6 +89,8 @@ export function doctorReport(f: DoctorFacts): DoctorReport {
     }
     say(true, `${t.tool}: ${t.path} (${version}${t.seenIn === null ? '' : `, seen in ${t.seenIn}`})`);
   }
+
+  if (f.logout !== undefined) logoutCheck(f.logout, warnings, say);
 
   for (const a of f.accounts) {
     const notReady = a.checkouts.filter((c) => !c.readiness.ready);
@@ -111,6 +116,15 @@ export function doctorReport(f: DoctorFacts): DoctorReport {
     tools: f.tools,
     checks,
   };
+}
+
+/**
+ * A logout that would end the tmux server (or may: not known) is a warning, never a problem: the
+ * swarm runs until then, and `swarm up` resumes it after (SPEC 10.8).
+ */
+function logoutCheck(logout: ServerScope, warnings: Problem[], say: (ok: boolean, line: string) => void): void {
+  if (logout.logoutEndsSwarm === false) say(true, logout.why);
+  else warnings.push({ what: logout.why, fix: logout.fix ?? 'keep this machine\'s session open through the night' });
 }
 
 /**

@@ -11,7 +11,7 @@ import { runTmux } from '../../adapters/tmux/runner.js';
 import type { DashboardActions } from '../../ui/keys.js';
 import type { SwarmStore } from '../../ui/store.js';
 import { tmuxActions } from './actions.js';
-import { writeOutcome } from './outcome.js';
+import { writeOutcome, writeStarted } from './outcome.js';
 import { sessionName, tmuxSocket } from '../hostFor.js';
 import { startSwarm, type Outcome } from '../swarm.js';
 
@@ -116,6 +116,8 @@ export async function runDashboard(config: SwarmConfig, options: RunOptions): Pr
     return 0;
   }
   const { engine } = swarm;
+  // `swarm up --detach` returns once it sees this: the engine holds the plan and its run has begun.
+  if (options.inTmux) writeStarted(config);
   const onSignal = (signal: NodeJS.Signals): void => stop(signal);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, onSignal);
 

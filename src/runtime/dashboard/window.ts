@@ -2,6 +2,7 @@
  * `swarm up` on a terminal (SPEC 8), outside the swarm's session. The engine and the dashboard run
  * together in the first window (`swarm`) of the swarm's own tmux session, under the restart loop of
  * runtime/dashboard/loop.ts; this terminal attaches to that window, so closing it stops nothing.
+ * `swarm up --detach` opens the same window and attaches nothing (runtime/dashboard/detached.ts).
  */
 import type { SwarmConfig } from '../../core/config/config.js';
 import { dashboardLoop } from './loop.js';
@@ -9,10 +10,11 @@ import { planPaths } from '../../core/plan/paths.js';
 import { MismatchError } from '../../errors.js';
 import { liveHolder } from '../../adapters/lock.js';
 import { DASHBOARD_WINDOW, dashboardBorderOff, dashboardWindowArgv, listWindows, paneEnvArgs, parseWindows } from '../../adapters/tmux/argv.js';
+import { newScopedSession } from '../../adapters/tmux/serverScope.js';
 import { stampOwner } from '../../adapters/tmux/sessionOwner.js';
 import { attachDashboard } from '../../adapters/tmux/attach.js';
 import { runTmux } from '../../adapters/tmux/runner.js';
-import { clearOutcome, readOutcome } from './outcome.js';
+import { clearRecords, readOutcome } from './outcome.js';
 import { loadState } from '../engineState.js';
 import { planOwner, sessionName, tmuxHostFor, tmuxSocket } from '../hostFor.js';
 import { requireSession } from '../sessionClaim.js';
@@ -35,21 +37,28 @@ export function liveEngine(config: SwarmConfig): number | null {
   return liveHolder(planPaths(config.plan).lock)?.pid ?? null;
 }
 
-export interface OpenOptions {
+export interface WindowOptions {
   env: NodeJS.ProcessEnv;
   cwd: string;
   /** Flags for the engine in window 0 (`--until-done`, `--timeout D`). */
   flags: string[];
+  /** The window's size while no terminal is attached (an attached one resizes it). */
   size: { columns: number; rows: number };
+}
+
+export interface OpenOptions extends WindowOptions {
   say: (text: string) => void;
 }
 
+/** What `openWindow` found: the pid of an engine that already runs, else window 0 started now (`note`: how its server started, when worth telling). */
+export type Opened = { running: number } | { running: null; note: string | null };
+
 /**
- * Start window 0 unless an engine already runs for the plan, attach this terminal to it, and after
- * the terminal detaches say how the swarm stands. An engine that ended with an outcome
- * (`--until-done`, `--timeout`) gives its exit code.
+ * Window 0 running the engine+dashboard, unless an engine already runs for the plan. A plan run
+ * outside its session is refused (exit 3). A new session's server starts where a logout does not
+ * end it, as the engine's own would (SPEC 10.8, adapters/tmux/serverScope.ts).
  */
-export async function openDashboard(config: SwarmConfig, options: OpenOptions): Promise<number> {
+export async function openWindow(config: SwarmConfig, options: WindowOptions): Promise<Opened> {
   const socket = tmuxSocket(options.env);
   const session = sessionName(config);
   // Only this plan's session (SPEC 10.1): another plan's is refused before its window 0 is touched.
@@ -60,14 +69,30 @@ export async function openDashboard(config: SwarmConfig, options: OpenOptions): 
       hint: 'watch it where it runs, or stop it there first',
     });
   }
-  if (running === null) {
-    clearOutcome(config);
-    const window = exists ? await findDashboardWindow(socket, session) : null;
-    const command = dashboardLoop(engineArgv(config.file, options.flags));
-    await runTmux(socket, dashboardWindowArgv(session, window, options.cwd, paneEnvArgs(options.env), command, options.size));
-    if (!exists) await runTmux(socket, stampOwner(session, planOwner(config.plan)));
-    await runTmux(socket, dashboardBorderOff(session)).catch(() => undefined);
+  if (running !== null) return { running };
+  clearRecords(config);
+  const command = dashboardLoop(engineArgv(config.file, options.flags));
+  let note: string | null = null;
+  if (exists) {
+    await runTmux(socket, dashboardWindowArgv(session, await findDashboardWindow(socket, session), options.cwd, paneEnvArgs(options.env), command, options.size));
+  } else {
+    const create = dashboardWindowArgv(session, null, options.cwd, paneEnvArgs(options.env), command, options.size);
+    ({ note } = await newScopedSession(socket, session, [...create, ';', ...stampOwner(session, planOwner(config.plan))]));
   }
+  await runTmux(socket, dashboardBorderOff(session)).catch(() => undefined);
+  return { running: null, note };
+}
+
+/**
+ * Start window 0 unless an engine already runs for the plan, attach this terminal to it, and after
+ * the terminal detaches say how the swarm stands. An engine that ended with an outcome
+ * (`--until-done`, `--timeout`) gives its exit code.
+ */
+export async function openDashboard(config: SwarmConfig, options: OpenOptions): Promise<number> {
+  const socket = tmuxSocket(options.env);
+  const session = sessionName(config);
+  const opened = await openWindow(config, options);
+  if (opened.running === null && opened.note !== null) options.say(`swarm: ${opened.note}\n`);
   if ((await attachDashboard(socket, session, options.env)) !== 0) {
     options.say(`swarm ${config.name}: could not attach this terminal; the swarm runs on — try \`tmux -L ${socket} attach -t ${session}\`\n`);
     return 1;

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { PaneSpec } from '../../../src/adapters/host.js';
 import {
-  agentCommand, bufferName, capturePane, dashboardWindowArgv, deathRecordCommand, formatLiteral, listLiteral, newSession, paneCommand, paneEnvArgs,
+  agentCommand, bufferName, capturePane, dashboardPaneState, dashboardWindowArgv, deathRecordCommand, killDashboard, parseDashboardPane, formatLiteral, listLiteral, newSession, paneCommand, paneEnvArgs,
   paneLook, parseDeathValue, parsePaneList, parsePaneState, parseSpawned, parseWindows, pickAgentsWindow, sessionSetup,
   setBuffer, shellJoin, shellQuote, spawnTagged, tmuxJoin, tmuxQuote,
 } from '../../../src/adapters/tmux/argv.js';
@@ -308,5 +308,22 @@ describe('dashboardWindowArgv', () => {
   it.each([null, '', '@3'])('passes the folder inert to tmux (window %j)', (window) => {
     const argv = dashboardWindowArgv('swarm-demo', window, '/repo/#(touch pwned) #{pane_id} #', env, cmd, { columns: 120, rows: 40 });
     expect(argv[argv.indexOf('-c') + 1]).toBe('/repo/##(touch pwned) ##{pane_id} ##');
+  });
+});
+
+describe('window 0 as `swarm up --detach` watches it', () => {
+  it('asks for its pane by the window\'s exact name, and closes the window the same way', () => {
+    expect(dashboardPaneState('swarm-demo')).toEqual(['display-message', '-p', '-t', '=swarm-demo:=swarm', '#{pane_dead} #{pane_dead_status}']);
+    expect(killDashboard('swarm-demo')).toEqual(['kill-window', '-t', '=swarm-demo:=swarm']);
+  });
+
+  it.each<[string[], { dead: boolean; status: number | null }]>([
+    [['0 '], { dead: false, status: null }],
+    [['1 0'], { dead: true, status: 0 }],
+    [['1 5\r'], { dead: true, status: 5 }],
+    [['1 '], { dead: true, status: null }],
+    [[], { dead: false, status: null }],
+  ])('%j → %j', (lines, want) => {
+    expect(parseDashboardPane(lines)).toEqual(want);
   });
 });

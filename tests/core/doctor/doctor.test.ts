@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { doctorReport, formatDoctor, type AccountFact, type DoctorFacts } from '../../../src/core/doctor/doctor.js';
+import { serverScope, type ServerScope } from '../../../src/core/host/serverScope.js';
 
 const account = (over: Partial<AccountFact> = {}): AccountFact => ({
   id: 'c1', kind: 'claude', profile: '/p/c1', checkouts: [{ checkout: '/r', readiness: { ready: true } }],
@@ -50,6 +51,36 @@ describe('doctorReport', () => {
     const none = doctorReport(facts({ accounts: [pool('c1')], lanes: [{ name: 'b', checkout: '/b', account: null }], leadAccount: 'c1' }));
     expect(none.ok).toBe(false);
     expect(none.problems.map((p) => p.what)).toEqual(["b has no account to start on: every account is the lead's or declared by another lane"]);
+  });
+
+  describe('a logout (SPEC 10.8): a warning when it would end the tmux server, never a problem', () => {
+    const scope = (over: Partial<ServerScope>): ServerScope => ({ argvPrefix: null, logoutEndsSwarm: false, why: 'x', fix: null, ...over });
+    const lingers = serverScope({ systemdRuns: true, lingers: true, systemdRun: '/usr/bin/systemd-run', user: 'ann', unit: 'u' });
+    const noLinger = serverScope({ systemdRuns: true, lingers: false, systemdRun: '/usr/bin/systemd-run', user: 'ann', unit: 'u' });
+    const noSystemd = serverScope({ systemdRuns: false, lingers: null, systemdRun: null, user: 'ann', unit: 'u' });
+
+    it.each<[string, ServerScope, string | null, { what: string; fix: string }[]]>([
+      ['systemd and lingering: an ok line', lingers, 'a logout leaves the swarm running (systemd user scope; user ann lingers)', []],
+      ['systemd, no linger: a warning with the fix', noLinger, null, [{
+        what: "a logout would end the swarm's tmux server (systemd ends a login session's processes; user ann does not linger)",
+        fix: 'loginctl enable-linger ann (swarm never turns it on)',
+      }]],
+      ['no systemd: an ok line naming the reboot', noSystemd, "no systemd runs here (no /run/systemd/system), so no logout ends the tmux server by itself; the machine's reboot does (swarm up resumes the lanes then)", []],
+      ['not known: a warning', scope({ logoutEndsSwarm: null, why: 'not known', fix: 'look' }), null, [{ what: 'not known', fix: 'look' }]],
+    ])('%s', (_name, logout, line, warnings) => {
+      const r = doctorReport(facts({ logout }));
+      expect(r.ok).toBe(true);
+      expect(r.problems).toEqual([]);
+      expect(r.warnings).toEqual(warnings);
+      expect(r.checks.filter((c) => c.line === line)).toEqual(line === null ? [] : [{ ok: true, line }]);
+      expect(r.checks).toHaveLength(line === null ? 3 : 4);
+    });
+
+    it('formats the warning with its fix, and the swarm can still run through the night', () => {
+      const text = formatDoctor(doctorReport(facts({ logout: noLinger })));
+      expect(text).toContain("warning: a logout would end the swarm's tmux server (systemd ends a login session's processes; user ann does not linger)\n  fix: loginctl enable-linger ann (swarm never turns it on)\n");
+      expect(text.trimEnd().split('\n').at(-1)).toBe('doctor: this swarm can run through the night');
+    });
   });
 
   it('formats one line a check, then problems with their fix', () => {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dashboardLoop } from '../../../src/runtime/dashboard/loop.js';
+import { dashboardLoop, exitedStatus } from '../../../src/runtime/dashboard/loop.js';
 import { tempDir } from '../../helpers/swarm.js';
 
 let cleanup: (() => void) | null = null;
@@ -31,6 +31,21 @@ describe('dashboardLoop: window 0 restarts an engine that died', () => {
     const out = execFileSync(sh!, [c!, script!, name!, ...rest], { env: { PATH: process.env.PATH, CI: 'true' }, encoding: 'utf8', timeout: 10_000 });
     expect(readFileSync(runs, 'utf8')).toBe('run CI=unset\nrun CI=unset\n');
     expect(out).toContain('swarm: the engine exited (status 3); restarting in 2 s\n');
+    // The line `swarm up --detach` reads the failed engine's status from.
+    expect(out.replaceAll('\u001b[H\u001b[2J', '\n').split('\n').map(exitedStatus).filter((status) => status !== null)).toEqual([3]);
     expect(out.split('\u001b[H\u001b[2J')).toHaveLength(3);
+  });
+});
+
+describe('exitedStatus: the loop\'s line for an engine that failed', () => {
+  it.each<[string, number | null]>([
+    ['swarm: the engine exited (status 5); restarting in 2 s', 5],
+    ['swarm: the engine exited (status 137); restarting in 2 s', 137],
+    ['swarm: the engine exited (status ); restarting in 2 s', null],
+    ['  swarm: the engine exited (status 5); restarting in 2 s', null],
+    ['swarm up cannot start: cannot write journal.jsonl', null],
+    ['', null],
+  ])('%j → %s', (line, want) => {
+    expect(exitedStatus(line)).toBe(want);
   });
 });
