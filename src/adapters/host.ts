@@ -73,6 +73,11 @@ export interface PaneHost {
   /** Create or join the session; idempotent. */
   start(): Promise<void>;
   /**
+   * How `start` made the tmux server's session, when it made it (SPEC 10.8): in a systemd user scope or
+   * plainly, and a note to tell once (systemd-run failed, so a logout may end the server); absent or null: nothing to tell.
+   */
+  readonly serverStart?: { scoped: boolean; note: string | null } | null;
+  /**
    * Why the host can no longer be reached (its server died, or was replaced, after `start` reached
    * it), else null. Asked when a command fails before any event could tell (a start cut short).
    */

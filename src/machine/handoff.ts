@@ -253,7 +253,7 @@ export function onAccountFreed(lane: LaneState, ctx: MachineContext): Step {
   return startPick(lane, h, ctx);
 }
 
-export function onHandoffTimer(lane: LaneState, timer: Exclude<TimerName, 'stall' | 'review'>, ctx: MachineContext): Step {
+export function onHandoffTimer(lane: LaneState, timer: Exclude<TimerName, 'stall' | 'review' | 'resume'>, ctx: MachineContext): Step {
   const h = lane.handoff;
   const { now } = ctx;
   switch (timer) {

@@ -24,6 +24,7 @@ import {
 import { onGate, onGateProcess, startGate } from './gate.js';
 import { onFirstStartFailed } from './firstStart.js';
 import { onResume } from './resume.js';
+import { READY_AND_ON, whileResuming } from './sessionResume.js';
 import { block, onAnswered } from './block.js';
 import { onExited } from './exits.js';
 import { onWorkOver } from './doneExit.js';
@@ -42,6 +43,9 @@ export type {
 /** Decide one event for one lane: the next state and the effects to carry out. Total and pure. */
 export function reduceLane(lane: LaneState, event: LaneEvent, ctx: MachineContext): Step {
   if (lane.state === 'stopped') return { lane, effects: [] }; // terminal until a human acts
+  // A resumed session not yet ready (SPEC 10.8): what says it is ready, or failed, is the resume's first.
+  const resumed = whileResuming(lane, event, ctx);
+  if (resumed !== null) return READY_AND_ON.has(event.type) ? andThen(resumed, (l) => reduceLane(l, event, ctx)) : resumed;
   switch (event.type) {
     case 'started': return onStarted(lane, event, ctx);
     case 'report': return onReport(lane, event, ctx);
@@ -59,7 +63,7 @@ export function reduceLane(lane: LaneState, event: LaneEvent, ctx: MachineContex
     case 'degraded_written': return onDegradedWritten(lane, event, ctx);
     case 'gate': return onGate(lane, event, ctx);
     case 'gate_process': return onGateProcess(lane, event, ctx);
-    case 'timer': return event.timer === 'stall' ? onStall(lane, ctx) : event.timer === 'review' ? onReviewTimer(lane, ctx) : onHandoffTimer(lane, event.timer, ctx);
+    case 'timer': return onTimer(lane, event, ctx);
     case 'account_freed': return onAccountFreed(lane, ctx);
     case 'account_held': return onAccountHeld(lane, event, ctx);
     case 'resume': return onResume(lane, event, ctx, onExited);
@@ -77,6 +81,22 @@ export function reduceLane(lane: LaneState, event: LaneEvent, ctx: MachineContex
     case 'review_resume': return resumeReview(lane, event, ctx);
     case 'reviewer_exited': return reviewerFailed(lane, event.seq, exitedWhy(event), ctx, event);
     case 'reviewer_screen': return reviewerScreen(lane, event, ctx);
+    case 'session_told': return { lane, effects: [] };
+    case 'resume_failed': return ignored(lane, event, 'no resume is in flight', ctx.now);
+    case 'resume_spawned': {
+      // A resume's pane made after the resume was given up: nobody's agent, ended at once.
+      const kill: Effect = { type: 'close_pane', id: effectId(lane, event.generation, 'resume', 'orphan', event.paneId), paneId: event.paneId, generation: event.generation };
+      return { lane, effects: [journal(lane, 'ignored', 'observation', { event: event.type, why: 'no resume is in flight: its pane is closed' }, ctx.now), kill] };
+    }
+  }
+}
+
+function onTimer(lane: LaneState, event: Ev<'timer'>, ctx: MachineContext): Step {
+  switch (event.timer) {
+    case 'stall': return onStall(lane, ctx);
+    case 'review': return onReviewTimer(lane, ctx);
+    case 'resume': return { lane, effects: [] }; // no resume in flight (machine/sessionResume.ts has the one that is)
+    default: return onHandoffTimer(lane, event.timer, ctx);
   }
 }
 

@@ -6,10 +6,11 @@ import { effectId, journal, pickEffect, setTimer, spawnEffect, writeDegraded } f
 import { exitRecorded, handoffInFlight, isLive, rejectedDue, stallWatched } from './laneState.js';
 import { andThen, type Ev } from './step.js';
 import { failSuccessor } from './successor.js';
-import type { Effect, LaneState, MachineContext, ResumedPane, Step } from './types.js';
+import { QUICK_EXIT_MS, type Effect, type LaneState, type MachineContext, type ResumedPane, type Step } from './types.js';
 import { startGate } from './gate.js';
 import { retireNow } from './retire.js';
 import { retryFirstStart, startFailed } from './firstStart.js';
+import { fallBack, startResume } from './sessionResume.js';
 
 /** How often a successor whose pane vanished while swarm was down is started again on its account. */
 export const MAX_RESPAWNS = 3;
@@ -39,6 +40,7 @@ function resumeLane(lane: LaneState, event: Ev<'resume'>, ctx: MachineContext, o
   }
   if (startFailed(lane)) return retryFirstStart(lane, ctx);
   const pane = (generation: number) => event.panes.find((p) => p.generation === generation);
+  if ((lane.resuming ?? null) !== null) return resumeResuming(lane, pane(lane.generation), event, ctx);
   const h = lane.handoff;
   let step: Step = { lane, effects: [] };
   const retiring = lane.retiring ?? null;
@@ -68,6 +70,14 @@ function resumeLane(lane: LaneState, event: Ev<'resume'>, ctx: MachineContext, o
   if (mine !== undefined && !mine.dead && !unstarted && step.lane.paneId !== mine.paneId) step = { ...step, lane: { ...step.lane, paneId: mine.paneId } };
   const paneId = step.lane.paneId;
   if (paneId !== null && (mine === undefined || mine.dead) && !exitRecorded(step.lane)) {
+    // Gone with its tmux server: its own session again on its own account, where it can be (SPEC 10.8).
+    if (mine === undefined && event.hostGone === true && ctx.resumeSession !== undefined) {
+      const choice = ctx.resumeSession;
+      const resumable = (step.lane.phase === null || step.lane.phase === 'near') && step.lane.gate === null;
+      if (choice.resume && resumable) return andThen(step, (l) => startResume(l, choice, paneId, ctx));
+      const why = choice.resume ? `its handoff was in flight (${step.lane.phase ?? 'its gate running'})` : choice.why;
+      step.effects.push(journal(step.lane, 'not_resumed', 'observation', { paneId, why }, ctx.now));
+    }
     const told = mine === undefined ? { vanished: true } : { ...(mine.tail === undefined ? {} : { tail: mine.tail }), ...(mine.signal === undefined ? {} : { signal: mine.signal }) };
     return andThen(step, (l) => onExited(l, { type: 'exited', paneId, status: mine?.status ?? null, ...told }, ctx));
   }
@@ -75,6 +85,28 @@ function resumeLane(lane: LaneState, event: Ev<'resume'>, ctx: MachineContext, o
     step.effects.push(setTimer(step.lane, 'stall', step.lane.lastActivity + ctx.timeouts.stall * (step.lane.stallNudged ? 2 : 1)));
   }
   return step;
+}
+
+/**
+ * A resume in flight when swarm went down: its pane found alive is the lane's (its deadline again), dead
+ * is a failed resume, gone with the host again is resumed again (or not, as the swarm decides); not
+ * made yet, its start (a pending intent) was carried out before this, so the deadline decides.
+ */
+function resumeResuming(lane: LaneState, found: ResumedPane | undefined, event: Ev<'resume'>, ctx: MachineContext): Step {
+  const r = lane.resuming!;
+  if (found !== undefined && found.dead) {
+    const exit = { status: found.status ?? null, lines: (found.tail ?? '').split('\n').filter((line) => line.trim() !== '') };
+    return fallBack(lane, `the resumed agent died while swarm was down (status ${found.status ?? 'unknown'})`, ctx, { exit });
+  }
+  if (found !== undefined) {
+    const resuming = { ...r, paneId: found.paneId, spawnedAt: r.spawnedAt ?? ctx.now };
+    const alive = Math.min(Math.max(resuming.spawnedAt + (ctx.quickExitMs ?? QUICK_EXIT_MS), ctx.now), r.readyBy);
+    return { lane: { ...lane, paneId: found.paneId, resuming }, effects: [setTimer(lane, 'resume', alive)] };
+  }
+  if (r.paneId === null) return { lane, effects: [setTimer(lane, 'resume', r.readyBy)] };
+  const choice = ctx.resumeSession;
+  if (event.hostGone === true && choice !== undefined && choice.resume) return startResume({ ...lane, resuming: null }, choice, r.paneId, ctx);
+  return fallBack(lane, choice !== undefined && !choice.resume ? `its pane went with its host again, and ${choice.why}` : 'its pane vanished while swarm was down', ctx);
 }
 
 /** Phase `spawning` after a restart: adopt the successor's live pane, fail a dead or vanished one, or spawn again. */

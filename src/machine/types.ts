@@ -7,12 +7,13 @@ import type { CapacityState, EscalationClass, Report } from '../core/protocol/pr
 import type { PacketReason } from '../core/packet/packet.js';
 import type { Decision } from '../core/capacity/thresholds.js';
 import type { ProcessId } from '../core/process/procStat.js';
+import type { ResumeChoice } from '../core/swarm/sessionResume.js';
 
 export type LaneStatus = 'starting' | 'working' | 'blocked' | 'done' | 'lost' | 'stopped' | 'waiting';
 export type Phase =
   | 'near' | 'writing' | 'reported' | 'spawning' | 'accepted' | 'rejected' | 'waiting' | 'degraded' | 'attention' | 'stopped';
 export type ScreenClass = 'usage_limit' | 'overflow' | 'permission' | 'bypass' | 'login' | 'consent' | 'payment';
-export type TimerName = 'accept' | 'packet' | 'stall' | 'reset' | 'retire' | 'review';
+export type TimerName = 'accept' | 'packet' | 'stall' | 'reset' | 'retire' | 'review' | 'resume';
 export type BlockClass = EscalationClass | 'bypass';
 /** The screens that stop a successor at its start: its account is not ready. */
 export type StartScreen = 'login' | 'consent' | 'payment' | 'bypass' | 'offline';
@@ -134,6 +135,24 @@ export interface LaneState {
   reviewRounds?: number;
   /** Reviewers started for this lane so far (the next one's generation is one more); absent: none. */
   reviewSeq?: number;
+  /** Its agent's own session being started again after its tmux server went (SPEC 10.8, machine/sessionResume.ts); absent or null: none. */
+  resuming?: Resuming | null;
+  /** How often the current generation's session was resumed; absent: never (or another generation's count). */
+  resumes?: { generation: number; count: number };
+}
+
+/** A session resume in flight: started on `account` (the generation's own), ready by `readyBy` or replaced. */
+export interface Resuming {
+  sessionId: string;
+  account: string;
+  /** When the resume was decided (epoch ms). */
+  since: number;
+  /** The resumed agent's pane once made; null until then. */
+  paneId: string | null;
+  /** When its pane was made (epoch ms): an exit within quickExitMs of it is a failed resume. */
+  spawnedAt: number | null;
+  /** Epoch ms: not ready by then, it is replaced (RESUME_READY_MS after `since`). */
+  readyBy: number;
 }
 
 /** A review round in flight (machine/review.ts): its reviewer, once an account is leased for it. */
@@ -190,6 +209,8 @@ export interface MachineContext {
   waitRetryMs?: number;
   /** How often a lane waiting for an account another swarm holds asks again; default ACCOUNT_RETRY_MS. */
   accountRetryMs?: number;
+  /** On a `resume` event with `hostGone`: whether this lane's session is resumed (core/swarm/sessionResume.ts decides). */
+  resumeSession?: ResumeChoice;
 }
 
 export type LaneEvent =
@@ -222,7 +243,17 @@ export type LaneEvent =
   | { type: 'timer'; timer: TimerName }
   /** A lease was released somewhere in the swarm: a `waiting` lane picks again now, not at its retry time. */
   | { type: 'account_freed'; account: string }
-  | { type: 'resume'; panes: ResumedPane[] }
+  /**
+   * After a restart: the panes found. `hostGone`: the agents went with their tmux server (it died, or
+   * the swarm's session was gone at the restart), so a lane's own session may be resumed (SPEC 10.8):
+   * `ctx.resumeSession` then says whether this one is.
+   */
+  | { type: 'resume'; panes: ResumedPane[]; hostGone?: boolean }
+  /** The resumed session's pane was made (`paneId`), or could not be (`error`). */
+  | { type: 'resume_spawned'; generation: number; paneId: string }
+  | { type: 'resume_failed'; generation: number; error: string }
+  /** The agent of `generation` told its session (its SessionStart hook): a resumed agent is ready. */
+  | { type: 'session_told'; generation: number; sessionId: string }
   /** The plan is done: a lane whose agent is gone and whose successor never came needs none now (machine/doneExit.ts). */
   | { type: 'work_over' }
   /** Promotion in place (machine/promotion.ts). To the lead lane: lane X's agent is chosen as its successor. */
@@ -301,6 +332,8 @@ export type Effect =
    * its start was not yet recorded (a restart), so the pane is found by its identity, if it is there.
    */
   | { type: 'close_reviewer'; id: string; paneId: string | null; seq: number }
+  /** Start the lane's generation again by resuming its own session `sessionId` on `account` (SPEC 10.8). */
+  | { type: 'resume_session'; id: string; generation: number; account: string; sessionId: string }
   | { type: 'set_timer'; id: string; timer: TimerName; at: number }
   | { type: 'clear_timer'; id: string; timer: TimerName };
 

@@ -11,7 +11,8 @@ import { recordLane } from '../core/lead/epochs.js';
 import { unstarted } from '../machine/firstStart.js';
 import { reviewedLane } from '../machine/review.js';
 import { runOf } from '../core/swarm/runs.js';
-import type { LaneEvent, LaneState } from '../machine/types.js';
+import type { Effect, LaneEvent, LaneState } from '../machine/types.js';
+import { resumePointer } from '../core/launch/agentPrompt.js';
 import { planFilesFault, SwarmError } from '../errors.js';
 import type { PaneHost } from '../adapters/host.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
@@ -197,6 +198,50 @@ export async function spawn(engine: Engine, lane: LaneState, generation: number,
     if (planFilesFault(error)) throw error; // the plan's files refuse (the prompt file): tried again, no account burnt
     await hostLossTold(engine);
     return { type: 'spawn_failed', generation, account: accountId, error: error instanceof SwarmError || error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * Start a lane's (or the lead's) own session again on its own account, in its generation (SPEC 10.8):
+ * the kind's `launch.resume`, the pointer line its prompt. A pane already carrying that identity (the
+ * intent carried out before a crash) is adopted, as for any start.
+ */
+export async function resumePane(engine: Engine, lane: LaneState, effect: Extract<Effect, { type: 'resume_session' }>): Promise<LaneEvent> {
+  const { config } = engine;
+  const { generation } = effect;
+  const account = config.accounts.find((a) => a.id === effect.account);
+  if (!account) return { type: 'resume_failed', generation, error: `account ${effect.account} is not in the pool` };
+  const name = engine.agentName(lane);
+  const leadsAt = lane.promotedFrom && lane.promotedFrom.generation === generation ? { epoch: lane.promotedFrom.epoch } : {};
+  try {
+    const existing = (await engine.host.list()).find((p) => p.lane === name && p.generation === generation && !p.dead);
+    if (existing) {
+      recordPane(engine, { lane: name, role: lane.role, generation, account: effect.account, ...leadsAt }, existing.pid);
+      return { type: 'resume_spawned', generation, paneId: existing.paneId };
+    }
+    const spec = agentPane({
+      config,
+      name,
+      role: lane.role,
+      generation,
+      account,
+      kind: engine.kinds(account.kind),
+      epoch: engine.state.epoch,
+      run: runOf(engine.state),
+      checkout: engine.checkoutOf(lane.name),
+      task: engine.taskOf(lane.name),
+      command: commandOf(engine, lane.name),
+      packet: null,
+      brief: null,
+      resume: { sessionId: effect.sessionId, pointer: resumePointer({ swarm: config.name, name, generation }) },
+    }, engine.env);
+    const info = await engine.host.spawn(spec);
+    recordPane(engine, { lane: name, role: lane.role, generation, account: effect.account, ...leadsAt }, info.pid);
+    return { type: 'resume_spawned', generation, paneId: info.paneId };
+  } catch (error) {
+    if (planFilesFault(error)) throw error; // the plan's files refuse: tried again
+    await hostLossTold(engine);
+    return { type: 'resume_failed', generation, error: error instanceof Error ? error.message : String(error) };
   }
 }
 

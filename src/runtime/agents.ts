@@ -55,6 +55,11 @@ export interface AgentStart {
   brief: string | null;
   /** A reviewer's lane (SPEC 10.6: SWARM_REVIEW_OF). */
   reviewOf?: string;
+  /**
+   * Its own session started again (SPEC 10.8): the kind's `launch.resume` with this session id and the
+   * pointer line as its prompt; the generation's files (brief, prompt) are kept as its start wrote them.
+   */
+  resume?: { sessionId: string; pointer: string };
 }
 
 /**
@@ -76,7 +81,7 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
   const kind = loadKind(start.account.kind, config.dir);
   const { launch } = start.kind;
   launch.check?.(start.account, kind.accountEnv);
-  const sessionId = randomUUID();
+  const sessionId = start.resume?.sessionId ?? randomUUID();
   const template = replacesLaunch(start.command) ? [] : (kind.launch?.command ?? []);
   const profile = profileDir(kind, start.kind, start.account, env.HOME);
   const prompt = promptText(intro);
@@ -90,7 +95,7 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
     command: start.command,
     promptFile: files.prompt,
     prompt,
-    brief: firstLine(intro),
+    brief: start.resume?.pointer ?? firstLine(intro),
     swarmBin,
     nodeBin: process.execPath,
     sessionId,
@@ -99,9 +104,11 @@ export function agentPane(start: AgentStart, env: NodeJS.ProcessEnv): PaneSpec {
     approvals: uses('approvals') ? (reviewer ?? planApprovalFlags(start.kind, plan, [spool, ...gitDirs(start.checkout)])) : { argv: [], promptAfterDashDash: false },
     notify: uses('notify') ? (launch.notify?.(swarmBin, profile) ?? '') : '',
     who: start.name,
+    ...(start.resume === undefined ? {} : { resume: true }),
   });
-  writeFileAtomic(files.brief, protocolBrief(intro));
-  writeFileAtomic(files.prompt, prompt);
+  // A resumed agent's files are its start's (a successor's prompt holds its packet, which this start does not know).
+  if (start.resume === undefined || readTextIfExists(files.brief) === null) writeFileAtomic(files.brief, protocolBrief(intro));
+  if (start.resume === undefined || readTextIfExists(files.prompt) === null) writeFileAtomic(files.prompt, prompt);
   const record: SessionRecord = { lane: start.name, generation: start.generation, account: start.account.id, kind: kind.kind, sessionId };
   writeFileAtomic(files.session, `${JSON.stringify(record)}\n`);
   const own: Record<string, string> = {

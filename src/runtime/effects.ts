@@ -58,6 +58,8 @@ export interface EffectsEngine {
   dispatch(lane: string, event: LaneEvent): void;
   dispatch(event: SwarmEvent): void;
   spawnSuccessor(lane: LaneState, generation: number, account: string, packet: string): Promise<LaneEvent>;
+  /** Start the lane's own session again (SPEC 10.8): `resume_spawned` or `resume_failed`. */
+  resumeSession(lane: LaneState, effect: Extract<Effect, { type: 'resume_session' }>): Promise<LaneEvent>;
   /** The lead lane takes over a promoted agent's pane (runtime/promotion.ts). */
   adoptPane(effect: Extract<Effect, { type: 'adopt_pane' }>): Promise<void>;
   /** A lane's reviewers (runtime/reviewers.ts); null where none were installed. */
@@ -112,6 +114,12 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
     case 'spawn': {
       const result = await engine.spawnSuccessor(lane, effect.generation, effect.account, effect.packet);
       faultPoint(engine, 'after:spawn');
+      engine.dispatch(laneName, result);
+      return;
+    }
+    case 'resume_session': {
+      const result = await engine.resumeSession(lane, effect);
+      faultPoint(engine, 'after:resume_session');
       engine.dispatch(laneName, result);
       return;
     }

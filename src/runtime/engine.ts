@@ -27,6 +27,7 @@ import { pushEvent, type SwarmStore } from '../ui/store.js';
 import type { PlanFilesError } from '../errors.js';
 import { saveState, type EngineState } from './engineState.js';
 import { runEffect } from './effects.js';
+import { loadKind } from '../adapters/kinds.js';
 import { Deadlines } from './timers.js';
 import { systemClock, type Clock } from './clock.js';
 import { Deliveries } from './delivery.js';
@@ -84,6 +85,7 @@ export class Engine {
   /** The intents the journal's end shows written (read once, when a recovered one is first due). */
   private journaled: Set<string> | null = null;
   spawner: ((lane: LaneState, generation: number, account: string, packet: string) => Promise<LaneEvent>) | null = null;
+  resumer: ((lane: LaneState, effect: Extract<Effect, { type: 'resume_session' }>) => Promise<LaneEvent>) | null = null;
   /** Gives the lead lane a promoted agent's pane (runtime/promotion.ts), installed by the run. */
   adopter: ((effect: Extract<Effect, { type: 'adopt_pane' }>) => Promise<void>) | null = null;
   starter: (() => Promise<void>) | null = null;
@@ -193,7 +195,7 @@ export class Engine {
     const read = (): LeadRecord | null => (record === undefined ? (record = this.leadRecord()) : record);
     return {
       now: this.now(), config: this.config, untilDone: this.untilDone, get leadRecord() { return read(); },
-      finished: this.finished, sameAccount: this.sameAccount(), vendors: this.vendors(),
+      finished: this.finished, sameAccount: this.sameAccount(), vendors: this.vendors(), resumeKinds: this.resumeKinds(),
     };
   }
 
@@ -310,6 +312,13 @@ export class Engine {
   private sameAccountOf: Record<string, string[]> | null = null;
   private vendorsOf: Record<string, string> | undefined;
 
+  private resumeKindsOf: Record<string, boolean> | undefined;
+
+  /** Account id → whether its kind can resume a session (SPEC 10.8; worked out once). */
+  private resumeKinds(): Record<string, boolean> {
+    return (this.resumeKindsOf ??= Object.fromEntries(this.config.accounts.map((a) => [a.id, (loadKind(a.kind, this.config.dir).launch?.resume ?? null) !== null])));
+  }
+
   /** Account id → the other ids on its profile folder (SPEC 10.4: one account, its readings and limits shared). */
   /** Account id → vendor, for the ledger (worked out once). */
   private vendors(): Record<string, string> {
@@ -333,6 +342,11 @@ export class Engine {
   /** Accounts serving a live agent or a successor in flight, or leased (never picked for another): account → by whom. */
   accountsInUse(): Map<string, string> {
     return accountsInUse(this.state.lanes, readLeases(this.leases).filter((l) => l.plan === undefined || l.plan === this.config.plan));
+  }
+
+  async resumeSession(lane: LaneState, effect: Extract<Effect, { type: 'resume_session' }>): Promise<LaneEvent> {
+    if (!this.resumer) return { type: 'resume_failed', generation: effect.generation, error: 'no resumer installed' };
+    return this.resumer(lane, effect);
   }
 
   async spawnSuccessor(lane: LaneState, generation: number, account: string, packet: string): Promise<LaneEvent> {

@@ -148,6 +148,10 @@ function hookSignal(engine: Engine, record: Extract<InboxRecord, { kind: 'hook' 
     engine.dispatch({ type: 'session', lane, generation, sessionId: record.session_id, transcriptPath: record.transcript_path });
     return;
   }
+  // A turn end that names its session (Codex's thread) records it too: a restart after host loss resumes it.
+  if (record.meaning === 'turn_end' && record.session_id !== null && record.session_id.trim() !== '') {
+    engine.dispatch({ type: 'session', lane, generation, sessionId: record.session_id, transcriptPath: null });
+  }
   if (record.meaning === 'turn_end') turn(engine, lane, record);
   const resetsAt = record.resets_at ?? (record.account ? engine.state.readings[record.account]?.resetsAt ?? null : null);
   engine.dispatch(lane, { type: 'signal', generation, signal: record.meaning, what: `${record.event}: ${record.detail}`, resetsAt });

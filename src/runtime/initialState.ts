@@ -30,17 +30,18 @@ export function beginsRun(config: SwarmConfig): boolean {
   return toResume(read.kind === 'ok' ? read.state : null) === null;
 }
 
-export function freshOrSaved(config: SwarmConfig, host: PaneHost, clock: Clock): { state: EngineState; corrupt: Corrupt | null } {
+/** `hostLost`: the saved run stopped because its tmux server died under it (its agents went with it). */
+export function freshOrSaved(config: SwarmConfig, host: PaneHost, clock: Clock): { state: EngineState; corrupt: Corrupt | null; hostLost: boolean } {
   const path = planPaths(config.plan).state;
   const read = readState(path);
   const saved = read.kind === 'ok' ? read.state : null;
   const resumed = toResume(saved);
-  if (resumed) return { state: resumed, corrupt: null };
+  if (resumed) return { state: resumed, corrupt: null, hostLost: saved?.hostLost !== undefined };
   const corrupt = read.kind === 'corrupt' ? { kept: keepCorrupt(path, new Date(clock.now())), why: read.why } : null;
   // A new run: numbered past the last one (the saved state's, else the journal's, when the state is lost).
   const run = nextRun(saved ? runOf(saved) : lastJournaledRun(config.plan));
   const state = fresh(config, host, run);
-  return { state: { ...state, pending: [runStarted(config, run)] }, corrupt };
+  return { state: { ...state, pending: [runStarted(config, run)] }, corrupt, hostLost: false };
 }
 
 /** The run's first intent: journal `run_started` with its number and each lane checkout's head now. */

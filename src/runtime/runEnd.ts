@@ -1,7 +1,7 @@
 /**
  * How a run ends other than by its plan: `swarm down` ends it (the next `swarm up` starts afresh),
  * and a tmux server that dies under it stops it short (the next `swarm up` resumes: every agent is
- * gone, so each lane gets a degraded packet and a successor). Both are written into the state file,
+ * gone, so each lane resumes its own session where it can, else gets a degraded packet and a successor). Both are written into the state file,
  * so `swarm status` tells the truth with no engine running.
  */
 import { isLive } from '../machine/laneState.js';

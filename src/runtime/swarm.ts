@@ -23,7 +23,7 @@ import { SWARM_BIN } from './swarmBin.js';
 import { createSwarmStore, pushEvent, setPreview, type SwarmStore } from '../ui/store.js';
 import { previewLines } from '../ui/preview.js';
 import { startFailed } from '../machine/firstStart.js';
-import { reconcileLeases, recordPane, releaseGoneAgents, spawn, startMissing } from './agentStarts.js';
+import { reconcileLeases, recordPane, releaseGoneAgents, resumePane, spawn, startMissing } from './agentStarts.js';
 import { watchSpools } from '../adapters/spoolWatch.js';
 import { runOf } from '../core/swarm/runs.js';
 import { loadKinds } from '../kinds/index.js';
@@ -93,7 +93,7 @@ export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Pr
     if (options.preflight && beginsRun(config)) await options.preflight();
     const clock = options.clock ?? systemClock;
     const host = options.host ?? (await hostFor(config, options.env));
-    const { state, corrupt } = freshOrSaved(config, host, clock);
+    const { state, corrupt, hostLost } = freshOrSaved(config, host, clock);
     // Only this plan's session is used (SPEC 10.1): another plan's is refused before anything of it is touched.
     const claimed = await requireSession(host, config.plan, state);
     const store = createSwarmStore({
@@ -110,7 +110,10 @@ export async function startSwarm(config: SwarmConfig, options: SwarmOptions): Pr
     probePlanFiles(engine);
     if (claimed === 'adopted') engine.journal({ type: 'observation', event: 'session_adopted', lane: null, session: sessionName(config), what: 'a tmux session without an owner, its panes this plan\'s, is stamped as this plan\'s' });
     options.onStore?.(store);
-    return await run(engine, options, () => lock.release(), corrupt);
+    // The agents went with their tmux server (SPEC 10.8): it died under the last run, or the swarm's session
+    // is gone now (a reboot, a logout, the server killed while no engine ran); embedded panes end with their engine.
+    const hostGone = state.order.length > 0 && (hostLost || claimed === 'absent' || claimed === 'none');
+    return await run(engine, options, () => lock.release(), corrupt, hostGone);
   } catch (error) {
     lock.release();
     const fault = planFilesFault(error);
@@ -125,7 +128,7 @@ function probePlanFiles(engine: Engine): void {
   appendLine(planPaths(engine.config.plan).journal, '');
 }
 
-async function run(engine: Engine, options: SwarmOptions, unlock: () => void, corrupt: Corrupt | null): Promise<RunningSwarm> {
+async function run(engine: Engine, options: SwarmOptions, unlock: () => void, corrupt: Corrupt | null, hostGone: boolean): Promise<RunningSwarm> {
   const { config } = engine;
   writeSettings(config.plan, {
     capacity: { low: config.thresholds.capacityLow, critical: config.thresholds.capacityCritical },
@@ -183,6 +186,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
   };
 
   engine.spawner = (lane, generation, account, packet) => spawn(engine, lane, generation, account, packet);
+  engine.resumer = (lane, effect) => resumePane(engine, lane, effect);
   engine.adopter = (effect) => adoptPane(engine, effect);
   engine.reviewers = { pick: (lane, effect) => pickReviewer(engine, lane, effect), spawn: (lane, effect) => spawnReviewer(engine, lane, effect) };
   engine.starter = () => engine.writes.persistently(async () => startMissing(engine, await engine.host.list()));
@@ -194,7 +198,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
 
   const unsubscribe = engine.host.onEvent((event) => (event.type === 'lost' ? stopOnHostLost(engine, event.reason) : watchPanes.handle(event)));
   try {
-    await begin(engine, inbox);
+    await begin(engine, inbox, hostGone);
     inboxWatcher = watchSpools(config.plan, runOf(engine.state), () => void inbox.drain(), (spool) => inbox.spoolChanged(spool));
     usage = usageLook(engine);
     void usage.look();
@@ -243,7 +247,7 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
  * The start of a run: the host's session, leftovers of a finished run closed, the saved run
  * re-adopted (leases, intents, waiting records, panes), the lead claimed, missing agents started.
  */
-async function begin(engine: Engine, inbox: ReturnType<typeof inboxReader>): Promise<void> {
+async function begin(engine: Engine, inbox: ReturnType<typeof inboxReader>, hostGone: boolean): Promise<void> {
   await engine.host.start();
   // A fresh run (no state, or the last run's plan was done) adopts nothing: agent panes an earlier run
   // left in this swarm's session are closed first, so a leftover idle agent is not taken for a new one.
@@ -254,6 +258,9 @@ async function begin(engine: Engine, inbox: ReturnType<typeof inboxReader>): Pro
     for (const pane of leftover) await engine.host.kill(pane.paneId).catch(() => undefined);
     if (leftover.length > 0) engine.journal({ type: 'observation', event: 'stale_panes_closed', lane: null, panes: leftover.length });
   }
+  // The server could not be put in a user scope of its own (SPEC 10.8): a logout may end it.
+  const note = engine.host.serverStart?.note ?? null;
+  if (note !== null) engine.journal({ type: 'observation', event: 'server_unscoped', lane: null, what: note });
 
   // Re-adopt: leases of a dead engine, then intents (and the events they cause), then tell each lane what
   // the panes look like now: listed after the intents ran, so a spawn just carried out is seen. A pane
@@ -276,7 +283,7 @@ async function begin(engine: Engine, inbox: ReturnType<typeof inboxReader>): Pro
     // A promoted agent leading in its pane is recorded again with the epoch it leads at.
     const leadsAt = (g: number) => (lane.promotedFrom && g === lane.generation ? { epoch: lane.promotedFrom.epoch } : {});
     for (const p of mine) if (!p.dead) recordPane(engine, { lane: p.lane, role: lane.role, generation: p.generation, account: p.account, ...leadsAt(p.generation) }, p.pid);
-    engine.dispatch(name, { type: 'resume', panes: await Promise.all(mine.map((p) => resumedPane(engine.host, p))) });
+    engine.dispatch(name, { type: 'resume', panes: await Promise.all(mine.map((p) => resumedPane(engine.host, p))), ...(hostGone ? { hostGone } : {}) });
     resumeReviewer(engine, name, panes);
   }
   if (engine.state.order.length > 0) engine.journal({ type: 'observation', event: 'readopted', lane: null, panes: panes.length });

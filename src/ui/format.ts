@@ -78,6 +78,8 @@ export function stateText(lane: LaneState): string {
  * (`stopped`), or one whose end a state file never recorded, shows no age.
  */
 export function phaseText(lane: LaneState, now: number): string {
+  const resuming = lane.resuming ?? null;
+  if (resuming !== null) return `resuming ${age(now - resuming.since)}`;
   if (lane.phase === null) return '-';
   const since = lane.phaseSince ?? now;
   if (!ended(lane)) return `${lane.phase} ${age(now - since)}`;
@@ -112,6 +114,7 @@ export function lastText(lane: LaneState): string {
   if (lane.state === 'blocked' && lane.blocked) return oneLine(lane.blocked.what);
   if (lane.state === 'waiting') return oneLine(`waiting for ${(lane.waitingFor ?? []).join(', ')} to be done`);
   if (lane.waitingForAccount) return oneLine(`waiting for an account: ${lane.waitingForAccount.why}`);
+  if (lane.resuming) return oneLine(`resuming its session ${lane.resuming.sessionId} @${lane.resuming.account}${lane.resuming.paneId === null ? ': starting' : ': waiting for it to be ready'}`);
   if (lane.phase === 'rejected' && lane.handoff && lane.handoff.rejected.length > 0) return oneLine(`rejected: ${lane.handoff.rejected.join('; ')}`);
   if (lane.review) return oneLine(reviewText(lane.name, lane.review));
   return oneLine(lane.last ?? '');

@@ -18,7 +18,7 @@ import { notify } from '../../src/commands/notify.js';
 import { packetWrite } from '../../src/commands/packetWrite.js';
 
 /** One step of an agent: a report, a packet, an exit, or anything a test wants done from the pane. */
-export type Action = 'noaccept' | 'ready' | 'done' | 'usage limit' | 'handoff' | 'badpacket' | 'exit' | 'vanish' | 'ask' | 'release' | 'approved' | `changes ${string}` | `handover ${string}` | `blocked ${string}` | `lane add ${string}` | ((pane: FakePane) => Promise<void>);
+export type Action = 'noaccept' | 'ready' | 'done' | 'session' | 'usage limit' | 'handoff' | 'badpacket' | 'exit' | 'vanish' | 'ask' | 'release' | 'approved' | `changes ${string}` | `handover ${string}` | `blocked ${string}` | `lane add ${string}` | ((pane: FakePane) => Promise<void>);
 
 export interface FakePane {
   info: PaneInfo;
@@ -233,6 +233,12 @@ export class FakeHost implements PaneHost {
       else if (action === 'done') await swarm(notify, ['lead', `done\n${CAP('ok', 70)}`]);
       else if (action === 'exit') this.exit(pane.info.paneId, 0);
       else if (action === 'vanish') this.vanish(pane.info.paneId);
+      // Claude's SessionStart hook: the session it runs (the one it was started with, or resumed).
+      else if (action === 'session') {
+        const resumed = spec.argv.indexOf('--resume');
+        const id = resumed >= 0 ? spec.argv[resumed + 1] : spec.env.SWARM_SESSION_ID;
+        await swarm(hook, ['SessionStart'], JSON.stringify({ hook_event_name: 'SessionStart', session_id: id, source: resumed >= 0 ? 'resume' : 'startup', transcript_path: null }));
+      }
       // Claude's own report of a hard usage limit (a StopFailure hook), as its pane's hook would send it.
       else if (action === 'usage limit') await swarm(hook, ['StopFailure'], JSON.stringify({ hook_event_name: 'StopFailure', error: 'rate_limit', error_details: 'usage limit reached' }));
       else if (action === 'ask') await swarm(notify, ['lead', 'ask may I push to main?']);

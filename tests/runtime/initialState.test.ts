@@ -64,7 +64,16 @@ describe('freshOrSaved: the state a swarm up starts from', () => {
     const { config, paths } = plan();
     const saved = { ...freshOrSaved(config, host, clock).state, epoch: 3, inboxOffset: 7, order: ['lead'] };
     writeFileSync(paths.state, JSON.stringify(saved));
-    expect(freshOrSaved(config, host, clock)).toEqual({ state: saved, corrupt: null });
+    expect(freshOrSaved(config, host, clock)).toEqual({ state: saved, corrupt: null, hostLost: false });
+  });
+
+  it('a run its tmux server died under: resumed, and said so (its agents went with the server: SPEC 10.8)', () => {
+    const { config, paths } = plan();
+    const saved = { ...freshOrSaved(config, host, clock).state, order: ['lead'], hostLost: { at: '2026-12-06T03:00:00.000Z', reason: 'the tmux server exited' } };
+    writeFileSync(paths.state, JSON.stringify(saved));
+    const { state, hostLost } = freshOrSaved(config, host, clock);
+    expect(hostLost).toBe(true);
+    expect(state.hostLost).toBeUndefined();
   });
 
   it('the plan done: a fresh state, the next run, that reads only its own spools', () => {

@@ -41,6 +41,11 @@ export interface Launch {
   /** argv template; placeholders still in it. */
   command: string[];
   prompt: PromptDelivery;
+  /**
+   * The argv template that resumes an agent's own session (SPEC 10.8: `{session_id}` is the session
+   * resumed, `{brief}` the pointer line, its prompt); null: the kind cannot resume.
+   */
+  resume: string[] | null;
 }
 
 export interface IdleRule {
@@ -70,7 +75,7 @@ export type KindResult = { ok: true; kind: KindSpec } | { ok: false; problems: C
 
 const KNOWN = {
   top: ['kind', 'seen_in', 'launch', 'account_env', 'idle', 'context_left', 'context_used', 'screens', 'signals'],
-  launch: ['command', 'prompt'],
+  launch: ['command', 'prompt', 'resume'],
   idle: ['not_showing', 'showing'],
 } as const;
 const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -119,14 +124,44 @@ function readLaunch(r: Reader, top: Section): Launch | null {
   const s = r.section(field.value, field.key, 'launch', KNOWN.launch);
   if (s === undefined) return null;
   const before = r.problems.length;
-  const items = r.list(s, 'command', 'the argv template, e.g. command: [claude, "{brief}"]') ?? [];
-  const commandField = s.fields.get('command');
-  const command: string[] = [];
+  const command = argvTemplate(r, s, 'command', 'the argv template, e.g. command: [claude, "{brief}"]') ?? [];
+  const commandOk = r.problems.length === before && command.length > 0;
+  const prompt = r.field(s, 'prompt', 'how the first prompt arrives: argument, paste or file') === undefined
+    ? undefined
+    : r.oneOf(s, 'prompt', PROMPT_DELIVERIES);
+  const promptField = s.fields.get('prompt');
+  if (prompt === 'argument' && commandOk && promptField !== undefined && !command.some(carriesPrompt)) {
+    r.add(r.where(promptField), '"launch.prompt" is argument but "launch.command" has no {prompt}, {brief} or {prompt_file}: add one, or use paste or file');
+  }
+  return { command, prompt: prompt ?? 'file', resume: readResume(r, s) };
+}
+
+/** `launch.resume`: absent or null, the kind cannot resume; else a template naming the session and carrying the pointer line. */
+function readResume(r: Reader, s: Section): string[] | null {
+  const field = s.fields.get('resume');
+  if (field === undefined || r.scalar(field.value) === null) return null;
+  const before = r.problems.length;
+  const resume = argvTemplate(r, s, 'resume', 'the argv template that resumes a session, e.g. resume: [claude, --resume, "{session_id}", "{brief}"]');
+  if (resume === undefined || r.problems.length > before) return null;
+  const missing = ['session_id', 'brief'].filter((name) => !resume.some((arg) => arg.includes(`{${name}}`)));
+  if (missing.length > 0) {
+    r.add(r.where(field), `"launch.resume" has no ${missing.map((m) => `{${m}}`).join(' and no ')}: it must name the session resumed ({session_id}) and give it the pointer line as its prompt ({brief})`);
+    return null;
+  }
+  return resume;
+}
+
+/** An argv template (`launch.command`, `launch.resume`): non-empty strings with known placeholders; undefined when absent. */
+function argvTemplate(r: Reader, s: Section, key: string, what: string): string[] | undefined {
+  const items = r.list(s, key, what);
+  if (items === undefined) return undefined;
+  const field = s.fields.get(key);
+  const argv: string[] = [];
   items.forEach((item, i) => {
-    const path = `launch.command[${i}]`;
+    const path = `launch.${key}[${i}]`;
     const value = r.scalar(item);
     if (typeof value !== 'string' || value === '') {
-      r.wrong({ key: commandField?.key ?? item, value: item, path }, 'a non-empty string');
+      r.wrong({ key: field?.key ?? item, value: item, path }, 'a non-empty string');
       return;
     }
     for (const [, name = ''] of value.matchAll(PLACEHOLDER)) {
@@ -137,20 +172,12 @@ function readLaunch(r: Reader, top: Section): Launch | null {
         r.add(item, `"${path}": {${name}} expands to several arguments, so it must be an argument of its own: write "{${name}}" alone`);
       }
     }
-    command.push(value);
+    argv.push(value);
   });
-  if (commandField !== undefined && isSeq(commandField.value) && items.length === 0) {
-    r.add(r.where(commandField), '"launch.command" is empty: list the program, then its arguments');
+  if (field !== undefined && isSeq(field.value) && items.length === 0) {
+    r.add(r.where(field), `"launch.${key}" is empty: list the program, then its arguments`);
   }
-  const commandOk = r.problems.length === before && command.length > 0;
-  const prompt = r.field(s, 'prompt', 'how the first prompt arrives: argument, paste or file') === undefined
-    ? undefined
-    : r.oneOf(s, 'prompt', PROMPT_DELIVERIES);
-  const promptField = s.fields.get('prompt');
-  if (prompt === 'argument' && commandOk && promptField !== undefined && !command.some(carriesPrompt)) {
-    r.add(r.where(promptField), '"launch.prompt" is argument but "launch.command" has no {prompt}, {brief} or {prompt_file}: add one, or use paste or file');
-  }
-  return { command, prompt: prompt ?? 'file' };
+  return argv;
 }
 
 function carriesPrompt(arg: string): boolean {

@@ -147,3 +147,11 @@ export function firstLine(intro: Pick<AgentIntro, 'swarm' | 'name' | 'generation
     ? `You are ${intro.name} g${intro.generation}, a successor in swarm ${intro.swarm}. Read your prompt file ${file} ($SWARM_PROMPT_FILE), then run: swarm accept "$SWARM_PACKET".`
     : `You are ${intro.name} in swarm ${intro.swarm}. Read your prompt file ${file} ($SWARM_PROMPT_FILE) and follow it.`;
 }
+
+/**
+ * A resumed agent's prompt (SPEC 10.8): one line telling it that it was resumed in its own session, and
+ * to check the checkout before going on (its pane, and whatever ran in it, went with the tmux server).
+ */
+export function resumePointer(intro: { swarm: string; name: string; generation: number }): string {
+  return `You are ${intro.name} g${intro.generation} in swarm ${intro.swarm}, resumed in your own session: the tmux server you ran in went away (a reboot, a logout, or it was killed), and whatever ran in your pane went with it. Check the checkout first (git status, the last commits, files you were writing), then go on with your task and report as before.`;
+}

@@ -43,6 +43,11 @@ export interface LaunchInput {
   nodeBin: string;
   /** Who is launched, for messages (a lane's or the lead's name). */
   who?: string;
+  /**
+   * The kind's `launch.resume` in place of its `launch.command` (SPEC 10.8): `sessionId` is then the
+   * session resumed, `brief` the pointer line. Never with a `command:` replacing the launch.
+   */
+  resume?: boolean;
 }
 
 /** Linux's MAX_ARG_STRLEN less the terminating NUL: the longest single argument exec accepts. */
@@ -56,6 +61,7 @@ export const MAX_ARG_BYTES = 131_071;
  */
 export function launchArgv(kind: KindSpec, input: LaunchInput): string[] {
   const { command } = input;
+  if (input.resume === true && replacesLaunch(command)) throw new UsageError(`${input.who ?? 'the lane'}'s own command replaces its kind's launch: there is no session of its kind to resume`);
   if (typeof command === 'string' && replacesLaunch(command)) return ['sh', '-c', command];
   if (Array.isArray(command) && replacesLaunch(command)) return [...command];
   const who = input.who === undefined ? 'the lane' : `"${input.who}"`;
@@ -75,7 +81,8 @@ export function launchArgv(kind: KindSpec, input: LaunchInput): string[] {
     system_prompt_file: input.systemPromptFile,
     notify: input.notify,
   };
-  const template = kind.launch.command;
+  const template = input.resume === true ? kind.launch.resume : kind.launch.command;
+  if (template === null) throw new UsageError(`kind "${kind.kind}" cannot resume a session: panes/${kind.kind}.yaml has no launch.resume`);
   checkDashDash(template, input.approvals, kind.kind, who);
   const argv = template.flatMap((arg) => (arg === '{approvals}' ? input.approvals.argv : [
     arg.replace(/\{([a-z_]+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? values[name as keyof typeof values] : whole)),

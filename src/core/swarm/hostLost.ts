@@ -5,7 +5,7 @@
  */
 
 export const HOST_LOST_WHAT =
-  'every agent ran in that server and is gone; `swarm up` again resumes the plan: each lane gets a degraded packet and a successor';
+  'every agent ran in that server and is gone; `swarm up` again resumes the plan: each lane resumes its own session where it can, else gets a degraded packet and a successor';
 
 export interface HostLost {
   at: string;

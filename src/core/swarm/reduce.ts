@@ -31,6 +31,8 @@ import { startWaiting } from './order.js';
 import { leadPromotion, promotionToClaimAgain } from './promotion.js';
 import { attribute } from './readings.js';
 import { reduceSession } from './sessions.js';
+import { resumeChoice, toldSession, type ResumeChoice } from './sessionResume.js';
+import { replacesLaunch } from '../launch/launch.js';
 import type { PendingEffect, SwarmState } from './state.js';
 import { foldTurn, foldUsage, generationView, markJournaled, unjournaled, type Ledger } from '../ledger/ledger.js';
 import { trackLanes } from '../ledger/track.js';
@@ -48,6 +50,8 @@ export interface SwarmContext {
   sameAccount?: Readonly<Record<string, readonly string[]>>;
   /** Account id → its vendor, for the ledger (SPEC 10.7); absent: none known. */
   vendors?: Readonly<Record<string, string>>;
+  /** Account id → whether its kind can resume a session (panes/<kind>.yaml `launch.resume`, SPEC 10.8); absent: none can. */
+  resumeKinds?: Readonly<Record<string, boolean>>;
 }
 
 export interface SwarmStep {
@@ -132,6 +136,10 @@ function apply(b: Build, event: SwarmEvent, ctx: SwarmContext): void {
       if (!current) return;
       const step = reduceSession(s.sessions, event, { currentGeneration: current.generation });
       if (step.sessions !== s.sessions && step.sessions) b.state = { ...s, sessions: step.sessions };
+      // A resumed agent telling its session is ready (SPEC 10.8).
+      if ((current.resuming ?? null) !== null && event.sessionId !== null && event.generation === current.generation) {
+        lane(b, event.lane, { type: 'session_told', generation: event.generation, sessionId: event.sessionId }, ctx);
+      }
       return;
     }
     case 'usage': {
@@ -139,7 +147,16 @@ function apply(b: Build, event: SwarmEvent, ctx: SwarmContext): void {
       const usageRead = { ...s.usageRead };
       for (const read of event.reads) usageRead[read.spool] = read.offset;
       b.state = { ...s, usageRead };
-      for (const seen of event.seen) spent(b, seen.agent, seen.generation, foldUsage(b.state.ledger ?? {}, { ...seen, vendor: vendorOf(ctx, seen.account) }));
+      // One fold of the look's records, one state: a generation already journaled whose figures moved is journaled again, once.
+      let ledger = b.state.ledger ?? NO_LEDGER;
+      const moved = new Map<string, { agent: string; generation: number }>();
+      for (const seen of event.seen) {
+        const next = foldUsage(ledger, { ...seen, vendor: vendorOf(ctx, seen.account) });
+        if (next !== ledger) moved.set(`${seen.agent}\u0000${seen.generation}`, seen);
+        ledger = next;
+      }
+      if (ledger !== (b.state.ledger ?? NO_LEDGER)) b.state = { ...b.state, ledger };
+      for (const { agent, generation } of moved.values()) if (b.state.ledger?.[agent]?.find((x) => x.generation === generation)?.journaled === true) journalSpent(b, agent, generation);
       // Generations that ended since the last look are journaled now, with the figures their agents told last.
       return journalEnds(b);
     }
@@ -225,7 +242,9 @@ function lane(b: Build, name: string, event: LaneEvent, ctx: SwarmContext): void
   // No account left for a successor lead: a lane of the succession is promoted instead (SPEC 10.5).
   if (event.type === 'lease' && event.account === null && found.name === s.leadName && leadPromotes(b, found, true, ctx)) return;
   const current = leadWorkOver(s, found, event, ctx) ? { ...found, state: 'done' as const } : found;
-  const { lane: next, effects } = reduceLane(current, event, machineContext(ctx, name));
+  const mctx = machineContext(ctx, name);
+  if (event.type === 'resume' && event.hostGone === true) mctx.resumeSession = resumeChoiceOf(s, current, ctx);
+  const { lane: next, effects } = reduceLane(current, event, mctx);
   const { timers, rest } = applyTimers(s.timers, name, effects);
   let facts = { limited: s.limited, notReady: s.notReady ?? {}, readings: s.readings, samples: s.samples ?? {} };
   const follow: LaneEvent[] = [];
@@ -254,6 +273,22 @@ function lane(b: Build, name: string, event: LaneEvent, ctx: SwarmContext): void
   // After a restart: a promotion awaited whose lane was never told is claimed and told again (core/swarm/promotion.ts).
   const again = name === s.leadName && event.type === 'resume' ? promotionToClaimAgain(b.state.lanes, next) : null;
   if (again !== null) swarm(b, { type: 'promote_lane', ...again });
+}
+
+/** Whether a lane whose agent went with its tmux server resumes its own session (core/swarm/sessionResume.ts decides). */
+function resumeChoiceOf(s: SwarmState, lane: LaneState, ctx: SwarmContext): ResumeChoice {
+  const command = lane.name === s.leadName
+    ? ctx.config.lead.command
+    : (ctx.config.lanes.find((l) => l.name === lane.name)?.command ?? s.added.find((l) => l.name === lane.name)?.command ?? null);
+  return resumeChoice({
+    kindResumes: lane.account !== null && ctx.resumeKinds?.[lane.account] === true && !replacesLaunch(command),
+    sessionId: toldSession(s.sessions, s.ledger, lane.name, lane.generation),
+    account: lane.account,
+    limited: s.limited,
+    notReady: s.notReady ?? {},
+    resumes: lane.resumes?.generation === lane.generation ? lane.resumes.count : 0,
+    now: ctx.now,
+  });
 }
 
 /**

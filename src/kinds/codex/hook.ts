@@ -2,7 +2,7 @@
  * `swarm hook codex-notify '<json>'`: Codex's notify, its turn JSON as the last argument. The lane's
  * rollout is read on (its session_meta.id is the lane's thread; other threads are ignored), its
  * verdict reported when it changed, a usage-limit turn reported as a hard limit, its token totals
- * reported when they changed (the ledger), and the lane's turn end reported.
+ * reported when they changed (the ledger), and the lane's turn end reported with its thread's id.
  */
 import { callerContext } from '../../adapters/caller.js';
 import { reportHook, reportUsage, reportVerdict, verdictOn } from '../../adapters/agentSignal.js';
@@ -27,5 +27,6 @@ export async function codexNotifyHook(_event: string, json: string, io: SignalIO
   }
   const parsed = parseCodexNotify(json, rollout?.sessionId ?? null);
   if (!parsed.ok) throw new Error(parsed.error);
-  if (parsed.value.kind === 'turn_end') reportHook(ctx, 'codex-notify', 'turn_end', parsed.value.lastMessage);
+  // The turn end carries the lane's thread: its session, which a restart after host loss resumes (SPEC 10.8).
+  if (parsed.value.kind === 'turn_end') reportHook(ctx, 'codex-notify', 'turn_end', parsed.value.lastMessage, { session_id: rollout?.sessionId ?? null });
 }

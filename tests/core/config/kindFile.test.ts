@@ -28,13 +28,15 @@ describe('the shipped kinds', () => {
   });
 
   it.each([
-    ['claude', ['claude', '--session-id', '{session_id}', '--settings', '{settings}', '--append-system-prompt-file', '{system_prompt_file}', '{approvals}', '--', '{brief}'], 'argument', 'CLAUDE_CONFIG_DIR'],
-    ['codex', ['codex', '--no-daemon', '-c', 'notice.hide_rate_limit_model_nudge=true', '-c', 'allow_login_shell=false', '{approvals}', '-c', 'notify={notify}', '{brief}'], 'argument', 'CODEX_HOME'],
-    ['gemini', ['gemini', '-i', '{brief}'], 'argument', 'GEMINI_CLI_HOME'],
-    ['sim', ['{swarm_bin}', 'sim'], 'file', null],
-  ])('%s launches as %j with the prompt as %s, profile via %s', (name, command, prompt, accountEnv) => {
+    ['claude', ['claude', '--session-id', '{session_id}', '--settings', '{settings}', '--append-system-prompt-file', '{system_prompt_file}', '{approvals}', '--', '{brief}'], 'argument', 'CLAUDE_CONFIG_DIR',
+      ['claude', '--resume', '{session_id}', '--settings', '{settings}', '--append-system-prompt-file', '{system_prompt_file}', '{approvals}', '--', '{brief}']],
+    ['codex', ['codex', '--no-daemon', '-c', 'notice.hide_rate_limit_model_nudge=true', '-c', 'allow_login_shell=false', '{approvals}', '-c', 'notify={notify}', '{brief}'], 'argument', 'CODEX_HOME',
+      ['codex', '--no-daemon', '-c', 'notice.hide_rate_limit_model_nudge=true', '-c', 'allow_login_shell=false', '{approvals}', '-c', 'notify={notify}', 'resume', '{session_id}', '{brief}']],
+    ['gemini', ['gemini', '-i', '{brief}'], 'argument', 'GEMINI_CLI_HOME', null],
+    ['sim', ['{swarm_bin}', 'sim'], 'file', null, null],
+  ])('%s launches as %j with the prompt as %s, profile via %s, resumes as %j', (name, command, prompt, accountEnv, resume) => {
     const kind = parsed(shipped(name), name);
-    expect(kind.launch).toEqual({ command, prompt });
+    expect(kind.launch).toEqual({ command, prompt, resume });
     expect(kind.accountEnv).toBe(accountEnv);
   });
 
@@ -123,6 +125,10 @@ describe('parseKind: problems', () => {
     ['an upper-case prompt delivery', 'kind: x\nlaunch:\n  command: [x]\n  prompt: FILE\n', undefined, ['4:11: "launch.prompt" must be one of argument, paste, file, got "FILE"']],
     ['a command string', 'kind: x\nlaunch:\n  command: claude {brief}\n  prompt: argument\n', undefined, ['3:12: "launch.command" must be a list, got "claude {brief}"']],
     ['an empty command', 'kind: x\nlaunch:\n  command: []\n  prompt: file\n', undefined, ['3:12: "launch.command" is empty: list the program, then its arguments']],
+    ['a resume naming no session', 'kind: x\nlaunch:\n  command: [x]\n  prompt: file\n  resume: [x, --resume, "{brief}"]\n', undefined, ['5:11: "launch.resume" has no {session_id}: it must name the session resumed ({session_id}) and give it the pointer line as its prompt ({brief})']],
+    ['a resume with no pointer line', 'kind: x\nlaunch:\n  command: [x]\n  prompt: file\n  resume: [x, --resume, "{session_id}"]\n', undefined, ['5:11: "launch.resume" has no {brief}: it must name the session resumed ({session_id}) and give it the pointer line as its prompt ({brief})']],
+    ['a resume with an unknown placeholder', 'kind: x\nlaunch:\n  command: [x]\n  prompt: file\n  resume: [x, "{sesion_id}", "{brief}"]\n', undefined, ['5:15: "launch.resume[1]": unknown placeholder {sesion_id}; did you mean "session_id"?']],
+    ['a resume as a string', 'kind: x\nlaunch:\n  command: [x]\n  prompt: file\n  resume: x --resume\n', undefined, ['5:11: "launch.resume" must be a list, got "x --resume"']],
     ['a number in the command', 'kind: x\nlaunch:\n  command: [x, 3]\n  prompt: file\n', undefined, ['3:16: "launch.command[1]" must be a non-empty string, got 3']],
     ['a misspelt placeholder', 'kind: x\nlaunch:\n  command: [x, "{promt}"]\n  prompt: argument\n', undefined, ['3:16: "launch.command[1]": unknown placeholder {promt}; did you mean "prompt"?']],
     ['an unknown placeholder', 'kind: x\nlaunch:\n  command: [x, "--id={conversation}", "{brief}"]\n  prompt: argument\n', undefined, ['3:16: "launch.command[1]": unknown placeholder {conversation}; known: {prompt_file}, {prompt}, {brief}, {swarm_bin}, {node}, {session_id}, {settings}, {system_prompt_file}, {approvals}, {notify}']],
