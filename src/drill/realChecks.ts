@@ -6,9 +6,10 @@
 import type { JournalEntry } from '../core/protocol/journal.js';
 import type { DrillFacts, DrillItem } from './checks.js';
 import { EVIDENCE_DIR } from './checks.js';
-import type { MockAction } from './mock/types.js';
+import { PAUSED } from './mock/brain.js';
+import type { MockRecord } from './mock/types.js';
 
-export interface MockRequest { vendor: 'claude' | 'codex'; account: string; path: string; action?: MockAction; status: number }
+export type MockRequest = MockRecord;
 
 export interface RealFacts extends DrillFacts {
   /** Each lane's state as the run ended. */
@@ -18,6 +19,30 @@ export interface RealFacts extends DrillFacts {
   requests: MockRequest[];
   /** Accounts marked limited at the end (state.json `limited`). */
   limited: string[];
+  /** The resume item's swarm (null: not run). Its requests are in `requests`, on its own accounts. */
+  resume: ResumeFacts | null;
+}
+
+/** What the resume item's swarm did (drill/realResume.ts): a first run, its tmux server killed, `swarm up` again. */
+export interface ResumeFacts {
+  /** Its journal, both runs. */
+  journal: JournalEntry[];
+  /** Each lane's account and kind. */
+  lanes: { name: string; account: string; kind: 'claude' | 'codex' }[];
+  /** Each lane's state as the second run ended. */
+  laneStates: Record<string, string>;
+  /** The session each lane had told when its server was killed (state.json `sessions`), null when none. */
+  told: Record<string, string | null>;
+  /** Why the server was not killed (the lanes never paused in time), or null. */
+  notKilled: string | null;
+  /** The index in `requests` of the first request after the kill. */
+  killedAt: number;
+  /** Each lane's pane command line (`/proc/<pid>/cmdline`, space-joined) at its first start and resumed; null when not read. */
+  argv: Record<string, { first: string | null; resumed: string | null }>;
+  /** How each run ended. */
+  outcomes: string[];
+  /** Where its panes' screens were kept. */
+  panes: string;
 }
 
 /** Which lane plays which item. */
@@ -28,6 +53,8 @@ export interface RealRoles {
   permission?: string;
   /** A Claude lane reviewed by a Codex reviewer (SPEC 10.6). */
   reviewed?: string;
+  /** The lanes of the resume item's swarm (SPEC 10.8): each resumes its own session after its tmux server is killed. */
+  resumed?: string[];
 }
 
 const at = (name: string) => `${EVIDENCE_DIR}/${name}`;
@@ -104,6 +131,74 @@ function reviewItem(f: RealFacts, lane: string): DrillItem {
   return { item: `a codex reviewer approves claude ${lane}, done after`, holds, evidence: at('summary.md'), detail };
 }
 
+/** The tool calls of a request's entries, in order. */
+const toolCalls = (r: MockRequest | undefined): string[] => (r?.entries ?? []).flatMap((e) => (e.role === 'tool_call' ? [e.command] : []));
+
+/** `inner` is a subsequence of `outer`. */
+function within(inner: readonly string[], outer: readonly string[]): boolean {
+  let i = 0;
+  for (const x of outer) if (i < inner.length && x === inner[i]) i++;
+  return i === inner.length;
+}
+
+/** A pane's command line resumed `session`: Claude Code `--resume <id>`, Codex `resume <id>` (quotes left out). */
+export function resumedBy(argv: string | null, kind: 'claude' | 'codex', session: string): boolean {
+  if (argv === null || session === '') return false;
+  const words = argv.replace(/'/g, '').split(/\s+/);
+  const at = words.indexOf(session);
+  return at > 0 && words[at - 1] === (kind === 'claude' ? '--resume' : 'resume');
+}
+
+/**
+ * The tmux server killed mid-run (SPEC 10.8): `swarm up` again started the lane's own session again —
+ * `session_resumed` on the same account, same generation, the session it had told; its pane's command
+ * line the kind's resume argv with that id — and the resumed CLI's next request to the mock carried the
+ * earlier conversation (every tool call the lane's last turn before the kill had made, and the reply that
+ * ended it: the mock answers each request from what it carries, nothing else) and, where its system
+ * prompt carried swarm's protocol brief before (Claude Code), still does. It then went on from there:
+ * the step not run again, done at g1, no successor.
+ */
+function resumeItem(f: RealFacts, lane: string): DrillItem {
+  const r = f.resume;
+  const who = r?.lanes.find((l) => l.name === lane);
+  const item = `the tmux server killed: ${lane} resumes its own session`;
+  const evidence = at('resume.md');
+  if (r === null || who === undefined) return { item, holds: false, evidence, detail: 'the resume swarm did not run' };
+  if (r.notKilled !== null) return { item, holds: false, evidence, detail: `the server was not killed: ${r.notKilled}` };
+  const { account, kind } = who;
+  const session = r.told[lane] ?? '';
+  const resumed = r.journal.find((e) => e.event === 'session_resumed' && e.lane === lane);
+  const same = resumed !== undefined && resumed.account === account && Number(resumed.generation) === 1 && session !== '' && resumed.session_id === session;
+  const argv = r.argv[lane] ?? { first: null, resumed: null };
+  const byArgv = resumedBy(argv.resumed, kind, session) && !resumedBy(argv.first, kind, session);
+  const turns = f.requests.map((q, i) => ({ q, i })).filter(({ q }) => q.account === account && q.entries !== undefined);
+  const before = turns.filter(({ i }) => i < r.killedAt).map(({ q }) => q);
+  const paused = before.findLast((q) => q.action?.kind === 'say' && q.action.text === PAUSED);
+  const next = turns.find(({ i }) => i >= r.killedAt)?.q;
+  const earlier = toolCalls(paused);
+  const carried = next !== undefined && earlier.length > 0 && within(earlier, toolCalls(next)) &&
+    (next.entries ?? []).some((e) => e.role === 'assistant' && e.text.includes(PAUSED));
+  // swarm's protocol brief, in its system prompt before the kill (Claude Code's), is there after it too.
+  const protocolKept = paused?.protocol !== true || next?.protocol === true;
+  // The step is the call whose output ended the turn: the last one before the pause.
+  const step = earlier.at(-1);
+  const again = step !== undefined && f.requests.slice(r.killedAt).some((q) => q.account === account && q.action?.kind === 'shell' && q.action.command === step);
+  const done = r.journal.some((e) => e.event === 'lane_result' && e.lane === lane && e.result === 'done' && e.passed === true && Number(e.generation ?? 0) === 1);
+  const successor = r.journal.some((e) => (e.event === 'degraded_handoff' || e.event === 'resume_failed' || e.event === 'not_resumed') && e.lane === lane);
+  const holds = same && byArgv && carried && protocolKept && !again && done && !successor && r.laneStates[lane] === 'done';
+  const detail = [
+    resumed === undefined ? 'no session_resumed' : `session_resumed ${str(resumed.session_id).slice(0, 8)}… on ${str(resumed.account)} g${str(resumed.generation)}${same ? '' : ` (told ${session.slice(0, 8) || 'none'}… on ${account} g1: NOT the same)`}`,
+    `pane ${byArgv ? `ran ${kind === 'claude' ? '--resume' : 'resume'} <id>` : `did NOT run the resume argv (${(argv.resumed ?? 'unread').slice(0, 80)})`}`,
+    next === undefined
+      ? 'no request after the kill'
+      : `next request carried ${next.entries?.length ?? 0} entries${next.previousResponseId ? ` and previous_response_id` : ''}: the earlier ${earlier.length} tool call(s) and reply ${carried ? 'yes' : 'NO'}`,
+    ...(paused?.protocol === true ? [`swarm's protocol in its system prompt ${protocolKept ? 'kept' : 'LOST'}`] : []),
+    again ? 'the step ran again' : 'the step not run again',
+    `lane ${r.laneStates[lane] ?? '?'}${done ? ' at g1' : ''}${successor ? ', fell back to a successor' : ''}`,
+  ].join('; ');
+  return { item, holds, evidence, detail };
+}
+
 export function realItems(f: RealFacts, roles: RealRoles): DrillItem[] {
   const items: DrillItem[] = [];
   if (roles.claudeQuota) items.push(quotaItem(f, roles.claudeQuota, 'claude'));
@@ -111,5 +206,6 @@ export function realItems(f: RealFacts, roles: RealRoles): DrillItem[] {
   if (roles.rateLimited) items.push(limitItem(f, roles.rateLimited));
   if (roles.permission) items.push(permissionItem(f, roles.permission, f.lanes.filter((l) => l !== roles.permission)));
   if (roles.reviewed) items.push(reviewItem(f, roles.reviewed));
+  for (const lane of roles.resumed ?? []) items.push(resumeItem(f, lane));
   return items;
 }

@@ -8,7 +8,13 @@
  * - lane-review on c5: `review: { kind: codex }`: once its gate passes, a Codex reviewer (o4, or any
  *   Codex account free) reads its diff, sandboxed in its spool, and approves (SPEC 10.6).
  * Every other account stays at 10 % used, so successors and the reviewer have room.
+ *
+ * The resume item (SPEC 10.8) runs in a swarm of its own beside that one (its tmux server is killed
+ * mid-run): lane-resume-claude on c6 and lane-resume-codex on o5, each of whose step ends its turn
+ * (`PAUSE`), so each has told its session (Claude's SessionStart hook, Codex's turn end) with the rest
+ * of its task still ahead.
  */
+import { PAUSE } from './mock/brain.js';
 import type { RateScript } from './mock/rates.js';
 import type { RealRoles } from './realChecks.js';
 import type { RealSpec } from './realRepo.js';
@@ -30,7 +36,19 @@ export const REAL_SPEC: RealSpec = {
   ],
 };
 
-export const REAL_ROLES: RealRoles = { claudeQuota: 'lane-claude', codexQuota: 'lane-codex', rateLimited: 'lane-limit', permission: 'lane-perm', reviewed: 'lane-review' };
+/** The resume item's swarm: the step writes its file, then ends the turn (the brain's `PAUSE`). */
+export const RESUME_SPEC: RealSpec = {
+  accounts: [{ id: 'c6', kind: 'claude' }, { id: 'o5', kind: 'codex' }],
+  lanes: (['claude', 'codex'] as const).map((kind) => {
+    const text = `hello from lane-resume-${kind}`;
+    return { name: `lane-resume-${kind}`, account: kind === 'claude' ? 'c6' : 'o5', step: `sh -c 'printf "${text}\\n" > note.txt && echo "${PAUSE}"'`, gate: `grep -qx '${text}' note.txt` };
+  }),
+};
+
+export const REAL_ROLES: RealRoles = {
+  claudeQuota: 'lane-claude', codexQuota: 'lane-codex', rateLimited: 'lane-limit', permission: 'lane-perm', reviewed: 'lane-review',
+  resumed: RESUME_SPEC.lanes.map((l) => l.name),
+};
 
 export const REAL_RATES: Record<string, RateScript> = {
   c1: { start: 45, step: 50 },
@@ -38,10 +56,15 @@ export const REAL_RATES: Record<string, RateScript> = {
   c3: { start: 20, step: 5, rejectAt: 3 },
 };
 
-/** The spec and roles restricted to some lanes (for a partial run while developing); all when `only` is empty. */
-export function pick(only: readonly string[]): { spec: RealSpec; roles: RealRoles } {
-  if (only.length === 0) return { spec: REAL_SPEC, roles: REAL_ROLES };
+/**
+ * The specs and roles restricted to some lanes (for a partial run while developing); all when `only` is
+ * empty. `resume` is the resume item's swarm, null when none of its lanes is asked for.
+ */
+export function pick(only: readonly string[]): { spec: RealSpec; roles: RealRoles; resume: RealSpec | null } {
+  if (only.length === 0) return { spec: REAL_SPEC, roles: REAL_ROLES, resume: RESUME_SPEC };
   const lanes = REAL_SPEC.lanes.filter((l) => only.includes(l.name));
-  const roles = Object.fromEntries(Object.entries(REAL_ROLES).filter(([, lane]) => only.includes(lane as string))) as RealRoles;
-  return { spec: { ...REAL_SPEC, lanes }, roles };
+  const resumed = RESUME_SPEC.lanes.filter((l) => only.includes(l.name));
+  const roles = Object.fromEntries(Object.entries(REAL_ROLES).filter(([role, lane]) => role !== 'resumed' && only.includes(lane as string))) as RealRoles;
+  if (resumed.length > 0) roles.resumed = resumed.map((l) => l.name);
+  return { spec: { ...REAL_SPEC, lanes }, roles, resume: resumed.length === 0 ? null : { ...RESUME_SPEC, lanes: resumed } };
 }

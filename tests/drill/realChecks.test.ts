@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/core/protocol/journal.js';
 import type { PacketFact } from '../../src/drill/checks.js';
-import { realItems, type RealFacts } from '../../src/drill/realChecks.js';
+import { PAUSE, PAUSED } from '../../src/drill/mock/brain.js';
+import type { MockAction, MockEntry } from '../../src/drill/mock/types.js';
+import { realItems, resumedBy, type MockRequest, type RealFacts, type ResumeFacts } from '../../src/drill/realChecks.js';
 
 const packet = (lane: string, account: string, reason: string, degraded: boolean, by: string | null): PacketFact => ({
   file: `${lane}.yaml`, path: `/p/${lane}.yaml`, mode: 0o600, reason, degraded, unverified: [],
@@ -38,6 +40,7 @@ function facts(over: Partial<RealFacts> = {}): RealFacts {
       { vendor: 'codex', account: 'o4', path: '/v1/responses', status: 200, action: { kind: 'shell', command: 'swarm notify lead approved' } },
     ],
     limited: ['c3'],
+    resume: null,
     ...over,
   };
 }
@@ -68,4 +71,116 @@ describe('realItems', () => {
   });
 
   it('only the roles asked for', () => expect(realItems(facts(), { claudeQuota: 'lc' }).map((i) => i.item)).toEqual(['claude quota: lc hands off to codex, done']));
+});
+
+describe('the resume item (SPEC 10.8): the tmux server killed, each lane resumes its own session', () => {
+  const FIRST = 'You are rc in swarm p. Read your prompt file /p/.swarm/prompts/rc-g1.md ($SWARM_PROMPT_FILE) and follow it.';
+  const POINTER = 'You are rc g1 in swarm p, resumed in your own session: … go on with your task and report as before.';
+  const STEP = `sh -c 'echo hi > a.txt && echo "${PAUSE}"'`;
+  /** The conversation up to the pause: the prompt file read, a capacity reading, the step. */
+  const upToPause: MockEntry[] = [
+    { role: 'user', text: FIRST },
+    { role: 'tool_call', id: '1', command: 'cat /p/.swarm/prompts/rc-g1.md' }, { role: 'tool_result', id: '1', output: 'task', isError: false },
+    { role: 'tool_call', id: '2', command: 'swarm capacity --self --json' }, { role: 'tool_result', id: '2', output: '{}', isError: false },
+    { role: 'tool_call', id: '3', command: STEP }, { role: 'tool_result', id: '3', output: `${PAUSE}\n`, isError: false },
+  ];
+  const carried: MockEntry[] = [...upToPause, { role: 'assistant', text: PAUSED }, { role: 'user', text: POINTER }];
+  /** Claude Code's system prompt carries swarm's protocol brief (`--append-system-prompt-file`); Codex's does not. */
+  const turn = (vendor: 'claude' | 'codex', account: string, entries: MockEntry[], action: MockAction, protocol = vendor === 'claude'): MockRequest =>
+    ({ vendor, account, path: vendor === 'claude' ? '/v1/messages' : '/v1/responses', status: 200, entries, action, protocol });
+  const requests = (over: { next?: MockEntry[]; after?: MockRequest[]; nextProtocol?: boolean } = {}): MockRequest[] => [
+    turn('claude', 'c6', upToPause.slice(0, 1), { kind: 'shell', command: 'cat /p/.swarm/prompts/rc-g1.md' }),
+    turn('codex', 'o5', upToPause, { kind: 'say', text: PAUSED }),
+    turn('claude', 'c6', upToPause, { kind: 'say', text: PAUSED }),
+    // the kill: index 3
+    turn('claude', 'c6', over.next ?? carried, { kind: 'shell', command: 'swarm capacity --self --json' }, over.nextProtocol ?? true),
+    turn('codex', 'o5', carried, { kind: 'shell', command: 'swarm capacity --self --json' }),
+    ...(over.after ?? []),
+  ];
+  const resumeFacts = (over: Partial<ResumeFacts> = {}): ResumeFacts => ({
+    journal: [
+      e('session_resumed', 'rc', { account: 'c6', generation: 1, session_id: 'sess-c', paneId: '%4' }),
+      e('session_resumed', 'rx', { account: 'o5', generation: 1, session_id: 'sess-x', paneId: '%5' }),
+      e('lane_result', 'rc', { result: 'done', passed: true, generation: 1 }),
+      e('lane_result', 'rx', { result: 'done', passed: true, generation: 1 }),
+    ],
+    lanes: [{ name: 'rc', account: 'c6', kind: 'claude' }, { name: 'rx', account: 'o5', kind: 'codex' }],
+    laneStates: { rc: 'done', rx: 'done' },
+    told: { rc: 'sess-c', rx: 'sess-x' },
+    notKilled: null,
+    killedAt: 3,
+    argv: {
+      rc: { first: 'claude --session-id sess-c --settings {} -- You are rc', resumed: `claude --resume sess-c --settings {} -- ${POINTER}` },
+      rx: { first: 'node /c/codex --no-daemon -c notify=[] You are rx', resumed: `node /c/codex --no-daemon -c notify=[] resume sess-x ${POINTER}` },
+    },
+    outcomes: [],
+    panes: '/p/panes',
+    ...over,
+  });
+  const judged = (r: Partial<ResumeFacts> | null, reqs = requests()) => realItems(facts({ resume: r === null ? null : resumeFacts(r), requests: reqs }), { resumed: ['rc', 'rx'] });
+
+  it('both hold on a good run; the detail says what the resumed CLI sent', () => {
+    const items = judged({});
+    expect(items.map((i) => [i.item, i.holds])).toEqual([
+      ['the tmux server killed: rc resumes its own session', true],
+      ['the tmux server killed: rx resumes its own session', true],
+    ]);
+    expect(items[0]!.detail).toContain('next request carried 9 entries: the earlier 3 tool call(s) and reply yes');
+    expect(items[0]!.evidence).toBe('analysis_results/drill/resume.md');
+  });
+
+  it.each([
+    ['no session_resumed (a successor instead)', { journal: resumeFacts().journal.filter((x) => !(x.event === 'session_resumed' && x.lane === 'rc')) }],
+    ['resumed on another account', { journal: resumeFacts().journal.map((x) => (x.event === 'session_resumed' && x.lane === 'rc' ? { ...x, account: 'c7' } : x)) }],
+    ['another session than the one told', { told: { rc: 'sess-other', rx: 'sess-x' } }],
+    ['its pane started a fresh session (no --resume <id>)', { argv: { ...resumeFacts().argv, rc: { first: 'claude --session-id sess-c', resumed: `claude --settings {} -- ${POINTER} (session sess-c)` } } }],
+    ['its pane never read', { argv: { ...resumeFacts().argv, rc: { first: null, resumed: null } } }],
+    ['the lane not done', { laneStates: { rc: 'working', rx: 'done' } }],
+    ['a degraded packet after all', { journal: [...resumeFacts().journal, e('degraded_handoff', 'rc')] }],
+    ['the resume failed', { journal: [...resumeFacts().journal, e('resume_failed', 'rc', { why: 'exited' })] }],
+  ])('%s: the claude lane\'s item does not hold, the codex lane\'s does', (_name, over) => {
+    expect(judged(over as Partial<ResumeFacts>).map((i) => i.holds)).toEqual([false, true]);
+  });
+
+  it('the server never killed (the lanes never paused): neither holds, and the detail says why', () => {
+    expect(judged({ notKilled: 'rc never paused' }).map((i) => [i.holds, i.detail])).toEqual([
+      [false, 'the server was not killed: rc never paused'], [false, 'the server was not killed: rc never paused'],
+    ]);
+  });
+
+  it.each([
+    ['only the pointer line (a fresh session)', [{ role: 'user' as const, text: POINTER }]],
+    ['the earlier tool calls, not the reply that ended the turn', [...upToPause, { role: 'user' as const, text: POINTER }]],
+    ['the reply, not the earlier tool calls', [{ role: 'user' as const, text: FIRST }, { role: 'assistant' as const, text: PAUSED }, { role: 'user' as const, text: POINTER }]],
+  ])('its next request carried %s: it does not hold', (_name, next) => {
+    const items = judged({}, requests({ next }));
+    expect(items.map((i) => i.holds)).toEqual([false, true]);
+    expect(items[0]!.detail).toMatch(/and reply NO/);
+  });
+
+  it('swarm\'s protocol brief gone from the resumed system prompt (claude --resume without --append-system-prompt-file): it does not hold', () => {
+    const items = judged({}, requests({ nextProtocol: false }));
+    expect(items.map((i) => i.holds)).toEqual([false, true]);
+    expect(items[0]!.detail).toContain("swarm's protocol in its system prompt LOST");
+    expect(judged({})[0]!.detail).toContain("swarm's protocol in its system prompt kept");
+    expect(judged({})[1]!.detail).not.toContain('protocol');
+  });
+
+  it('the step run again after the resume: it does not hold', () => {
+    expect(judged({}, requests({ after: [turn('claude', 'c6', carried, { kind: 'shell', command: STEP })] })).map((i) => i.holds)).toEqual([false, true]);
+  });
+
+  it('no request after the kill, or the resume swarm never ran: it does not hold', () => {
+    expect(judged({}, requests().slice(0, 3)).map((i) => i.holds)).toEqual([false, false]);
+    expect(judged(null).map((i) => [i.holds, i.detail])).toEqual([[false, 'the resume swarm did not run'], [false, 'the resume swarm did not run']]);
+  });
+
+  it.each([
+    ["claude --resume 'sess-c' --settings {}", 'claude', true],
+    ["/bin/sh -c exec /usr/bin/env -i ${X+\"X=$X\"} claude --resume sess-c -- 'the pointer'", 'claude', true],
+    ['codex --no-daemon resume sess-c the pointer', 'codex', true],
+    ['claude --session-id sess-c', 'claude', false],
+    ['codex --no-daemon --resume sess-c', 'codex', false],
+    ['claude --resume sess-other', 'claude', false],
+  ] as const)('resumedBy(%j, %s): %s', (argv, kind, yes) => expect(resumedBy(argv, kind, 'sess-c')).toBe(yes));
 });

@@ -19,6 +19,10 @@
  * with `cat <mailbox>` once, then the turn ends again. Paths are written out, never `$VARIABLES`:
  * Claude Code asks permission for a command that expands one, whatever the approvals.
  *
+ * A command whose output ends with the line `PAUSE` ends the turn right after it (a `say`): the resume
+ * item of `swarm drill --real` kills the swarm's tmux server there, mid-task, and the resumed session
+ * goes on from what its conversation shows was done (a step already run is not run again).
+ *
  * A reading behind the reply that asked for it (more left than the quota the CLI was last sent, or
  * none) is asked again, up to `REASKS` times in a row: the CLI hands its headers to swarm on its own
  * schedule (Claude Code's status line runs debounced, after the reply), and on a loaded machine the
@@ -33,6 +37,11 @@ export const CAPACITY = 'swarm capacity --self --json';
 export interface Capacity { account: string; state: string; pct: number | null; decision: string }
 
 interface Call { command: string; output: string | null }
+
+/** The last line of a step's output that ends the turn after it (see above). */
+export const PAUSE = 'swarm-drill: end this turn here';
+/** What the brain says as it ends that turn. */
+export const PAUSED = 'Pausing here, as the step asked; the task goes on in the next turn.';
 
 /** How many times in a row a reading behind the CLI's last reply is asked again. */
 export const REASKS = 10;
@@ -128,6 +137,7 @@ export const scriptedBrain: MockBrain = ({ account, conversation, sentUsed }) =>
   const caps = done.filter((c) => c.command === CAPACITY);
   const cap = caps.length > 0 ? parseCapacity(caps.at(-1)!.output ?? '') : null;
   const last = conversation.entries.at(-1);
+  if (last?.role === 'tool_result' && last.output.replace(/\r/g, '').trimEnd().split('\n').at(-1)?.trim() === PAUSE) return { kind: 'say', text: PAUSED };
   const mailbox = last?.role === 'user' ? mailboxOf(last.text) : null;
   const MAILBOX = mailbox === null ? null : `cat ${quote(mailbox)}`;
   const mail = done.filter((c) => c.command.startsWith('cat ') && c.command !== PROMPT).map((c) => c.output ?? '').join('\n');

@@ -6,14 +6,15 @@
  * - `POST /v1/messages`: the agent's turn. The account's reading (rates) goes out as the
  *   `anthropic-ratelimit-unified-*` headers; a rejected reading is a 429 `rate_limit_error`; else the
  *   brain's action streams back as server-sent events (a text block, then for a shell action a
- *   `tool_use` block with `input_json_delta`; stop_reason tool_use | end_turn).
+ *   `tool_use` block with `input_json_delta`; stop_reason tool_use | end_turn). The request's
+ *   conversation goes into the record (what a resumed session sent: `swarm drill --real`'s resume item).
  * - Side requests (no tools offered: title, topic, quota check) get a short text, no brain, no reading.
  * - `POST /v1/messages/count_tokens` and `GET /v1/models` answer what the CLI needs to go on.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseClaudeRequest } from './claudeRequest.js';
-import type { MockAction, MockHandler, MockRateReading } from './types.js';
+import { SWARM_PROTOCOL, type MockAction, type MockHandler, type MockRateReading } from './types.js';
 
 /** The account a request authenticates as: a `Bearer mock-<account>` or `x-api-key: mock-<account>`. */
 export function claudeAccount(headers: IncomingMessage['headers']): string | null {
@@ -93,10 +94,10 @@ export const handleClaude: MockHandler = (req, body, res, deps) => {
   const reading = deps.rates(account);
   const headers = claudeRateHeaders(reading);
   if (reading.rejected) {
-    deps.record({ vendor: 'claude', account, path, status: 429 });
+    deps.record({ vendor: 'claude', account, path, status: 429, entries: request.conversation.entries, protocol: SWARM_PROTOCOL.test(request.conversation.system) });
     return json(res, 429, { type: 'error', error: { type: 'rate_limit_error', message: "You've hit your session limit" } }, { ...headers, 'x-should-retry': 'false' });
   }
   const action = deps.brain({ account, conversation: request.conversation, ...(reading.previousFiveHourUsed === undefined ? {} : { sentUsed: reading.previousFiveHourUsed }) });
-  deps.record({ vendor: 'claude', account, path, action, status: 200 });
+  deps.record({ vendor: 'claude', account, path, action, status: 200, entries: request.conversation.entries, protocol: SWARM_PROTOCOL.test(request.conversation.system) });
   reply(res, action, request.stream, opts, headers);
 };

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { codexRateHeaders, codexSse, codexUsageLimitBody, estimateTokens } from './codexEvents.js';
 import { parseCodexRequest, type CodexShellTool } from './codexRequest.js';
-import type { MockAction, MockDeps, MockHandler } from './types.js';
+import { SWARM_PROTOCOL, type MockAction, type MockDeps, type MockHandler, type MockRecord } from './types.js';
 
 /** The account a request authenticates as: `Authorization: Bearer mock-<account>` (null: none). */
 export function codexAccount(authorization: string | undefined): string | null {
@@ -54,27 +54,32 @@ export const handleCodex: MockHandler = (req, body, res, deps) => {
   }
   const inputTokens = estimateTokens(JSON.stringify(body).length);
   if (request.side === 'title') return reply(res, deps, { account, path: `${path} (codex thread title)`, action: { kind: 'say', text: 'Swarm lane' }, tool: null, headers: {}, inputTokens });
+  // What the turn carried, for the evidence: a resumed session sends its earlier turns (or a previous response id).
+  const carried = {
+    entries: request.conversation.entries, protocol: SWARM_PROTOCOL.test(request.conversation.system),
+    ...(request.previousResponseId === null ? {} : { previousResponseId: request.previousResponseId }),
+  };
   const reading = deps.rates(account);
   const headers = codexRateHeaders(reading);
   if (reading.rejected) {
-    deps.record({ vendor: 'codex', account, path, status: 429 });
+    deps.record({ vendor: 'codex', account, path, status: 429, ...carried });
     return json(res, 429, codexUsageLimitBody(reading, Math.floor(Date.now() / 1000)), headers);
   }
   const action = deps.brain({ account, conversation: request.conversation, ...(reading.previousFiveHourUsed === undefined ? {} : { sentUsed: reading.previousFiveHourUsed }) });
   if (action.kind === 'shell' && request.tool === null) {
-    deps.record({ vendor: 'codex', account, path, action, status: 400 });
+    deps.record({ vendor: 'codex', account, path, action, status: 400, ...carried });
     return json(res, 400, apiError('the brain asked for a shell command, but the request offers no exec_command, shell or exec tool', 'invalid_request_error'));
   }
-  reply(res, deps, { account, path, action, tool: request.tool, headers, inputTokens });
+  reply(res, deps, { account, path, action, tool: request.tool, headers, inputTokens, carried });
 };
 
 function reply(
   res: ServerResponse,
   deps: MockDeps,
-  r: { account: string; path: string; action: MockAction; tool: CodexShellTool | null; headers: Record<string, string>; inputTokens: number },
+  r: { account: string; path: string; action: MockAction; tool: CodexShellTool | null; headers: Record<string, string>; inputTokens: number; carried?: Pick<MockRecord, 'entries' | 'previousResponseId' | 'protocol'> },
 ): void {
   const id = randomUUID().replaceAll('-', '');
-  deps.record({ vendor: 'codex', account: r.account, path: r.path, action: r.action, status: 200 });
+  deps.record({ vendor: 'codex', account: r.account, path: r.path, action: r.action, status: 200, ...r.carried });
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...r.headers });
   res.end(codexSse(r.action, r.tool, { response: `resp_${id}`, call: `call_${id}` }, r.inputTokens));
 }

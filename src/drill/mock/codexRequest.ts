@@ -18,6 +18,8 @@ export interface CodexRequest {
   readonly tool: CodexShellTool | null;
   /** Codex's own side request, answered without the brain (null: a turn of the agent itself). */
   readonly side: 'title' | null;
+  /** `previous_response_id` when the request continues a stored response instead of sending the whole input. */
+  readonly previousResponseId: string | null;
 }
 
 type Json = Record<string, unknown>;
@@ -150,7 +152,8 @@ export function parseCodexRequest(body: unknown, turnMetadata = ''): CodexReques
   const meta = turnMetadata || (isObject(body.client_metadata) ? str(body.client_metadata['x-codex-turn-metadata']) : '');
   const lastUser = [...entries].reverse().find((e) => e.role === 'user');
   const title = threadSource(meta) === 'thread_title' || (lastUser?.role === 'user' && lastUser.text.startsWith(TITLE_PROMPT));
-  return { conversation: { system: system.join('\n\n'), entries }, tool: shellTool(offeredTools(body)), side: title ? 'title' : null };
+  const previousResponseId = str(body.previous_response_id) === '' ? null : str(body.previous_response_id);
+  return { conversation: { system: system.join('\n\n'), entries }, tool: shellTool(offeredTools(body)), side: title ? 'title' : null, previousResponseId };
 }
 
 function threadSource(meta: string): string {

@@ -63,12 +63,33 @@ export type MockBrain = (turn: MockTurn) => MockAction;
 /** The per-account quota script: called once per model request, in order. */
 export type MockRates = (account: string) => MockRateReading;
 
+/**
+ * One request as the mock answered it, for the drill's evidence: vendor, account, path, the action or
+ * error, and for an agent's turn what it carried — the conversation's entries (the system prompt left
+ * out), Codex's `previous_response_id` when it sent one, and whether its system prompt carried swarm's
+ * protocol — so a resumed session can be told from a fresh one, or from one that lost its system prompt.
+ */
+export interface MockRecord {
+  vendor: 'claude' | 'codex';
+  account: string;
+  path: string;
+  action?: MockAction;
+  status: number;
+  entries?: readonly MockEntry[];
+  previousResponseId?: string;
+  /** Its system prompt carried swarm's protocol brief (`SWARM_PROTOCOL`: Claude Code's `--append-system-prompt-file`). */
+  protocol?: boolean;
+}
+
+/** The heading of swarm's protocol brief (core/launch/agentPrompt.ts `protocolBrief`) in a system prompt. */
+export const SWARM_PROTOCOL = /^# swarm protocol: /m;
+
 /** What every vendor handler gets besides the request. */
 export interface MockDeps {
   readonly brain: MockBrain;
   readonly rates: MockRates;
-  /** Called for every request, for the drill's evidence (vendor, account, path, the action or error). */
-  readonly record: (entry: { vendor: 'claude' | 'codex'; account: string; path: string; action?: MockAction; status: number }) => void;
+  /** Called for every request, for the drill's evidence. */
+  readonly record: (entry: MockRecord) => void;
 }
 
 /** A vendor's HTTP handler: the body already read and parsed as JSON (undefined when empty). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REASKS, capacityLine, mailboxOf, parseCapacity, promptFileOf, quote, scriptedBrain, taskCommand } from '../../../src/drill/mock/brain.js';
+import { PAUSE, PAUSED, REASKS, capacityLine, mailboxOf, parseCapacity, promptFileOf, quote, scriptedBrain, taskCommand } from '../../../src/drill/mock/brain.js';
 import type { MockEntry } from '../../../src/drill/mock/types.js';
 import { reviewTask } from '../../../src/core/launch/reviewTask.js';
 
@@ -91,6 +91,20 @@ describe('scriptedBrain: the protocol as tool calls', () => {
     expect(next(talk(first, [readTask]))).toEqual(shell('git -C /w/wt-a diff main...HEAD'));
     expect(next(talk(first, [readTask, ['git -C /w/wt-a diff main...HEAD', '']]))).toEqual(shell('swarm notify lead approved'));
     expect(next(talk(first, [readTask, ['git -C /w/wt-a diff main...HEAD', ''], ['swarm notify lead approved', 'queued']]))).toEqual({ kind: 'say', text: 'Reviewed: approved.' });
+  });
+
+  it('a step whose output ends with PAUSE ends the turn; resumed with the conversation, it goes on from there without running the step again', () => {
+    const step = `sh -c 'echo hi > a.txt && echo "${PAUSE}"'`;
+    const TASK_P = `# swarm: lane-a\n\n## Task\nlane-a of PLAN.md. step: \`${step}\` gate: \`${GATE}\`\n`;
+    const before = talk(FIRST, [[`cat ${PROMPT_FILE}`, TASK_P], ['swarm capacity --self --json', cap('continue')], [step, `${PAUSE}\n`]]);
+    expect(next(before)).toEqual({ kind: 'say', text: PAUSED });
+    const pointer = 'You are lane-a g1 in swarm p, resumed in your own session: … go on with your task and report as before.';
+    const resumed = [...before, { role: 'assistant' as const, text: PAUSED }, { role: 'user' as const, text: pointer }];
+    expect(next(resumed)).toEqual(shell('swarm capacity --self --json'));
+    // A fresh session given only the pointer line has no task to go on with.
+    expect(next([{ role: 'user', text: pointer }])).toMatchObject({ kind: 'say', text: expect.stringContaining('No prompt file') });
+    // The marker anywhere but the output's last line does not end the turn.
+    expect(next(talk(FIRST, [[`cat ${PROMPT_FILE}`, TASK_P], ['swarm capacity --self --json', cap('continue')], [step, `${PAUSE}\nmore\n`]]))).toEqual(shell('swarm capacity --self --json'));
   });
 
   it('a first prompt that names no prompt file: it says so and runs nothing', () => {

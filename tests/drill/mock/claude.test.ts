@@ -10,7 +10,7 @@ const READING: MockRateReading = { fiveHourUsed: 42.5, weekUsed: 7, fiveHourRese
 const BODY = {
   model: 'claude-opus-4-8',
   stream: true,
-  system: [{ type: 'text', text: 'You are Claude Code.' }, { type: 'text', text: '# swarm protocol' }],
+  system: [{ type: 'text', text: 'You are Claude Code.' }, { type: 'text', text: '# swarm protocol: you are lane-a, a lane of swarm "p"' }],
   tools: [{ name: 'Bash', input_schema: {} }, { name: 'Read', input_schema: {} }],
   messages: [
     { role: 'user', content: [{ type: 'text', text: '<system-reminder>x</system-reminder>' }, { type: 'text', text: 'You are lane-a.' }] },
@@ -24,7 +24,7 @@ describe('parseClaudeRequest', () => {
   it('flattens the messages into the conversation', () => {
     const r = parseClaudeRequest(BODY);
     expect(r).toMatchObject({ shellTool: 'Bash', side: false, stream: true, model: 'claude-opus-4-8' });
-    expect(r.conversation.system).toBe('You are Claude Code.\n# swarm protocol');
+    expect(r.conversation.system).toBe('You are Claude Code.\n# swarm protocol: you are lane-a, a lane of swarm "p"');
     expect(r.conversation.entries).toEqual([
       { role: 'user', text: '<system-reminder>x</system-reminder>' },
       { role: 'user', text: 'You are lane-a.' },
@@ -117,7 +117,9 @@ describe('the mock server, Claude routes (HTTP on 127.0.0.1)', () => {
     expect(res.headers.get('anthropic-ratelimit-unified-5h-utilization')).toBe('0.4250');
     expect(await res.text()).toContain('"name":"Bash"');
     expect(turns[0]).toMatchObject({ account: 'c1' });
-    expect(records).toEqual([{ vendor: 'claude', account: 'c1', path: '/v1/messages', action: { kind: 'shell', command: 'ls' }, status: 200 }]);
+    // What the turn carried is recorded: a resumed session is told from a fresh one by it.
+    expect(records).toEqual([{ vendor: 'claude', account: 'c1', path: '/v1/messages', action: { kind: 'shell', command: 'ls' }, status: 200, entries: turns[0]!.conversation.entries, protocol: true }]);
+    expect(records[0]!.entries!.map((e) => e.role)).toEqual(['user', 'user', 'assistant', 'tool_call', 'tool_result', 'user']);
   });
 
   it('a rejected reading is a 429 rate_limit_error, status rejected, the brain not asked', async () => {

@@ -47,7 +47,12 @@ describe('handleCodex', () => {
     expect(body).toMatch(/event: response\.completed\ndata: .*\n\n$/);
     expect(state.turns).toEqual([{ account: 'o1', conversation: { system: '', entries: [{ role: 'user', text: 'make it' }] } }]);
     expect(state.readings).toEqual(['o1']);
-    expect(state.records).toEqual([{ vendor: 'codex', account: 'o1', path: '/v1/responses', action: { kind: 'shell', command: 'ls' }, status: 200 }]);
+    expect(state.records).toEqual([{ vendor: 'codex', account: 'o1', path: '/v1/responses', action: { kind: 'shell', command: 'ls' }, status: 200, entries: [{ role: 'user', text: 'make it' }], protocol: false }]);
+  });
+
+  it('a turn that continues a stored response: its previous_response_id recorded with what it carried', async () => {
+    await post({ input: [CODE_MODE, prompt('go on')], previous_response_id: 'resp_9' });
+    expect(state.records).toEqual([{ vendor: 'codex', account: 'o1', path: '/v1/responses', action: { kind: 'shell', command: 'ls' }, status: 200, entries: [{ role: 'user', text: 'go on' }], protocol: false, previousResponseId: 'resp_9' }]);
   });
 
   it('a rejected reading: 429 usage_limit_reached with the headers, and the brain is not asked', async () => {
@@ -57,7 +62,7 @@ describe('handleCodex', () => {
     expect(res.headers.get('x-codex-primary-used-percent')).toBe('100');
     expect(await res.json()).toMatchObject({ error: { type: 'usage_limit_reached', resets_at: 2_000_000_000 } });
     expect(state.turns).toEqual([]);
-    expect(state.records).toEqual([{ vendor: 'codex', account: 'o1', path: '/v1/responses', status: 429 }]);
+    expect(state.records).toEqual([{ vendor: 'codex', account: 'o1', path: '/v1/responses', status: 429, entries: [{ role: 'user', text: 'make it' }], protocol: false }]);
   });
 
   it('Codex\'s thread-title request: a title, without the brain or a reading', async () => {
@@ -95,7 +100,7 @@ describe('handleCodex', () => {
   it('a shell action when the request offers no shell tool: 400, recorded with the action', async () => {
     const res = await post({ input: [prompt('x')] });
     expect(res.status).toBe(400);
-    expect(state.records).toEqual([{ vendor: 'codex', account: 'o1', path: '/v1/responses', action: { kind: 'shell', command: 'ls' }, status: 400 }]);
+    expect(state.records).toEqual([{ vendor: 'codex', account: 'o1', path: '/v1/responses', action: { kind: 'shell', command: 'ls' }, status: 400, entries: [{ role: 'user', text: 'x' }], protocol: false }]);
   });
 });
 

@@ -41,6 +41,7 @@ describe('parseCodexRequest', () => {
       },
       tool: 'code_exec',
       side: null,
+      previousResponseId: null,
     });
   });
 
@@ -53,7 +54,12 @@ describe('parseCodexRequest', () => {
   });
 
   it('an empty input: no entries, no system, no tool', () => {
-    expect(parse({ input: [] })).toEqual({ conversation: { system: '', entries: [] }, tool: null, side: null });
+    expect(parse({ input: [] })).toEqual({ conversation: { system: '', entries: [] }, tool: null, side: null, previousResponseId: null });
+  });
+
+  it('a request continuing a stored response names it (previous_response_id)', () => {
+    expect(parse({ input: [user('go on')], previous_response_id: 'resp_1' }).previousResponseId).toBe('resp_1');
+    expect(parse({ input: [user('go on')], previous_response_id: '' }).previousResponseId).toBeNull();
   });
 
   it('older shapes: top-level instructions, string content, assistant output_text, items without a type', () => {
