@@ -131,6 +131,16 @@ describe('lane cells', () => {
     if (shown.state === 'done' || shown.state === 'stopped') expect(phaseText(shown, NOW + 3_600_000)).toBe(expected); // an hour on: the same
   });
 
+  it('a lane resuming its own session (SPEC 10.8): its phase and last column say so, starting then waiting for it', () => {
+    const resuming = { sessionId: 'sess-1', account: 'c1', since: NOW - 4_000, paneId: null, spawnedAt: null, readyBy: NOW + 56_000 };
+    const starting = lane('a', { resuming }).lane;
+    expect(phaseText(starting, NOW)).toBe('resuming 4s');
+    expect(lastText(starting)).toBe('resuming its session sess-1 @c1: starting');
+    const made = lane('a', { resuming: { ...resuming, paneId: '%7', spawnedAt: NOW - 3_000 } }).lane;
+    expect(lastText(made)).toBe('resuming its session sess-1 @c1: waiting for it to be ready');
+    expect(phaseText(lane('a', { resuming: null }).lane, NOW)).toBe('-');
+  });
+
   it('account and vendor', () => {
     expect(accountText(lane('a'))).toBe('o1/openai');
     expect(accountText(lane('a', {}, null))).toBe('o1');
