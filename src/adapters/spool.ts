@@ -37,15 +37,15 @@ export function appendUsage(plan: string, spool: string, record: Extract<InboxRe
   appendLine(usageFile(plan, spool), inboxLine(record));
 }
 
-/** An agent's usage records from `offset`: whole lines only (a last line without its newline waits for the next look). */
-export function readUsage(plan: string, spool: string, offset: number): InboxChunk & { offset: number } {
-  const chunk = parseInboxChunk(readFrom(usageFile(plan, spool), offset), { from: offset });
+/** An agent's usage records in `file` (its usageFile) from `offset`: whole lines only (a last line without its newline waits for the next look). */
+export function readUsage(file: string, offset: number): InboxChunk & { offset: number } {
+  const chunk = parseInboxChunk(readFrom(file, offset), { from: offset });
   return { ...chunk, offset: offset + chunk.consumed };
 }
 
-/** The size of an agent's usage file now; null when it has none. */
-export function usageSize(plan: string, spool: string): number | null {
-  return sizeOf(usageFile(plan, spool));
+/** The size of an agent's usage file (its usageFile) now; null when it has none. */
+export function usageSize(file: string): number | null {
+  return sizeOf(file);
 }
 
 /** The spools of a run that have records (`r<run>/<name>-g<N>`), in name order. */

@@ -13,12 +13,17 @@ import type { UsageSeen } from '../core/swarm/events.js';
 import { runOf } from '../core/swarm/runs.js';
 import { unjournaled } from '../core/ledger/ledger.js';
 import { recordedAgents } from '../adapters/agentRegistry.js';
-import { readUsage, runSpools, usageSize } from '../adapters/spool.js';
+import { readUsage, runSpools, usageFile, usageSize } from '../adapters/spool.js';
 import type { ClockTimer } from './clock.js';
 import type { Engine } from './engine.js';
 import { usageSeen } from './spend.js';
 
-export const USAGE_LOOK_MS = 5000;
+/**
+ * How often: the figures trail by at most this much on the dashboard and in `swarm status` (the report
+ * reads the files themselves). Every 5 s cost 16 streaming lanes' engine about 15 % more CPU; every
+ * 15 s keeps that within the 5 % `npm run bench` holds it to (bench/ledger.mjs).
+ */
+export const USAGE_LOOK_MS = 15_000;
 
 export interface UsageLook {
   /** Look now (queued on the engine); resolves once what it read is folded. */
@@ -29,6 +34,12 @@ export interface UsageLook {
 export function usageLook(engine: Engine): UsageLook {
   const readTo = new Map(Object.entries(engine.state.usageRead ?? {}));
   const agents = new Map<string, AgentRecord>();
+  const files = new Map<string, string>();
+  const fileOf = (spool: string): string => {
+    let file = files.get(spool);
+    if (file === undefined) files.set(spool, (file = usageFile(engine.config.plan, spool)));
+    return file;
+  };
   const agentOf = (spool: string): AgentRecord | null => {
     if (!agents.has(spool)) for (const agent of recordedAgents(engine.config.plan)) agents.set(agent.spool, agent);
     return agents.get(spool) ?? null;
@@ -43,11 +54,12 @@ export function usageLook(engine: Engine): UsageLook {
       const reads: { spool: string; offset: number }[] = [];
       for (const spool of runSpools(plan, runOf(engine.state))) {
         const from = readTo.get(spool) ?? 0;
-        if ((usageSize(plan, spool) ?? 0) <= from) continue;
+        const file = fileOf(spool);
+        if ((usageSize(file) ?? 0) <= from) continue;
         // An agent not recorded yet (its start is being recorded): its records wait for a later look, unread.
         const agent = agentOf(spool);
         if (agent === null) continue;
-        const chunk = readUsage(plan, spool, from);
+        const chunk = readUsage(file, from);
         if (chunk.offset === from) continue;
         readTo.set(spool, chunk.offset);
         reads.push({ spool, offset: chunk.offset });

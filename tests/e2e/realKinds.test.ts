@@ -171,8 +171,8 @@ describe('the ledger (SPEC 10.7) from a fake Claude Code whose status line carri
     await f.s.waitEvent('readopted', 1, 30_000);
     writeFileSync(go, '');
     await f.s.waitEvent('lane_result', 1, 45_000);
-    // g2's last figure is folded at a look (every 5 s) or, at the latest, as swarm up lets go.
-    await waitFor(() => f.s.events('generation_spent').some((e) => e.generation === 2 && e.cost_usd === 0.3333) || null, { timeout: 20_000, what: "g2's spend journaled" });
+    // g2's last figure is folded at a look (every 15 s) or, at the latest, as swarm up lets go.
+    await waitFor(() => f.s.events('generation_spent').some((e) => e.generation === 2 && e.cost_usd === 0.3333) || null, { timeout: 40_000, what: "g2's spend journaled" });
     again.kill('SIGINT');
     await again.catch(() => undefined);
     // g1 is $0.40 (its last reading, read again after the kill and counted once), ended lost (its handoff degraded); g2 done.
