@@ -3,16 +3,17 @@
  * each CLI (`<cli> --version`, a short timeout: it touches no profile), each account's profile
  * (files only: never `claude auth status`, which rewrites `.claude.json`; a credentials file is only
  * known to exist), the approvals in PLAN.md, whether a pane starts with the auto-updater off, and
- * whether a logout would end the tmux server (systemd and lingering: adapters/tmux/serverScope.ts).
+ * whether a logout would end the tmux server (systemd and lingering: adapters/tmux/serverScope.ts),
+ * and each host a lane runs on (SPEC 10.9): one ssh round trip per host, all at once, time-bounded.
  * Exit 0 only when a run can go through the night; 4 when a tool it needs is missing; else 1.
  */
 import { didYouMean } from '../core/config/suggest.js';
 import { usageOptions } from './argsProblem.js';
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Account, SwarmConfig } from '../core/config/config.js';
+import type { Account, HostSpec, LaneSpec, SwarmConfig } from '../core/config/config.js';
 import { parseApprovals } from '../core/plan/approvals.js';
 import { doctorReport, formatDoctor, type AccountFact, type DoctorFacts, type DoctorReport, type ToolFact } from '../core/doctor/doctor.js';
 import { planPaths } from '../core/plan/paths.js';
@@ -29,8 +30,15 @@ import { serverScope } from '../core/host/serverScope.js';
 import { agentPane } from '../runtime/agents.js';
 import { sessionName } from '../runtime/hostFor.js';
 import type { CommandIO } from './io.js';
+import type { HostFact } from '../core/doctor/hosts.js';
+import { probeCommand } from '../core/host/probe.js';
+import { CONNECT_TIMEOUT_S, sshArgv, sshShown } from '../core/host/ssh.js';
+import { runSsh } from '../adapters/ssh.js';
 
 const USAGE = 'usage: swarm doctor [file] [--json]';
+
+/** How long one host's probe may take, connecting included (ssh's ConnectTimeout is CONNECT_TIMEOUT_S). */
+const HOST_PROBE_MS = 20_000;
 
 /** `scope`: where the systemd facts are read (tests); default this machine's, with `io.env`'s PATH. */
 export async function doctor(io: CommandIO, options: { scope?: ScopeOptions } = {}): Promise<number> {
@@ -53,9 +61,16 @@ export async function doctor(io: CommandIO, options: { scope?: ScopeOptions } = 
 
 /** Doctor's checks of a swarm (also `swarm up`'s preflight when a run begins, SPEC 10.2). */
 export async function doctorFor(config: SwarmConfig, env: NodeJS.ProcessEnv, options: { scope?: ScopeOptions } = {}): Promise<DoctorReport> {
-  const facts = gather(config, env, await loadKinds(config.accounts.map((a) => a.kind)));
+  const kindOf = await loadKinds(config.accounts.map((a) => a.kind));
+  const facts = gather(config, env, kindOf);
   // Would a logout end the tmux server (SPEC 10.8)? pty panes end with `swarm up` itself: nothing to ask.
   if (config.backend !== 'pty') facts.logout = serverScope(await scopeFacts(sessionName(config), { env, ...options.scope }));
+  const hosts = usedHosts(config);
+  if (hosts.length > 0) {
+    facts.tools.push(tool('ssh', ['-V'], null, true, env));
+    const ssh = findOnPath('ssh', env);
+    if (ssh !== null) facts.hosts = await Promise.all(hosts.map((h) => probeHost(config, h, kindOf, ssh, env)));
+  }
   return doctorReport(facts);
 }
 
@@ -79,7 +94,7 @@ function gather(config: SwarmConfig, env: NodeJS.ProcessEnv, kindOf: Kinds): Doc
     },
     realKinds: real,
     runningAsRoot: process.getuid?.() === 0,
-    lanes: config.lanes.filter((l) => l.command === null).map((l) => ({ name: l.name, checkout: l.checkout, account: l.account })),
+    lanes: config.lanes.filter((l) => l.command === null && l.host === undefined).map((l) => ({ name: l.name, checkout: l.checkout, account: l.account })),
     leadAccount: config.lead.account,
   };
 }
@@ -92,28 +107,51 @@ function seenIn(kind: string, config: SwarmConfig): string | null {
   }
 }
 
-/** `<tool> --version` with a short timeout, first line; it reads no profile. */
+/** `<tool> --version` with a short timeout, first line (of stderr when stdout has none: `ssh -V`); it reads no profile. */
 function tool(name: string, args: string[], seen: string | null, required: boolean, env: NodeJS.ProcessEnv): ToolFact {
   const path = findOnPath(name, env);
   if (path === null) return { tool: name, path: null, version: null, seenIn: seen, required };
-  let version: string | null = null;
-  try {
-    const out = execFileSync(path, args, { env, encoding: 'utf8', timeout: 3000, stdio: ['ignore', 'pipe', 'pipe'] });
-    version = out.trim().split('\n')[0]?.trim() || null;
-  } catch {
-    version = null;
+  const run = spawnSync(path, args, { env, encoding: 'utf8', timeout: 3000, stdio: ['ignore', 'pipe', 'pipe'] });
+  const said = run.error === undefined && run.status === 0 ? (run.stdout.trim() || run.stderr.trim()) : '';
+  return { tool: name, path, version: said.split('\n')[0]?.trim() || null, seenIn: seen, required };
+}
+
+/** The declared hosts some lane runs on, in the order of hosts:. */
+function usedHosts(config: SwarmConfig): HostSpec[] {
+  return (config.hosts ?? []).filter((h) => config.lanes.some((l) => l.host === h.name));
+}
+
+/** One ssh round trip to the host: its probe asks for its lanes' checkouts and the CLIs their accounts launch. */
+async function probeHost(config: SwarmConfig, host: HostSpec, kindOf: Kinds, ssh: string, env: NodeJS.ProcessEnv): Promise<HostFact> {
+  const lanes = config.lanes.filter((l) => l.host === host.name);
+  const clis = new Map<string, string[]>();
+  for (const lane of lanes.filter((l) => l.command === null)) {
+    for (const account of servers(config, lane)) {
+      const cli = kindOf(account.kind).cli;
+      if (cli !== null) clis.set(cli, [...new Set([...(clis.get(cli) ?? []), lane.name])]);
+    }
   }
-  return { tool: name, path, version, seenIn: seen, required };
+  const checkouts = lanes.map((l) => ({ lane: l.name, checkout: l.checkout }));
+  const command = probeCommand([...clis.keys()], checkouts.map((c) => c.checkout));
+  const [, ...args] = sshArgv(host, command, env.HOME ?? '', CONNECT_TIMEOUT_S);
+  const run = await runSsh([ssh, ...args], env, HOST_PROBE_MS);
+  return { name: host.name, shown: sshShown(host), checkouts, clis: [...clis].map(([cli, names]) => ({ cli, lanes: names })), ssh: { ...run, timeoutS: HOST_PROBE_MS / 1000 } };
+}
+
+/** The accounts whose agent may run a lane: its own (if it names one) and the pool (named by no lane), never the lead's. */
+function servers(config: SwarmConfig, lane: LaneSpec): Account[] {
+  return config.accounts.filter((a) => a.id !== config.lead.account && (a.id === lane.account || !config.lanes.some((l) => l.account === a.id)));
 }
 
 /**
  * The checkouts an account's agent may serve: the lead's, its declared lane's, or (a pool account)
- * every lane's; a lane (or lead) with `command:` runs its own program, so it asks nothing of the account's kind.
+ * every lane's on this machine; a lane (or lead) with `command:` runs its own program, so it asks nothing of the account's kind.
  */
 function checkoutsOf(config: SwarmConfig, account: Account): string[] {
   if (account.id === config.lead.account) return config.lead.command === null ? [config.lead.checkout] : [];
   const declared = config.lanes.filter((l) => l.account === account.id);
-  const served = (declared.length > 0 ? declared : config.lanes).filter((l) => l.command === null).map((l) => l.checkout);
+  // A lane on another host (SPEC 10.9) is served there: its checkout and CLI are that host's probe's.
+  const served = (declared.length > 0 ? declared : config.lanes).filter((l) => l.command === null && l.host === undefined).map((l) => l.checkout);
   return [...new Set(served)];
 }
 

@@ -26,6 +26,7 @@ import { findOnPath } from '../adapters/which.js';
 import type { SwarmStore } from '../ui/store.js';
 import type { CommandIO } from './io.js';
 import { argsProblem } from './argsProblem.js';
+import { refuseRemoteLanes } from '../core/host/remoteLanes.js';
 
 const USAGE = 'usage: swarm up [file] [--headless | --detach] [--until-done] [--timeout D] [--force]';
 
@@ -60,6 +61,7 @@ export async function up(io: CommandIO): Promise<number> {
   }
   tmuxSocket(io.env);
   const config = loadConfig(positionals[0] ?? 'swarm.yaml', { cwd: io.cwd, env: io.env });
+  refuseRemoteLanes(config);
   requirePlanFile(config.plan);
   refuseFromAgent(config.plan, 'up');
   // A lead.json that is no lead record stops up here (exit 3, the file named), before any tmux server or session exists.

@@ -33,7 +33,7 @@ export async function validate(args: string[], io: ValidateIo): Promise<number> 
   const config = loadConfig(file, { cwd: io.cwd, env: io.env });
   const problems = checkApprovals(config, io.cwd);
   if (problems.length > 0) throw new ConfigError(problems);
-  io.stdout(`${summary(file, config)}\n${akLines(config)}${await oneAccountLines(config, io.env)}${successionLine(config)}`);
+  io.stdout(`${summary(file, config)}\n${akLines(config)}${await oneAccountLines(config, io.env)}${successionLine(config)}${hostLines(config)}`);
   return 0;
 }
 
@@ -65,6 +65,12 @@ export function summary(file: string, config: SwarmConfig): string {
 function successionLine(config: SwarmConfig): string {
   if (config.lead.successionDefault !== true) return '';
   return `  lead succession (default, no "succession:" given): ${config.lead.succession.join(', ')}\n`;
+}
+
+/** Each lane on another host (SPEC 10.9): valid, checked by doctor, not run by this build. */
+function hostLines(config: SwarmConfig): string {
+  return config.lanes.filter((l) => l.host !== undefined)
+    .map((l) => `  lane ${l.name} runs on host ${l.host} (${l.checkout} there): swarm doctor checks the host; swarm up does not run lanes on other hosts yet\n`).join('');
 }
 
 /** Where each `ak_profile` resolved to (the account's profile folder), one line an account. */

@@ -231,6 +231,7 @@ describe('the JSON Schema', () => {
     ['account', defs.account],
     ['lead', defs.lead],
     ['lane', defs.lane],
+    ['host', defs.host],
     ['thresholds', defs.thresholds],
     ['timeouts', defs.timeouts],
   ] as const)('%s has exactly the keys the loader knows, each described, nothing else allowed', (section, node) => {

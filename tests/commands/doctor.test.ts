@@ -3,7 +3,7 @@
  * print a version) and profile folders built per case. Exit codes, the --json shape, the text.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,7 +15,35 @@ const TMUX = execFileSync('sh', ['-c', 'command -v tmux'], { encoding: 'utf8' })
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Case { systemd?: { linger: boolean }; noPool?: boolean; commandLanes?: boolean; tools?: string[]; signedOut?: string[]; untrusted?: string[]; approvals?: string | null; bypassAccepted?: boolean; env?: Record<string, string> }
+/**
+ * `remote`: lane b runs on host gpu1 (SPEC 10.9), reached by a fake `ssh` (FAKE_SSH) that logs its
+ * argv and runs the remote command with `sh -c` on PATH remote/bin (`tools` there), or says
+ * Permission denied; `checkout`: whether b's checkout exists "there"; `noSsh`: no ssh on PATH.
+ */
+interface Remote { denied?: boolean; tools?: string[]; checkout?: boolean; noSsh?: boolean }
+interface Case { systemd?: { linger: boolean }; noPool?: boolean; commandLanes?: boolean; tools?: string[]; signedOut?: string[]; untrusted?: string[]; approvals?: string | null; bypassAccepted?: boolean; env?: Record<string, string>; remote?: Remote }
+
+const FAKE_SSH = `#!/bin/sh
+printf '%s\\0' "$@" > "$FAKE_SSH_LOG"
+if [ -n "$FAKE_SSH_DENIED" ]; then echo 'me@gpu1: Permission denied (publickey).' >&2; exit 255; fi
+for last; do :; done
+PATH="$FAKE_REMOTE_PATH" exec /bin/sh -c "$last"
+`;
+
+/** The fake ssh, and the "remote" PATH it runs commands on. */
+function remoteBins(c: Remote, bin: string): Record<string, string> {
+  if (c.noSsh !== true) writeFileSync(join(bin, 'ssh'), FAKE_SSH, { mode: 0o755 });
+  const remote = join(dir, 'remote', 'bin');
+  mkdirSync(remote, { recursive: true });
+  const which = (tool: string) => execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim();
+  for (const tool of ['sh', 'head', 'tr', 'git']) symlinkSync(which(tool), join(remote, tool));
+  for (const tool of c.tools ?? ['tmux', 'node', 'swarm', 'codex', 'claude']) {
+    if (tool === 'swarm') writeFileSync(join(remote, 'swarm'), '#!/bin/sh\necho "swarm 0.1.0"\n', { mode: 0o755 });
+    else symlinkSync(tool === 'codex' || tool === 'claude' ? join(FAKES, tool) : which(tool), join(remote, tool));
+  }
+  if (c.checkout !== false) mkdirSync(join(dir, 'remote', 'wb'), { recursive: true });
+  return { FAKE_SSH_LOG: join(dir, 'ssh.log'), FAKE_REMOTE_PATH: remote, ...(c.denied === true ? { FAKE_SSH_DENIED: '1' } : {}) };
+}
 
 /** A swarm with a claude lead account c1, a claude lane account c2, a codex lane account x1 and (unless noPool) a claude pool account c3. */
 async function run(c: Case, args: string[] = []): Promise<{ code: number; out: string }> {
@@ -23,6 +51,7 @@ async function run(c: Case, args: string[] = []): Promise<{ code: number; out: s
   const bin = join(dir, 'bin');
   mkdirSync(bin);
   for (const t of c.tools ?? ['tmux', 'claude', 'codex']) symlinkSync(t === 'tmux' ? TMUX : join(FAKES, t), join(bin, t));
+  const remoteEnv = c.remote === undefined ? {} : remoteBins(c.remote, bin);
   // The systemd facts are read under root/ (empty: no systemd runs), never this machine's own.
   const root = join(dir, 'root');
   mkdirSync(join(root, 'var', 'lib', 'systemd', 'linger'), { recursive: true });
@@ -59,13 +88,16 @@ async function run(c: Case, args: string[] = []): Promise<{ code: number; out: s
     'lead: { account: c1 }',
     c.commandLanes === true
       ? 'lanes: [{ name: a, task: t, account: c2, checkout: wa, command: "sh -c true" }, { name: b, task: t, account: x1, checkout: wb, command: "sh -c true" }]'
-      : 'lanes: [{ name: a, task: t, account: c2, checkout: wa }, { name: b, task: t, account: x1, checkout: wb }]',
+      : c.remote !== undefined
+        ? `lanes: [{ name: a, task: t, account: c2, checkout: wa }, { name: b, task: t, account: x1, host: gpu1, checkout: ${JSON.stringify(join(dir, 'remote', 'wb'))} }]`
+        : 'lanes: [{ name: a, task: t, account: c2, checkout: wa }, { name: b, task: t, account: x1, checkout: wb }]',
+    ...(c.remote === undefined ? [] : ['hosts: { gpu1: { ssh: me@gpu1, port: 2222, identity: ~/keys/gpu1, options: [ServerAliveInterval=15] } }']),
     '',
   ].join('\n'));
   let out = '';
   const code = await doctor({
     args, cwd: dir, stdout: (s) => void (out += s), stderr: () => undefined,
-    env: { PATH: bin, HOME: dir, DISABLE_AUTOUPDATER: '1', ...c.env },
+    env: { PATH: bin, HOME: dir, DISABLE_AUTOUPDATER: '1', ...remoteEnv, ...c.env },
   }, { scope: { root, user: 'tester' } });
   return { code, out };
 }
@@ -177,6 +209,49 @@ describe('swarm doctor', () => {
     expect(text.out).toContain("warning: a logout would end the swarm's tmux server (systemd ends a login session's processes; user tester does not linger)\n  fix: loginctl enable-linger tester (swarm never turns it on)\n");
     expect((await run({ systemd: { linger: true } })).out).toMatch(/^ok {3}a logout leaves the swarm running \(systemd user scope; user tester lingers\)$/m);
     expect((await run({})).out).toMatch(/^ok {3}no systemd runs here \(no \/run\/systemd\/system\), so no logout ends the tmux server by itself; the machine's reboot does/m);
+  });
+
+  describe('a lane on another host (SPEC 10.9)', () => {
+    it('all there: one ssh round trip, batch mode, options before the destination; its lines ok; nothing of it asked of this machine', async () => {
+      const { code, out } = await run({ remote: {}, tools: ['tmux', 'claude'] });
+      expect(out).toMatch(/^ok {3}ssh: .*\/bin\/ssh/m);
+      expect(out).toContain('ok   host gpu1: ssh me@gpu1 -p 2222: logged in without a prompt\n');
+      expect(out).toMatch(/^ok {3}host gpu1: tmux: .*\/remote\/bin\/tmux \(tmux \d/m);
+      expect(out).toContain(`ok   host gpu1: node: ${dir}/remote/bin/node (${process.version})\n`);
+      expect(out).toContain(`ok   host gpu1: swarm: ${dir}/remote/bin/swarm (swarm 0.1.0)\n`);
+      // x1 (codex) is b's own account, c3 (claude) the pool's: b may run on either.
+      expect(out).toContain(`ok   host gpu1: codex: ${dir}/remote/bin/codex\n`);
+      expect(out).toContain(`ok   host gpu1: claude: ${dir}/remote/bin/claude\n`);
+      expect(out).toContain(`ok   host gpu1: checkout ${dir}/remote/wb of b: a folder, not a git worktree\n`);
+      // codex runs only on gpu1: not wanted on this machine's PATH, nor its profile checked here.
+      expect(out).not.toMatch(/^\S+ +codex:/m);
+      expect(out).not.toMatch(/account x1 \(codex\): .*not ready/);
+      expect(code).toBe(0);
+      const argv = readFileSync(join(dir, 'ssh.log'), 'utf8').split('\0').slice(0, -1);
+      expect(argv.slice(0, -1)).toEqual(['-o', 'BatchMode=yes', '-o', 'ConnectTimeout=5', '-p', '2222', '-i', join(dir, 'keys', 'gpu1'), '-o', 'ServerAliveInterval=15', '--', 'me@gpu1']);
+      expect(argv.at(-1)).toMatch(/^sh -c '.*' swarm-probe codex claude -- \/\S+\/remote\/wb$/s);
+    });
+
+    it('--json: each host problem names its host; a missing checkout exit 1, a missing tool there exit 4', async () => {
+      const gone = await json({ remote: { checkout: false } });
+      expect(gone.report.problems).toEqual([{ host: 'gpu1', lane: 'b', what: `host gpu1: checkout ${dir}/remote/wb of b is not a folder`, fix: expect.stringContaining('create it there') }]);
+      expect(gone.code).toBe(1);
+      const bare = await json({ remote: { tools: ['tmux', 'node', 'codex', 'claude'] } });
+      expect(bare.report.problems).toEqual([{ host: 'gpu1', tool: 'swarm', what: 'host gpu1: swarm not found', fix: expect.stringContaining('install swarm there') }]);
+      expect(bare.code).toBe(4);
+    });
+
+    it('ssh asks for a password: one problem with ssh\'s own line and the fix', async () => {
+      const { code, report } = await json({ remote: { denied: true } });
+      expect(report.problems).toEqual([{ host: 'gpu1', what: 'host gpu1: ssh asked for a password or a passphrase (BatchMode): me@gpu1: Permission denied (publickey).', fix: expect.stringContaining('add a key the agent can use without a prompt (ssh-agent, or identity:)') }]);
+      expect(code).toBe(1);
+    });
+
+    it('no ssh on PATH: a missing dependency (exit 4), with how to install it', async () => {
+      const { code, report } = await json({ remote: { noSsh: true } });
+      expect(report.problems).toEqual([{ tool: 'ssh', what: 'ssh is not on PATH', fix: expect.stringContaining('install the OpenSSH client') }]);
+      expect(code).toBe(4);
+    });
   });
 
   it('a usage error for an unknown flag', async () => {

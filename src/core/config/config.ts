@@ -19,16 +19,18 @@ import { DEFAULT_TIMEOUTS } from './timeouts.js';
 import { DEFAULT_MAX_ASKS } from '../swarm/askLimits.js';
 import { DEFAULT_MAX_REVIEWS } from '../../machine/review.js';
 import { baseProblem } from '../git/refGuard.js';
+import { HOST_KEYS, LEAD_HOST, hostGiven, readHostCheckout, readHosts, readLaneHost } from './hosts.js';
 
-export type { Backend, Account, CommandSpec, LeadSpec, LaneSpec, ReviewSpec, Timeouts, SwarmConfig, ConfigFacts, ConfigProblem, ConfigResult } from './types.js';
-import type { Backend, Account, LeadSpec, LaneSpec, ReviewSpec, Timeouts, SwarmConfig, ConfigFacts, ConfigProblem, ConfigResult } from './types.js';
+export type { Backend, Account, CommandSpec, LeadSpec, LaneSpec, ReviewSpec, Timeouts, SwarmConfig, ConfigFacts, ConfigProblem, ConfigResult, HostSpec } from './types.js';
+import type { Backend, Account, LeadSpec, LaneSpec, ReviewSpec, Timeouts, SwarmConfig, ConfigFacts, ConfigProblem, ConfigResult, HostSpec } from './types.js';
 
 /** The keys the loader knows, per mapping; the JSON Schema is tested against these. */
 export const KNOWN_KEYS = {
-  top: ['version', 'name', 'plan', 'backend', 'accounts', 'lead', 'lanes', 'max_lanes', 'max_asks', 'max_reviews', 'thresholds', 'timeouts', 'notify_command', 'pass_env', 'base'],
+  top: ['version', 'name', 'plan', 'backend', 'accounts', 'lead', 'lanes', 'max_lanes', 'max_asks', 'max_reviews', 'thresholds', 'timeouts', 'notify_command', 'pass_env', 'base', 'hosts'],
   account: ['id', 'kind', 'vendor', 'env', 'ak_profile'],
   lead: ['name', 'account', 'checkout', 'command', 'succession'],
-  lane: ['name', 'checkout', 'task', 'account', 'command', 'done_when', 'after', 'review'],
+  lane: ['name', 'checkout', 'task', 'account', 'command', 'done_when', 'after', 'review', 'host'],
+  host: HOST_KEYS,
   review: ['kind', 'command'],
   thresholds: ['capacity_low', 'capacity_critical', 'context_pressure', 'window', 'headroom', 'max_generations', 'compact'],
   timeouts: ['accept', 'packet', 'stall', 'ask', 'release'],
@@ -76,7 +78,8 @@ function readTop(r: Reader, top: Section, dir: string, file: string, facts: Conf
   const accounts = readAccounts(r, top, facts);
   const lead = readLead(r, top, dir, facts);
   const afterNodes = new Map<string, YamlNode>();
-  const lanes = readLanes(r, top, dir, facts, afterNodes);
+  const hosts = readHosts(r, top);
+  const lanes = readLanes(r, top, dir, facts, afterNodes, hosts);
   const maxLanes = r.whole(top, 'max_lanes', 1) ?? DEFAULT_MAX_LANES;
   const maxAsks = r.whole(top, 'max_asks', 1) ?? DEFAULT_MAX_ASKS;
   const maxReviews = r.whole(top, 'max_reviews', 1) ?? DEFAULT_MAX_REVIEWS;
@@ -95,6 +98,7 @@ function readTop(r: Reader, top: Section, dir: string, file: string, facts: Conf
     notifyCommand: r.optText(top, 'notify_command') ?? null,
     passEnv: readPassEnv(r, top),
     base: readBase(r, top),
+    ...(hosts.length > 0 ? { hosts } : {}),
   };
 }
 
@@ -167,7 +171,7 @@ function withAkProfile(r: Reader, s: Section, env: Record<string, string>, value
 
 function readLead(r: Reader, top: Section, dir: string, facts: ConfigFacts): Placed<LeadSpec> & { given: { succession: boolean } } {
   const field = r.field(top, 'lead', 'add the lead, e.g. lead: { account: work1 }');
-  const s = field === undefined ? undefined : r.section(field.value, field.key, 'lead', KNOWN_KEYS.lead);
+  const s = field === undefined ? undefined : r.section(field.value, field.key, 'lead', KNOWN_KEYS.lead, { host: LEAD_HOST });
   const spec: LeadSpec = { name: 'lead', account: '', checkout: dir, command: null, succession: [] };
   if (s === undefined) return { spec, node: top.node, nodes: {}, given: { succession: true } };
   spec.name = r.name(s, 'name', undefined, 'lead') ?? 'lead';
@@ -193,21 +197,25 @@ export function defaultSuccession(lead: LeadSpec, lanes: LaneSpec[], facts: Pick
   for (let c = 'c'.charCodeAt(0); names.has(successor) && c <= 'z'.charCodeAt(0); c += 1) successor = `${lead.name}-${String.fromCharCode(c)}`;
   const real = (p: string): string => facts.realPath?.(p) ?? p;
   const home = real(lead.checkout);
-  return [successor, ...lanes.filter((l) => l.name !== '' && real(l.checkout) === home).map((l) => l.name)];
+  return [successor, ...lanes.filter((l) => l.name !== '' && l.host === undefined && real(l.checkout) === home).map((l) => l.name)];
 }
 
-function readLanes(r: Reader, top: Section, dir: string, facts: ConfigFacts, afterNodes: Map<string, YamlNode>): Placed<LaneSpec>[] {
+function readLanes(r: Reader, top: Section, dir: string, facts: ConfigFacts, afterNodes: Map<string, YamlNode>, hosts: readonly HostSpec[]): Placed<LaneSpec>[] {
   const out: Placed<LaneSpec>[] = [];
   (r.list(top, 'lanes') ?? []).forEach((item, i) => {
     const s = r.section(item, item, `lanes[${i}]`, KNOWN_KEYS.lane);
     if (s === undefined) return;
     const name = r.name(s, 'name', 'name the lane, e.g. name: lane-a') ?? '';
-    const checkout = readPath(r, s, 'checkout', dir, facts);
-    checkDirectory(r, checkout, `lane "${name}"`, facts);
+    // A lane on another host (SPEC 10.9): its checkout is a path there, never resolved or looked for here.
+    const host = readLaneHost(r, s, hosts, name);
+    const remote = hostGiven(r, s) ? readHostCheckout(r, s, name, host) : undefined;
+    const checkout = remote === undefined ? readPath(r, s, 'checkout', dir, facts) : null;
+    if (remote === undefined) checkDirectory(r, checkout, `lane "${name}"`, facts);
     const spec: LaneSpec = {
-      name, checkout: checkout?.abs ?? dir, task: r.text(s, 'task', 'say what the lane does, e.g. task: "Steps 1-3 of PLAN.md"') ?? '',
+      name, checkout: remote ?? checkout?.abs ?? dir, task: r.text(s, 'task', 'say what the lane does, e.g. task: "Steps 1-3 of PLAN.md"') ?? '',
       account: r.optText(s, 'account') ?? null, command: r.command(s, 'command'), doneWhen: r.optText(s, 'done_when') ?? null,
     };
+    if (host !== undefined) spec.host = host;
     const review = readReview(r, s, facts);
     if (review !== null) spec.review = review;
     const after = r.names(s, 'after');

@@ -56,8 +56,11 @@ export class Reader {
     return { ok: false, problems };
   }
 
-  /** Read a mapping, reporting keys not in `known` (null: any key). `where` places a type problem. */
-  section(node: YamlNode | null, where: YamlNode, path: string, known: readonly string[] | null): Section | undefined {
+  /**
+   * Read a mapping, reporting keys not in `known` (null: any key). `where` places a type problem.
+   * `told`: for a key that is deliberately not allowed here, why, said instead of the known keys.
+   */
+  section(node: YamlNode | null, where: YamlNode, path: string, known: readonly string[] | null, told: Readonly<Record<string, string>> = {}): Section | undefined {
     if (!isMap(node)) {
       const what = path === '' ? 'the file' : `"${path}"`;
       this.add(node !== null && !isEmpty(node) ? node : where, `${what} must be a mapping of keys, got ${describe(node)}`);
@@ -69,7 +72,7 @@ export class Reader {
       const name = isScalar(key) ? String(key.value) : describe(key);
       if (key === null) continue;
       if (known !== null && !known.includes(name)) {
-        const hint = didYouMean(name, known);
+        const hint = Object.hasOwn(told, name) ? `: ${told[name]}` : didYouMean(name, known);
         const where = path === '' ? '' : ` in ${path}`;
         this.add(key, `unknown key "${excerpt(name, 40)}"${where}${hint !== '' ? hint : `; known keys: ${known.join(', ')}`}`);
         continue;

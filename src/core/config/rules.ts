@@ -40,12 +40,15 @@ export function checkPeople(r: Reader, top: Section, accounts: { account: Accoun
       if (holder !== undefined) r.add(nodes.account, `lanes "${holder}" and "${spec.name}" both name account "${spec.account}": an account serves one lane at a time`);
       else taken.set(spec.account, spec.name);
     }
-    // Compared by real path: a checkout reached through a symlink is the same directory.
-    const real = facts.realPath?.(spec.checkout) ?? spec.checkout;
-    const sharer = checkouts.get(real);
+    // Compared by real path: a checkout reached through a symlink is the same directory. One on
+    // another host is a path there (as written): it meets only the checkouts of that host.
+    const real = spec.host === undefined ? facts.realPath?.(spec.checkout) ?? spec.checkout : spec.checkout;
+    const where = spec.host === undefined ? real : `${spec.host}\u0000${real}`;
+    const sharer = checkouts.get(where);
     const spelled = real === spec.checkout ? '' : ` (${spec.checkout} leads there)`;
-    if (sharer !== undefined) r.add(nodes.checkout ?? at, `lanes "${sharer}" and "${spec.name}" share the checkout ${real}${spelled}: give each lane its own (use git worktrees)`);
-    else checkouts.set(real, spec.name);
+    const on = spec.host === undefined ? '' : ` on host "${spec.host}"`;
+    if (sharer !== undefined) r.add(nodes.checkout ?? at, `lanes "${sharer}" and "${spec.name}" share the checkout ${real}${on}${spelled}: give each lane its own (use git worktrees)`);
+    else checkouts.set(where, spec.name);
   }
   if (lanes.length > maxLanes) r.add(top.fields.get('lanes')?.key, `${lanes.length} lanes but "max_lanes" is ${maxLanes}: raise max_lanes or remove lanes`);
 }

@@ -38,6 +38,23 @@ export interface LaneSpec {
   after?: string[];
   /** `review:` (SPEC 10.6): reviewed by another vendor before it is done; absent for none. */
   review?: ReviewSpec;
+  /**
+   * `host:` (SPEC 10.9): the declared host the lane runs on; absent: this machine. With a host,
+   * `checkout` is an absolute path on that host, as written (never resolved or looked at here).
+   */
+  host?: string;
+}
+
+/** One entry of `hosts:` (SPEC 10.9): how `ssh` reaches it. */
+export interface HostSpec {
+  name: string;
+  /** The destination: `user@host`, or a Host of the user's ssh config. */
+  ssh: string;
+  port: number | null;
+  /** Absolute, or `~`-relative as written: expanded against HOME only when ssh runs. */
+  identity: string | null;
+  /** `KEY=VALUE`, each given to ssh as `-o KEY=VALUE`. */
+  options: string[];
 }
 
 /** `review: true` or `review: {kind: K, command: C}`: the reviewer's kind (null: any of another vendor) and command (null: its kind's launch). */
@@ -80,6 +97,8 @@ export interface SwarmConfig {
   passEnv: string[];
   /** `base:` (SPEC 10.5): the plan's base branch; null: the lead checkout's branch when the run begins. */
   base: string | null;
+  /** `hosts:` (SPEC 10.9), in file order; absent when the file declares none. */
+  hosts?: HostSpec[];
 }
 
 /** What the rules need to know about the disk and the environment, passed in. */

@@ -5,6 +5,8 @@
  */
 import type { Readiness } from '../accounts/readiness.js';
 import type { ServerScope } from '../host/serverScope.js';
+import { hostChecks, type HostFact } from './hosts.js';
+import { INSTALL } from './install.js';
 
 export interface ToolFact {
   tool: string;
@@ -48,9 +50,11 @@ export interface DoctorFacts {
   leadAccount?: string;
   /** Whether a logout would end the swarm's tmux server (core/host/serverScope.ts). Absent: no tmux server (backend pty). */
   logout?: ServerScope;
+  /** Each host a lane runs on (SPEC 10.9), as its probe found it (core/doctor/hosts.ts). Absent: none. */
+  hosts?: HostFact[];
 }
 
-export interface Problem { account?: string; lane?: string; tool?: string; what: string; fix: string }
+export interface Problem { account?: string; lane?: string; tool?: string; host?: string; what: string; fix: string }
 export interface Check { ok: boolean; line: string }
 export interface DoctorReport {
   ok: boolean;
@@ -61,14 +65,7 @@ export interface DoctorReport {
   checks: Check[];
 }
 
-const INSTALL: Record<string, string> = {
-  tmux: 'install tmux (e.g. apt-get install tmux), or set backend: pty',
-  claude: 'npm install -g @anthropic-ai/claude-code',
-  codex: 'npm install -g @openai/codex',
-  gemini: 'npm install -g @google/gemini-cli',
-};
-
-/** The checks, in order: tools, a logout, accounts, approvals. */
+/** The checks, in order: tools, a logout, accounts, hosts, approvals. */
 export function doctorReport(f: DoctorFacts): DoctorReport {
   const problems: Problem[] = [];
   const warnings: Problem[] = [];
@@ -107,6 +104,10 @@ export function doctorReport(f: DoctorFacts): DoctorReport {
   }
 
   handoffChecks(f, problems, warnings);
+  const hosts = hostChecks(f.hosts ?? []);
+  problems.push(...hosts.problems);
+  warnings.push(...hosts.warnings);
+  checks.push(...hosts.checks);
   approvalChecks(f, problems, warnings, say);
   return {
     ok: problems.length === 0,
