@@ -2,8 +2,8 @@
 // npm run bench [-- --json] — every benchmark in one run, side by side on the same machine:
 // cold start of the agents' commands (run.mjs), handoff turnaround and idle CPU vs a polling watcher
 // (engine.mjs), screen detection vs a 1-second poller (detect.mjs), agents that never stop drawing
-// (streaming.mjs), what the ledger adds to the engine (ledger.mjs), 16 lanes' sessions resumed after their tmux server died (resume.mjs), time to start 32 and 64 lanes and `swarm up` to the first dashboard frame
-// (start.mjs), dashboard frames, heap and engine RSS (ui.mjs), the report of a generated night (report.mjs). Each part prints its own table; with --json
+// (streaming.mjs), what the ledger adds to the engine (ledger.mjs), 16 lanes' sessions resumed after their tmux server died (resume.mjs), time to start 32 and 64 lanes, `swarm up` to the first dashboard frame
+// and its memory on a terminal (start.mjs), dashboard frames, heap and engine RSS (ui.mjs), the report of a generated night (report.mjs). Each part prints its own table; with --json
 // their figures are collected (bench/lib.mjs `result`) and printed as one JSON object instead, the
 // parts' tables going to stderr.
 import { spawnSync, execFileSync } from 'node:child_process';

@@ -7,7 +7,7 @@
 import { didYouMean } from './core/config/suggest.js';
 import { quietWhenReaderGoes } from './closedPipe.js';
 import { describeError } from './errorReport.js';
-import type { Command, CommandIO } from './commands/io.js';
+import type { Command, CommandIO, Launcher } from './commands/io.js';
 import { asksHelp, usageOf } from './usage.js';
 
 type Loader = () => Promise<Command>;
@@ -55,8 +55,21 @@ function help(): string {
   ].join('\n');
 }
 
+/**
+ * What bin/swarm.cjs's shell half passes `up` and `attach`, taken out of the environment so that nothing
+ * this process starts (window 0, a tmux server, agents) inherits it.
+ */
+function takeLauncher(env: NodeJS.ProcessEnv): Launcher | null {
+  const { SWARM_ATTACH_HANDOFF: handoff, SWARM_ATTACHED: attached } = env;
+  delete env.SWARM_ATTACH_HANDOFF;
+  delete env.SWARM_ATTACHED;
+  if (attached !== undefined && /^\d+$/.test(attached)) return { attached: Number(attached) };
+  return handoff ? { handoff } : null;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
+  const launcher = takeLauncher(process.env);
   const io: CommandIO = {
     args,
     cwd: process.cwd(),
@@ -64,6 +77,7 @@ async function main(argv: string[]): Promise<number> {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
     stdin: async () => (await import('./adapters/stdin.js')).readStdin(),
+    ...(launcher === null ? {} : { launcher }),
   };
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     io.stdout(help());

@@ -2,7 +2,8 @@
  * `swarm up [file] [--headless | --detach] [--until-done] [--timeout D] [--force]` (SPEC 8, 10.2, 10.10):
  * start or re-adopt the swarm; a run that begins is first checked by doctor (the preflight; `--force` skips it).
  * On a terminal the engine and the live dashboard run in window 0 of the swarm's tmux session and
- * this terminal attaches to it (runtime/dashboard/window.ts); without one, with `--headless`, or with `CI`
+ * this terminal attaches to it (runtime/dashboard/window.ts; run as the `swarm` program, the attaching client
+ * is handed to bin/swarm.cjs's shell, with no node process behind it); without one, with `--headless`, or with `CI`
  * set, the engine runs here and prints one line per event (the headless log). Both read one store.
  * `--detach` (`-d`) opens window 0 the same way, terminal or not, and returns once its engine started
  * (runtime/dashboard/detached.ts). `--dashboard` is internal: what window 0 runs.
@@ -60,7 +61,13 @@ export async function up(io: CommandIO): Promise<number> {
     timeoutMs = d.ms;
   }
   tmuxSocket(io.env);
-  const config = loadConfig(positionals[0] ?? 'swarm.yaml', { cwd: io.cwd, env: io.env });
+  const file = positionals[0] ?? 'swarm.yaml';
+  if (io.launcher && 'attached' in io.launcher) {
+    // bin/swarm.cjs's shell ran the client this `swarm up` handed it, and now only what follows the detach.
+    const { afterAttach } = await import('../runtime/dashboard/window.js');
+    return afterAttach(loadConfig(file, { cwd: io.cwd, env: io.env, checkKinds: false }), io.launcher.attached, { env: io.env, say: io.stdout });
+  }
+  const config = loadConfig(file, { cwd: io.cwd, env: io.env });
   refuseRemoteLanes(config);
   requirePlanFile(config.plan);
   refuseFromAgent(config.plan, 'up');
@@ -82,7 +89,8 @@ export async function up(io: CommandIO): Promise<number> {
       if (preflight && beginsRun(config)) await preflight();
       const { openDashboard } = await import('../runtime/dashboard/window.js');
       const size = { columns: process.stdout.columns || 120, rows: process.stdout.rows || 40 };
-      return openDashboard(config, { env: io.env, cwd: io.cwd, flags, size, say });
+      const handoff = io.launcher && 'handoff' in io.launcher ? { handoff: io.launcher.handoff } : {};
+      return openDashboard(config, { env: io.env, cwd: io.cwd, flags, size, say, ...handoff });
     }
     const { runDashboard } = await import('../runtime/dashboard/dashboard.js');
     return runDashboard(config, {

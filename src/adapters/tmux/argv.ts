@@ -141,6 +141,14 @@ export const dashboardBorderOff = (session: string): string[] => ['set-option', 
 export const selectWindow = (target: string): string[] => ['select-window', '-t', target];
 export const selectPane = (paneId: string): string[] => ['select-pane', '-t', paneId];
 export const attachSession = (session: string): string[] => ['attach-session', '-t', exact(session)];
+/**
+ * The attaching client as a command another process runs on this terminal (bin/swarm.cjs's shell):
+ * through `env` with the environment runner.ts's tmuxEnv gives a client here — no `TMUX` or
+ * `TMUX_PANE` (from inside tmux it is nested, not refused), and a `TERM`.
+ */
+export function attachCommand(socket: string, session: string, env: NodeJS.ProcessEnv): string[] {
+  return ['env', '-u', 'TMUX', '-u', 'TMUX_PANE', ...(env.TERM ? [] : ['TERM=xterm-256color']), 'tmux', '-u', '-L', socket, ...attachSession(session)];
+}
 /** Detach the client this process runs under (found by its `TMUX`). */
 export const detachClient = (): string[] => ['detach-client'];
 /** Detach every client attached to the session. */

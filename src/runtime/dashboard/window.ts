@@ -2,6 +2,8 @@
  * `swarm up` on a terminal (SPEC 8), outside the swarm's session. The engine and the dashboard run
  * together in the first window (`swarm`) of the swarm's own tmux session, under the restart loop of
  * runtime/dashboard/loop.ts; this terminal attaches to that window, so closing it stops nothing.
+ * Run as the `swarm` program, bin/swarm.cjs's shell runs the attaching client once this process has
+ * exited, and node again after it (`afterAttach`): no node process waits behind the client.
  * `swarm up --detach` opens the same window and attaches nothing (runtime/dashboard/detached.ts).
  */
 import type { SwarmConfig } from '../../core/config/config.js';
@@ -48,6 +50,8 @@ export interface WindowOptions {
 
 export interface OpenOptions extends WindowOptions {
   say: (text: string) => void;
+  /** bin/swarm.cjs's hand-off file: the launcher's shell runs the attaching client (adapters/tmux/attach.ts). */
+  handoff?: string;
 }
 
 /** What `openWindow` found: the pid of an engine that already runs, else window 0 started now (`note`: how its server started, when worth telling). */
@@ -85,15 +89,24 @@ export async function openWindow(config: SwarmConfig, options: WindowOptions): P
 
 /**
  * Start window 0 unless an engine already runs for the plan, attach this terminal to it, and after
- * the terminal detaches say how the swarm stands. An engine that ended with an outcome
- * (`--until-done`, `--timeout`) gives its exit code.
+ * the terminal detaches say how the swarm stands (`afterAttach`). Handed off to bin/swarm.cjs's
+ * shell, the client runs after this process, and so does what follows it: 0 here.
  */
 export async function openDashboard(config: SwarmConfig, options: OpenOptions): Promise<number> {
-  const socket = tmuxSocket(options.env);
-  const session = sessionName(config);
   const opened = await openWindow(config, options);
   if (opened.running === null && opened.note !== null) options.say(`swarm: ${opened.note}\n`);
-  if ((await attachDashboard(socket, session, options.env)) !== 0) {
+  const attached = await attachDashboard(tmuxSocket(options.env), sessionName(config), options.env, options.handoff);
+  return attached === 'handed off' ? 0 : afterAttach(config, attached, options);
+}
+
+/**
+ * Once the terminal's tmux client has exited (`status`), say how the swarm stands: not attached (1),
+ * an engine that ended with an outcome (`--until-done`, `--timeout`: its exit code), or detached (0).
+ */
+export function afterAttach(config: SwarmConfig, status: number, options: { env: NodeJS.ProcessEnv; say: (text: string) => void }): number {
+  const socket = tmuxSocket(options.env);
+  const session = sessionName(config);
+  if (status !== 0) {
     options.say(`swarm ${config.name}: could not attach this terminal; the swarm runs on — try \`tmux -L ${socket} attach -t ${session}\`\n`);
     return 1;
   }

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { PaneSpec } from '../../../src/adapters/host.js';
 import {
-  agentCommand, bufferName, capturePane, dashboardPaneState, dashboardWindowArgv, deathRecordCommand, killDashboard, parseDashboardPane, formatLiteral, listLiteral, newSession, paneCommand, paneEnvArgs,
+  agentCommand, attachCommand, bufferName, capturePane, dashboardPaneState, dashboardWindowArgv, deathRecordCommand, killDashboard, parseDashboardPane, formatLiteral, listLiteral, newSession, paneCommand, paneEnvArgs,
   paneLook, parseDeathValue, parsePaneList, parsePaneState, parseSpawned, parseWindows, pickAgentsWindow, sessionSetup,
   setBuffer, shellJoin, shellQuote, spawnTagged, tmuxJoin, tmuxQuote,
 } from '../../../src/adapters/tmux/argv.js';
@@ -288,6 +288,23 @@ describe('paneEnvArgs', () => {
     ['undefined values left out', { A: undefined, B: '' }, ['-e', 'B=']],
   ])('%s', (_name, env, expected) => {
     expect(paneEnvArgs(env)).toEqual(expected);
+  });
+});
+
+describe('attachCommand', () => {
+  it.each<[string, NodeJS.ProcessEnv, string[]]>([
+    ['with the terminal\'s TERM', { TERM: 'screen', TMUX: '/tmp/t,1,0' }, ['env', '-u', 'TMUX', '-u', 'TMUX_PANE', 'tmux', '-u', '-L', 'swarm', 'attach-session', '-t', '=swarm-x']],
+    ['without one, a TERM', {}, ['env', '-u', 'TMUX', '-u', 'TMUX_PANE', 'TERM=xterm-256color', 'tmux', '-u', '-L', 'swarm', 'attach-session', '-t', '=swarm-x']],
+    ['an empty TERM is none', { TERM: '' }, ['env', '-u', 'TMUX', '-u', 'TMUX_PANE', 'TERM=xterm-256color', 'tmux', '-u', '-L', 'swarm', 'attach-session', '-t', '=swarm-x']],
+  ])('%s', (_name, env, expected) => {
+    expect(attachCommand('swarm', 'swarm-x', env)).toEqual(expected);
+  });
+
+  it('through a real env: the client gets no TMUX or TMUX_PANE, a TERM, and the rest as it was', () => {
+    const argv = attachCommand('swarm', 'swarm-x', {});
+    const [env, ...args] = argv.slice(0, argv.indexOf('tmux'));
+    const out = execFileSync(env!, [...args, 'env', '-0'], { env: { TMUX: '/tmp/t,1,0', TMUX_PANE: '%3', KEEP: 'a b', PATH: process.env.PATH ?? '' }, encoding: 'utf8' });
+    expect(out.split('\0').filter(Boolean).sort()).toEqual(['KEEP=a b', `PATH=${process.env.PATH ?? ''}`, 'TERM=xterm-256color']);
   });
 });
 
