@@ -15,8 +15,8 @@ export const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim
 export const git = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** A repo with a plan and one worktree per lane; returns paths and the env to run swarm with. */
-export function makeSwarm(name, lanes, agentEnv, extra = '', { kind = 'command', panes = {} } = {}) {
+/** A throwaway folder with a repository holding a plan (`plans/p`) and one worktree per lane (`../wt-<lane>`). */
+export function makeRepo(lanes) {
   // No name in the random folder name: a checkout's path goes into packets, and a path segment of 24
   // characters or more mixing cases and digits (`swarm-bench-stream16-CXe5Y8`) is refused there as a secret.
   const dir = mkdtempSync(join(tmpdir(), 'swarm-bench-'));
@@ -29,6 +29,12 @@ export function makeSwarm(name, lanes, agentEnv, extra = '', { kind = 'command',
   git(repo, 'add', '-A');
   git(repo, '-c', 'user.email=b@x.invalid', '-c', 'user.name=b', 'commit', '-q', '-m', 'plan');
   for (const lane of lanes) git(repo, 'worktree', 'add', '-q', '-b', `lane/${lane}`, join(dir, `wt-${lane}`));
+  return { dir, repo };
+}
+
+/** A repo with a plan and one worktree per lane; returns paths and the env to run swarm with. */
+export function makeSwarm(name, lanes, agentEnv, extra = '', { kind = 'command', panes = {} } = {}) {
+  const { dir, repo } = makeRepo(lanes);
   const cmd = (env) => [...Object.entries(env).map(([k, v]) => `${k}='${v}'`), 'exec', process.execPath, AGENT].join(' ');
   const accounts = ['a1', 'a2', 'a3', 'o1', 'o2', 'o3'];
   for (let i = 0; i < lanes.length; i += 1) accounts.push(`x${i}`);

@@ -7,9 +7,7 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { ROOT, cleanup, git, quantile, result, sleep, waitFor } from './lib.mjs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { ROOT, cleanup, makeRepo, quantile, result, waitFor } from './lib.mjs';
 
 const LANES = Number(process.env.BENCH_RESUME_LANES ?? 16);
 const RUNS = Number(process.env.BENCH_RESUME_RUNS ?? 3);
@@ -19,17 +17,8 @@ const lanesOf = (n) => Array.from({ length: n }, (_, i) => `lane-${String(i + 1)
 
 /** A repository with one worktree per lane, an account of kind claude per lane (a ready profile: signed in, the checkouts trusted). */
 function makeClaudeSwarm(label) {
-  const dir = mkdtempSync(join(tmpdir(), 'swarm-bench-'));
-  const repo = join(dir, 'repo');
   const lanes = lanesOf(LANES);
-  mkdirSync(join(repo, 'plans', 'p'), { recursive: true });
-  writeFileSync(join(repo, 'plans', 'p', 'PLAN.md'), '---\ncontract: bench\n---\n# bench\n');
-  writeFileSync(join(repo, '.gitignore'), 'plans/*/.swarm/\nplans/*/journal.jsonl\nplans/*/lead.json\nplans/*/analysis_results/\n');
-  git(repo, 'init', '-q', '-b', 'main');
-  git(repo, '-c', 'user.email=b@x.invalid', '-c', 'user.name=b', 'commit', '-q', '--allow-empty', '-m', 'start');
-  git(repo, 'add', '-A');
-  git(repo, '-c', 'user.email=b@x.invalid', '-c', 'user.name=b', 'commit', '-q', '-m', 'plan');
-  for (const lane of lanes) git(repo, 'worktree', 'add', '-q', '-b', `lane/${lane}`, join(dir, `wt-${lane}`));
+  const { dir, repo } = makeRepo(lanes);
   const accounts = lanes.map((_, i) => `c${i + 1}`);
   for (const id of accounts) {
     const profile = join(dir, 'profiles', id);
@@ -92,4 +81,3 @@ const worst = Math.max(...times);
 result('resume', { lanes: LANES, runs: RUNS, ms: times, p50_ms: p50, max_ms: worst, degraded: rows.map((r) => r.degraded), targets: { max_ms: 3000 } });
 console.log(`\nresume where it stopped: ${LANES} claude lanes, tmux server killed, \`swarm up\` again → every lane's session_resumed (target ≤ 3000 ms)`);
 console.log(`runs ${times.map((t) => `${t} ms`).join(', ')} · median ${p50} ms · worst ${worst} ms · lanes degraded instead: ${rows.map((r) => r.degraded).join(', ')}`);
-await sleep(0);

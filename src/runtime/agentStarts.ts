@@ -11,14 +11,15 @@ import { recordLane } from '../core/lead/epochs.js';
 import { unstarted } from '../machine/firstStart.js';
 import { reviewedLane } from '../machine/review.js';
 import { runOf } from '../core/swarm/runs.js';
+import type { Account } from '../core/config/types.js';
 import type { Effect, LaneEvent, LaneState } from '../machine/types.js';
 import { resumePointer } from '../core/launch/agentPrompt.js';
 import { planFilesFault, SwarmError } from '../errors.js';
-import type { PaneHost } from '../adapters/host.js';
+import type { PaneHost, PaneInfo } from '../adapters/host.js';
 import { updateLeadRecord } from '../adapters/leadStore.js';
 import { acquireLease, adoptLease, holderFacts, leaseAgent, leasePath, planLeases, readLeases, releaseKey } from '../adapters/leaseFiles.js';
 import { processNow, recordAgent } from '../adapters/agentRegistry.js';
-import { agentPane } from './agents.js';
+import { agentPane, type AgentStart } from './agents.js';
 import { briefFor, faultPoint } from './effects.js';
 import { isoNow } from './clock.js';
 import type { Engine } from './engine.js';
@@ -162,6 +163,19 @@ function firstAccount(engine: Engine, lane: string, kind: string | null): string
   return acquireLease(engine.leases, { account: result.account, lane, generation: 1 }) ? result.account : null;
 }
 
+/** The live pane that already carries an agent's identity (a start carried out before a crash), if any. */
+async function livePane(engine: Engine, name: string, generation: number): Promise<PaneInfo | undefined> {
+  return (await engine.host.list()).find((p) => p.lane === name && p.generation === generation && !p.dead);
+}
+
+/** What starting agent `name` of `generation` on `account` for `lane` takes (agents.ts agentPane); `more`: a successor's packet, or a resume. */
+function startOf(engine: Engine, lane: LaneState, name: string, generation: number, account: Account, more: Pick<AgentStart, 'packet' | 'brief' | 'resume'>): AgentStart {
+  return {
+    config: engine.config, name, role: lane.role, generation, account, kind: engine.kinds(account.kind), epoch: engine.state.epoch,
+    run: runOf(engine.state), checkout: engine.checkoutOf(lane.name), task: engine.taskOf(lane.name), command: commandOf(engine, lane.name), ...more,
+  };
+}
+
 /** Start an agent (first generation or successor); adopt a pane that already carries its identity. */
 export async function spawn(engine: Engine, lane: LaneState, generation: number, accountId: string, packet: string): Promise<LaneEvent> {
   const { config } = engine;
@@ -169,28 +183,14 @@ export async function spawn(engine: Engine, lane: LaneState, generation: number,
   if (!account) return { type: 'spawn_failed', generation, account: accountId, error: `account ${accountId} is not in the pool` };
   let name = lane.role === 'lead' && generation > 1 ? leadSuccessorName(engine) : lane.name;
   try {
-    const existing = (await engine.host.list()).find((p) => p.lane === name && p.generation === generation && !p.dead);
+    const existing = await livePane(engine, name, generation);
     // The pane's own account, not the one asked for: the machine refuses a pane on an account not leased to it.
     if (existing) {
       recordPane(engine, { lane: name, role: lane.role, generation, account: existing.account || accountId }, existing.pid);
       return { type: 'spawned', generation, account: existing.account || accountId, paneId: existing.paneId };
     }
     if (lane.role === 'lead' && generation > 1 && lane.handoff?.degraded) name = claimTakeover(engine, name);
-    const spec = agentPane({
-      config,
-      name,
-      role: lane.role,
-      generation,
-      account,
-      kind: engine.kinds(account.kind),
-      epoch: engine.state.epoch,
-      run: runOf(engine.state),
-      checkout: engine.checkoutOf(lane.name),
-      task: engine.taskOf(lane.name),
-      command: commandOf(engine, lane.name),
-      packet: packet || null,
-      brief: packet ? briefFor(engine, packet) : null,
-    }, engine.env);
+    const spec = agentPane(startOf(engine, lane, name, generation, account, { packet: packet || null, brief: packet ? briefFor(engine, packet) : null }), engine.env);
     const info = await engine.host.spawn(spec);
     recordPane(engine, { lane: name, role: lane.role, generation, account: accountId }, info.pid);
     return { type: 'spawned', generation, account: accountId, paneId: info.paneId };
@@ -214,27 +214,13 @@ export async function resumePane(engine: Engine, lane: LaneState, effect: Extrac
   const name = engine.agentName(lane);
   const leadsAt = lane.promotedFrom && lane.promotedFrom.generation === generation ? { epoch: lane.promotedFrom.epoch } : {};
   try {
-    const existing = (await engine.host.list()).find((p) => p.lane === name && p.generation === generation && !p.dead);
+    const existing = await livePane(engine, name, generation);
     if (existing) {
       recordPane(engine, { lane: name, role: lane.role, generation, account: effect.account, ...leadsAt }, existing.pid);
       return { type: 'resume_spawned', generation, paneId: existing.paneId };
     }
-    const spec = agentPane({
-      config,
-      name,
-      role: lane.role,
-      generation,
-      account,
-      kind: engine.kinds(account.kind),
-      epoch: engine.state.epoch,
-      run: runOf(engine.state),
-      checkout: engine.checkoutOf(lane.name),
-      task: engine.taskOf(lane.name),
-      command: commandOf(engine, lane.name),
-      packet: null,
-      brief: null,
-      resume: { sessionId: effect.sessionId, pointer: resumePointer({ swarm: config.name, name, generation }) },
-    }, engine.env);
+    const resume = { sessionId: effect.sessionId, pointer: resumePointer({ swarm: config.name, name, generation }) };
+    const spec = agentPane(startOf(engine, lane, name, generation, account, { packet: null, brief: null, resume }), engine.env);
     const info = await engine.host.spawn(spec);
     recordPane(engine, { lane: name, role: lane.role, generation, account: effect.account, ...leadsAt }, info.pid);
     return { type: 'resume_spawned', generation, paneId: info.paneId };
