@@ -34,7 +34,8 @@ import { reduceSession } from './sessions.js';
 import { resumeChoice, toldSession, type ResumeChoice } from './sessionResume.js';
 import { replacesLaunch } from '../launch/launch.js';
 import type { PendingEffect, SwarmState } from './state.js';
-import { foldTurn, foldUsage, generationView, markJournaled, unjournaled, type Ledger } from '../ledger/ledger.js';
+import type { Ledger } from '../ledger/ledger.js';
+import { endsTold, reduceTurn, reduceUsage, type LedgerStep } from '../ledger/reduce.js';
 import { trackLanes } from '../ledger/track.js';
 
 export interface SwarmContext {
@@ -147,21 +148,10 @@ function apply(b: Build, event: SwarmEvent, ctx: SwarmContext): void {
       const usageRead = { ...s.usageRead };
       for (const read of event.reads) usageRead[read.spool] = read.offset;
       b.state = { ...s, usageRead };
-      // One fold of the look's records, one state: a generation already journaled whose figures moved is journaled again, once.
-      let ledger = b.state.ledger ?? NO_LEDGER;
-      const moved = new Map<string, { agent: string; generation: number }>();
-      for (const seen of event.seen) {
-        const next = foldUsage(ledger, { ...seen, vendor: vendorOf(ctx, seen.account) });
-        if (next !== ledger) moved.set(`${seen.agent}\u0000${seen.generation}`, seen);
-        ledger = next;
-      }
-      if (ledger !== (b.state.ledger ?? NO_LEDGER)) b.state = { ...b.state, ledger };
-      for (const { agent, generation } of moved.values()) if (b.state.ledger?.[agent]?.find((x) => x.generation === generation)?.journaled === true) journalSpent(b, agent, generation);
-      // Generations that ended since the last look are journaled now, with the figures their agents told last.
-      return journalEnds(b);
+      return ledgerStep(b, reduceUsage(b.state.ledger, event.seen, (a) => vendorOf(ctx, a)));
     }
     case 'turn':
-      return spent(b, event.agent, event.generation, foldTurn(s.ledger ?? {}, event.agent, event.generation, event.turn, event.account, vendorOf(ctx, event.account)));
+      return ledgerStep(b, reduceTurn(s.ledger, event, (a) => vendorOf(ctx, a)));
     case 'host_lost': {
       const step = reduceHostLost(s.hostLost, { reason: event.reason }, { now: new Date(ctx.now).toISOString() });
       if (step.hostLost !== s.hostLost && step.hostLost) b.state = { ...s, hostLost: step.hostLost };
@@ -184,25 +174,10 @@ const NO_LEDGER: Ledger = {};
 
 const vendorOf = (ctx: SwarmContext, account: string | null): string | null => (account === null ? null : (ctx.vendors?.[account] ?? null));
 
-/** The ledger after a usage record or a turn: a generation already journaled whose figures still moved is journaled again (its last line counts). */
-function spent(b: Build, agent: string, generation: number, ledger: Ledger): void {
-  if (ledger === b.state.ledger) return;
-  b.state = { ...b.state, ledger };
-  const g = ledger[agent]?.find((x) => x.generation === generation);
-  if (g !== undefined && g.journaled === true) journalSpent(b, agent, generation);
-}
-
-/** Every generation that ended and was not journaled yet, journaled now (and marked so). */
-function journalEnds(b: Build): void {
-  for (const e of unjournaled(b.state.ledger)) {
-    b.state = { ...b.state, ledger: markJournaled(b.state.ledger!, e.agent, e.generation) };
-    journalSpent(b, e.agent, e.generation);
-  }
-}
-
-function journalSpent(b: Build, agent: string, generation: number): void {
-  const g = b.state.ledger?.[agent]?.find((x) => x.generation === generation);
-  if (g !== undefined) swarm(b, { type: 'journal', kind: 'observation', event: 'generation_spent', lane: agent, data: { ...generationView(g) } });
+/** The ledger's step (core/ledger/reduce.ts): its ledger, and its `generation_spent` lines journaled in order. */
+function ledgerStep(b: Build, step: LedgerStep): void {
+  if (step.ledger !== undefined && step.ledger !== b.state.ledger) b.state = { ...b.state, ledger: step.ledger };
+  for (const { agent, view } of step.spent) swarm(b, { type: 'journal', kind: 'observation', event: 'generation_spent', lane: agent, data: { ...view } });
 }
 
 /**
@@ -455,7 +430,7 @@ function planEnd(b: Build, event: PlanEndEvent, ctx: SwarmContext): void {
     switch (effect.type) {
       case 'journal':
         // The run's ends are in its journal before its plan_done (a report of the run stops there).
-        if (effect.event === 'plan_done') journalEnds(b);
+        if (effect.event === 'plan_done') ledgerStep(b, endsTold({ ledger: b.state.ledger, spent: [] }));
         swarm(b, { type: 'journal', kind: effect.kind, event: effect.event, lane: null, data: effect.data });
         break;
       case 'arm_release':
