@@ -16,20 +16,12 @@ import { pidAlive } from '../../src/adapters/lock.js';
 import { CLI } from '../helpers/swarm.js';
 import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
 import { waitFor } from '../helpers/waitFor.js';
+import { endWindowZero, enginePid } from '../helpers/windowZero.js';
 
 const NODE = realpathSync(process.execPath);
 
 let t: TestSwarm | null = null;
 const ptys: IPty[] = [];
-
-/** The pid of the engine holding the plan's lock (the window-0 process), or null. */
-function enginePid(s: TestSwarm): number | null {
-  try {
-    return (JSON.parse(readFileSync(join(s.plan, '.swarm', 'lock'), 'utf8')) as { pid: number }).pid;
-  } catch {
-    return null;
-  }
-}
 
 afterEach(async () => {
   for (const p of ptys.splice(0)) {
@@ -39,16 +31,7 @@ afterEach(async () => {
       // already gone
     }
   }
-  if (t) {
-    const pid = enginePid(t);
-    try {
-      execFileSync('tmux', ['-L', t.socket, 'kill-server'], { stdio: 'ignore' });
-    } catch {
-      // no server left
-    }
-    if (pid !== null) await waitFor(() => !pidAlive(pid), { timeout: 10_000, what: `the engine (pid ${pid}) to end with its tmux server` });
-    await t.cleanup();
-  }
+  if (t) await endWindowZero(t);
   t = null;
 });
 

@@ -6,8 +6,6 @@
  * server is killed afterwards, always, and the engine in window 0 is seen gone before the files go.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import xterm from '@xterm/headless';
 import type { IPty } from 'node-pty';
@@ -15,6 +13,7 @@ import { pidAlive } from '../../src/adapters/lock.js';
 import { CLI } from '../helpers/swarm.js';
 import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
 import { waitFor } from '../helpers/waitFor.js';
+import { endWindowZero, enginePid } from '../helpers/windowZero.js';
 
 const COLS = 120;
 const ROWS = 40;
@@ -23,15 +22,6 @@ let t: TestSwarm | null = null;
 const ptys: IPty[] = [];
 /** Private tmux servers a test started besides the swarm's own. */
 const servers: string[] = [];
-
-/** The pid of the engine holding the plan's lock (the window-0 process), or null. */
-function enginePid(s: TestSwarm): number | null {
-  try {
-    return (JSON.parse(readFileSync(join(s.plan, '.swarm', 'lock'), 'utf8')) as { pid: number }).pid;
-  } catch {
-    return null;
-  }
-}
 
 afterEach(async () => {
   for (const p of ptys.splice(0)) {
@@ -48,16 +38,7 @@ afterEach(async () => {
       // already gone
     }
   }
-  if (t) {
-    const pid = enginePid(t);
-    try {
-      execFileSync('tmux', ['-L', t.socket, 'kill-server'], { stdio: 'ignore' });
-    } catch {
-      // no server left
-    }
-    if (pid !== null) await waitFor(() => !pidAlive(pid), { timeout: 10_000, what: `the engine (pid ${pid}) to end with its tmux server` });
-    await t.cleanup();
-  }
+  if (t) await endWindowZero(t);
   t = null;
 });
 

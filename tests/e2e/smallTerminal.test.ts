@@ -9,10 +9,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IPty } from 'node-pty';
-import { pidAlive } from '../../src/adapters/lock.js';
 import { CLI } from '../helpers/swarm.js';
 import { makeSwarm, type TestSwarm } from '../helpers/swarmUp.js';
 import { waitFor } from '../helpers/waitFor.js';
+import { endWindowZero } from '../helpers/windowZero.js';
 
 let t: TestSwarm | null = null;
 let pty: IPty | null = null;
@@ -24,17 +24,7 @@ afterEach(async () => {
     // already gone
   }
   pty = null;
-  if (t) {
-    const lock = join(t.plan, '.swarm', 'lock');
-    const pid = ((): number | null => { try { return (JSON.parse(readFileSync(lock, 'utf8')) as { pid: number }).pid; } catch { return null; } })();
-    try {
-      execFileSync('tmux', ['-L', t.socket, 'kill-server'], { stdio: 'ignore' });
-    } catch {
-      // no server left
-    }
-    if (pid !== null) await waitFor(() => !pidAlive(pid), { timeout: 10_000, what: `the engine (pid ${pid}) to end with its tmux server` });
-    await t.cleanup();
-  }
+  if (t) await endWindowZero(t);
   t = null;
 });
 

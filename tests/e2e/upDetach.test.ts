@@ -15,18 +15,10 @@ import { chattr, immutableFiles } from '../helpers/chattr.js';
 import { ROOT, tempDir } from '../helpers/swarm.js';
 import { makeSwarm, tmuxServerRuns, type TestSwarm } from '../helpers/swarmUp.js';
 import { waitFor } from '../helpers/waitFor.js';
+import { endWindowZero, enginePid } from '../helpers/windowZero.js';
 
 let t: TestSwarm | null = null;
 const cleanups: (() => void)[] = [];
-
-/** The pid of the engine holding the plan's lock, or null. */
-function enginePid(s: TestSwarm): number | null {
-  try {
-    return (JSON.parse(readFileSync(join(s.plan, '.swarm', 'lock'), 'utf8')) as { pid: number }).pid;
-  } catch {
-    return null;
-  }
-}
 
 const tmux = (s: TestSwarm, ...args: string[]): string => execFileSync('tmux', ['-L', s.socket, ...args], { encoding: 'utf8' }).trim();
 
@@ -38,16 +30,7 @@ function parentOf(pid: number): number {
 
 afterEach(async () => {
   for (const c of cleanups.splice(0)) c();
-  if (t) {
-    const pid = enginePid(t);
-    try {
-      execFileSync('tmux', ['-L', t.socket, 'kill-server'], { stdio: 'ignore' });
-    } catch {
-      // no server left
-    }
-    if (pid !== null) await waitFor(() => !pidAlive(pid), { timeout: 10_000, what: `the engine (pid ${pid}) to end with its tmux server` });
-    await t.cleanup();
-  }
+  if (t) await endWindowZero(t);
   t = null;
 });
 
