@@ -114,7 +114,11 @@ export function lastText(lane: LaneState): string {
   if (lane.state === 'blocked' && lane.blocked) return oneLine(lane.blocked.what);
   if (lane.state === 'waiting') return oneLine(`waiting for ${(lane.waitingFor ?? []).join(', ')} to be done`);
   if (lane.waitingForAccount) return oneLine(`waiting for an account: ${lane.waitingForAccount.why}`);
-  if (lane.resuming) return oneLine(`resuming its session ${lane.resuming.sessionId} @${lane.resuming.account}${lane.resuming.paneId === null ? ': starting' : ': waiting for it to be ready'}`);
+  // The session's first 8 characters (a uuid's first group: the journal's session_resumed has it whole), so the account fits.
+  if (lane.resuming) {
+    const id = lane.resuming.sessionId.length > 9 ? `${lane.resuming.sessionId.slice(0, 8)}…` : lane.resuming.sessionId;
+    return oneLine(`resuming its session ${id} @${lane.resuming.account}${lane.resuming.paneId === null ? ': starting' : ': waiting for it to be ready'}`);
+  }
   if (lane.phase === 'rejected' && lane.handoff && lane.handoff.rejected.length > 0) return oneLine(`rejected: ${lane.handoff.rejected.join('; ')}`);
   if (lane.review) return oneLine(reviewText(lane.name, lane.review));
   return oneLine(lane.last ?? '');

@@ -138,6 +138,9 @@ describe('lane cells', () => {
     expect(lastText(starting)).toBe('resuming its session sess-1 @c1: starting');
     const made = lane('a', { resuming: { ...resuming, paneId: '%7', spawnedAt: NOW - 3_000 } }).lane;
     expect(lastText(made)).toBe('resuming its session sess-1 @c1: waiting for it to be ready');
+    // A uuid is cut to its first group, so the account fits the column (the journal has it whole).
+    const uuid = lane('a', { resuming: { ...resuming, sessionId: '1f28ef37-e841-418d-9115-b59a8090e77d' } }).lane;
+    expect(lastText(uuid)).toBe('resuming its session 1f28ef37… @c1: starting');
     expect(phaseText(lane('a', { resuming: null }).lane, NOW)).toBe('-');
   });
 
