@@ -4,7 +4,9 @@ import { statusJson, statusTable, type StatusInput } from '../core/swarm/status.
 import { planPaths } from '../core/plan/paths.js';
 import { UsageError } from '../errors.js';
 import { readLeadRecord } from '../adapters/leadStore.js';
-import { loadState } from '../runtime/engineState.js';
+import { loadState, type EngineState } from '../runtime/engineState.js';
+import { ledgerNow } from '../runtime/ledgerNow.js';
+import type { Ledger } from '../core/ledger/ledger.js';
 import { lanesAsSeen } from '../runtime/runEnd.js';
 import { resolvePlanDir } from './planDir.js';
 import type { CommandIO } from './io.js';
@@ -22,6 +24,12 @@ function criticalLine(plan: string): number {
   } catch {
     return KIT_DEFAULTS.critical;
   }
+}
+
+/** The ledger with the agents' usage records the engine has not saved yet (runtime/ledgerNow.ts): status is as current as the dashboard. */
+function ledgerOf(plan: string, state: EngineState | null): { ledger?: Ledger } {
+  const ledger = state === null ? undefined : ledgerNow(plan, state);
+  return ledger === undefined ? {} : { ledger };
 }
 
 export async function status(io: CommandIO): Promise<number> {
@@ -44,7 +52,7 @@ export async function status(io: CommandIO): Promise<number> {
     record,
     now: Date.now(),
     accounts: { readings: state?.readings ?? {}, samples: state?.samples ?? {}, critical: criticalLine(plan) },
-    ...(state?.ledger === undefined ? {} : { ledger: state.ledger }),
+    ...ledgerOf(plan, state),
   };
   if (parsed.values.json) io.stdout(`${JSON.stringify(statusJson(input))}\n`);
   else io.stdout(state ? `${statusTable(input)}\n` : `no swarm has run for ${plan} yet (no .swarm/state.json)\n`);

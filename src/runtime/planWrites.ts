@@ -25,8 +25,8 @@ const FIRST_WAIT_MS = 250;
  * How long a change the agents' files rebuild may wait for its save (the ledger's: SPEC 10.7). A save
  * of the whole state with its fsync is what the ledger cost the engine most (bench/ledger.mjs: every
  * 30 s, 16 streaming lanes' engine spent ~25 % more; every 10 minutes, nothing measurable). Any other
- * step saves it sooner; `swarm status` may show spend this much older than the dashboard (which folds
- * it at every look); `swarm up` saves it as it ends.
+ * step saves it sooner; `swarm up` saves it as it ends; `swarm status` folds what was not saved yet
+ * from the agents' files itself (runtime/ledgerNow.ts).
  */
 export const SOFT_SAVE_MS = 5 * 60_000;
 const LONGEST_WAIT_MS = 5000;
