@@ -11,6 +11,7 @@ import { startGate } from './gate.js';
 import { retireNow } from './retire.js';
 import { retryFirstStart, startFailed } from './firstStart.js';
 import { fallBack, startResume } from './sessionResume.js';
+import { RESUME_READY_MS } from '../core/swarm/sessionResume.js';
 
 /** How often a successor whose pane vanished while swarm was down is started again on its account. */
 export const MAX_RESPAWNS = 3;
@@ -99,8 +100,9 @@ function resumeResuming(lane: LaneState, found: ResumedPane | undefined, event: 
     return fallBack(lane, `the resumed agent died while swarm was down (status ${found.status ?? 'unknown'})`, ctx, { exit });
   }
   if (found !== undefined) {
-    const resuming = { ...r, paneId: found.paneId, spawnedAt: r.spawnedAt ?? ctx.now };
-    const alive = Math.min(Math.max(resuming.spawnedAt + (ctx.quickExitMs ?? QUICK_EXIT_MS), ctx.now), r.readyBy);
+    // Its readiness could not be seen while swarm was down: it gets a whole window from now, not what was left of it.
+    const resuming = { ...r, paneId: found.paneId, spawnedAt: r.spawnedAt ?? ctx.now, readyBy: Math.max(r.readyBy, ctx.now + RESUME_READY_MS) };
+    const alive = Math.min(Math.max(resuming.spawnedAt + (ctx.quickExitMs ?? QUICK_EXIT_MS), ctx.now), resuming.readyBy);
     return { lane: { ...lane, paneId: found.paneId, resuming }, effects: [setTimer(lane, 'resume', alive)] };
   }
   if (r.paneId === null) return { lane, effects: [setTimer(lane, 'resume', r.readyBy)] };

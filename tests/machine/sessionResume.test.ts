@@ -150,6 +150,19 @@ describe('a restart while a resume is in flight', () => {
     expect(only(step.effects, 'set_timer').map((t) => [t.timer, t.at])).toEqual([['resume', AT + 16_000]]);
   });
 
+  it('its pane alive after swarm was down longer than its window: a whole window from the restart, not a fallback at once', () => {
+    const later = AT + 10 * MIN;
+    const step = restart(resumedLane(), [{ generation: 1, paneId: '%7', dead: false }], undefined, later, false);
+    expect(step.lane.resuming).toMatchObject({ paneId: '%7', readyBy: later + RESUME_READY_MS });
+    expect(journals(step.effects)).not.toContain('resume_failed');
+    // Its pane prints after the restart: ready at the check.
+    const ready = at(step.lane, [[{ type: 'output' }, later + 1000], [{ type: 'timer', timer: 'resume' }, later + 1000]]);
+    expect(ready.lane.resuming).toBeNull();
+    // Silent for the whole new window: replaced then.
+    const silent = at(step.lane, [[{ type: 'timer', timer: 'resume' }, later], [{ type: 'timer', timer: 'resume' }, later + RESUME_READY_MS]]);
+    expect(journals(silent.effects)).toContain('resume_failed');
+  });
+
   it('its pane made but not recorded (the intent carried out before the crash): adopted', () => {
     const step = restart(restart(working(), [], YES).lane, [{ generation: 1, paneId: '%8', dead: false }], undefined, AT + 5000, false);
     expect(step.lane).toMatchObject({ paneId: '%8', resuming: { paneId: '%8', spawnedAt: AT + 5000 } });
