@@ -11,9 +11,9 @@
 // Target: the ledger adds ≤ 5 % to the engine's CPU. And `swarm notify`'s bundle must hold none of the
 // ledger (nothing added to its start).
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, ROOT, cleanup, makeSwarm, result, sleep, waitFor } from './lib.mjs';
+import { CLI, ROOT, cleanup, makeSwarm, onCpuNs, result, sleep, waitFor } from './lib.mjs';
 
 const LANES = Number(process.env.BENCH_LEDGER_LANES ?? 16);
 const USAGE_MS = Number(process.env.BENCH_LEDGER_USAGE_MS ?? 2000);
@@ -25,19 +25,6 @@ const STREAMER = ['kind: streamer', 'seen_in: null', 'launch: null', 'account_en
 // BENCH_LEDGER_NODE_ARGS: node flags for the engine, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (it is then stopped with SIGTERM).
 const NODE_ARGS = (process.env.BENCH_LEDGER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const lanesOf = (n) => Array.from({ length: n }, (_, i) => `lane-${String(i + 1).padStart(2, '0')}`);
-
-/** Nanoseconds a process's threads have spent on a CPU (the first figure of each thread's schedstat). */
-function onCpuNs(pid) {
-  let ns = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // a thread that ended between the listing and the read
-    }
-  }
-  return ns;
-}
 
 /** One swarm's engine, started; `streaming()` once all its lanes stream. */
 function start(withUsage, label) {

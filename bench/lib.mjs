@@ -1,8 +1,8 @@
 // Shared by the engine benchmarks (bench/engine.mjs, bench/streaming.mjs): a throwaway repository with
 // a plan, one worktree per lane and a swarm.yaml of scripted command agents on a private tmux socket;
-// waiting with a deadline; quantiles; a process's CPU ticks from /proc.
+// waiting with a deadline; quantiles; a process's CPU from /proc (clock ticks, or ns on a CPU).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,11 +15,14 @@ export const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim
 export const git = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** A throwaway folder with a repository holding a plan (`plans/p`) and one worktree per lane (`../wt-<lane>`). */
-export function makeRepo(lanes) {
+/**
+ * A throwaway folder (in `root`) with a repository holding a plan (`plans/p`) and one worktree per
+ * lane (`../wt-<lane>`).
+ */
+export function makeRepo(lanes, root = tmpdir()) {
   // No name in the random folder name: a checkout's path goes into packets, and a path segment of 24
   // characters or more mixing cases and digits (`swarm-bench-stream16-CXe5Y8`) is refused there as a secret.
-  const dir = mkdtempSync(join(tmpdir(), 'swarm-bench-'));
+  const dir = mkdtempSync(join(root, 'swarm-bench-'));
   const repo = join(dir, 'repo');
   mkdirSync(join(repo, 'plans', 'p'), { recursive: true });
   writeFileSync(join(repo, 'plans', 'p', 'PLAN.md'), '---\ncontract: bench\n---\n# bench\n');
@@ -106,6 +109,21 @@ export function cpuTicks(pid, children = false) {
   return utime + stime + (children ? cutime + cstime : 0);
 }
 
+/**
+ * Nanoseconds a process's threads have spent on a CPU (the first figure of each thread's schedstat):
+ * a clock tick of 10 ms is a twentieth of what an idle engine spends in 40 s.
+ */
+export function onCpuNs(pid) {
+  let ns = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // a thread that ended between the listing and the read
+    }
+  }
+  return ns;
+}
 
 /**
  * One part's figures for `npm run bench -- --json` (bench/index.mjs): appended as a JSON line to

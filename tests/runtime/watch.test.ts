@@ -148,6 +148,22 @@ describe('PaneWatch on the engine clock (issue 12 §5)', () => {
     expect(since()).toEqual([1_000]);
   });
 
+  it('a quiet told with a fractional quietMs wakes the engine once, for its read, on a clock that fires timers in whole ms', async () => {
+    const { watch, clock, since } = setup();
+    // Node's timers against Date.now(): a fractional delay fires up to 1 ms before its deadline
+    // (measured: 241 of 300 timers of 7.3–8.2 ms; none of a whole number of ms), and never sooner than 1 ms.
+    const after = clock.after.bind(clock);
+    let fired = 0;
+    clock.after = (ms, fn) => after(Math.max(1, Math.trunc(ms)), () => { fired += 1; fn(); });
+    watch.handle({ type: 'printing', paneId: PANE });
+    await settle(clock, 1_000);
+    fired = 0;
+    watch.handle({ type: 'quiet', paneId: PANE, quietMs: 90.4 }); // the tmux host's edges are on performance.now()
+    await settle(clock, 300);
+    expect(since()).toEqual([1_060]); // 150 ms after the last output, to the next whole ms
+    expect(fired).toBe(1); // not a wake-up 1 ms early that finds nothing due, then another
+  });
+
   it('a printing pane is activity for the stall clock, on its cadence; quiet is not', async () => {
     const { watch, clock, events } = setup();
     for (let t = 0; t <= 130_000; t += 500) {

@@ -9,6 +9,7 @@ import { SwarmError, excerpt } from '../../errors.js';
 import { continuePane, controlAttach, pauseAfter, subscribeDeaths, tmuxJoin } from './argv.js';
 import { tmuxEnv, tmuxMissing } from './runner.js';
 import { ControlParser, type ControlMessage } from './controlParser.js';
+import { restAfterLook } from '../../core/screens/pipeRest.js';
 
 /** How long the control pipe rests while panes print (see the constructor); over core/screens/outputEdges.ts `quietMs`. */
 export const READ_COALESCE_MS = 100;
@@ -70,6 +71,9 @@ export class ControlClient {
   private resting = false;
   /** When to look at the connection again while some pane prints. */
   private look: NodeJS.Timeout | null = null;
+  /** The panes' output taken in since the last look, and between the last two (core/screens/pipeRest.ts). */
+  private taken = 0;
+  private lookBytes = 0;
   private corked = false;
   private readonly done: Promise<void>;
 
@@ -79,7 +83,9 @@ export class ControlClient {
     // Reads coalesce while agents print: while some pane is printing and no command waits for its
     // reply, the pipe is not read, and the client looks again every READ_COALESCE_MS, so output
     // that never stops costs ~10 reads a second, not one per redraw (tmux's writes wait in the pipe
-    // meanwhile). A command sent meanwhile ends the rest at once: replies are never delayed. Node
+    // meanwhile). A command sent meanwhile ends the rest at once: replies are never delayed; and a
+    // look that found the pipe half full skips the rest till the next look (core/screens/pipeRest.ts:
+    // the pipe, not the panes, would set the pace, and tmux would hold the panes back). Node
     // has no public way to stop reading a child's pipe (pause() only stops 'data' events; libuv
     // keeps reading into the stream's buffer), so this uses the pipe handle's readStop/readStart,
     // and only looks (without resting) where they are missing. A look reads what waited straight
@@ -146,6 +152,8 @@ export class ControlClient {
 
   /** Parse a chunk: the panes that printed join `printed`, other messages are acted on. */
   private consume(chunk: Buffer): void {
+    // A chunk read while replies are awaited is theirs as much as the panes' (a batch of screen reads): not counted.
+    if (this.pending.length === 0) this.taken += chunk.length;
     for (const message of this.parser.push(chunk, this.printed)) {
       if (message.kind === 'output') this.printed.add(message.paneId);
       else this.dispatch(message);
@@ -154,21 +162,27 @@ export class ControlClient {
 
   /**
    * A read was taken (`pipeOk`: the pipe can rest, nothing ended or failed in it): tell the handler
-   * what printed, and while some pane prints, rest the pipe unless a reply is awaited, and look
-   * again in READ_COALESCE_MS.
+   * what printed, and while some pane prints, rest the pipe unless core/screens/pipeRest.ts says
+   * not, and look again in READ_COALESCE_MS.
    */
   private afterRead(pipeOk: boolean): void {
     const printing = this.handlers.onRead(this.printed) && !this.closed;
     this.printed.clear();
-    if (printing && pipeOk && this.pending.length === 0 && !this.closing) this.rest();
+    if (pipeOk && restAfterLook({ printing, pending: this.pending.length, closing: this.closing, lookBytes: this.lookBytes })) this.rest();
     else this.unrest();
     if (printing) this.look ??= setTimeout(() => this.lookBack(), READ_COALESCE_MS);
-    else this.stopLooking();
+    else {
+      this.stopLooking();
+      this.taken = this.lookBytes = 0; // a new spell of printing is judged by its own looks
+    }
   }
 
   private lookBack(): void {
     this.look = null;
-    this.afterRead(this.resting ? this.drain() : true);
+    const pipeOk = this.resting ? this.drain() : true;
+    this.lookBytes = this.taken;
+    this.taken = 0;
+    this.afterRead(pipeOk);
   }
 
   /**

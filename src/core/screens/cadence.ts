@@ -32,12 +32,17 @@ export interface PaneOutput {
   readonly printing?: boolean;
 }
 
-/** When to read the pane's screen next (epoch ms), or null when it printed nothing since the last read. */
+/**
+ * When to read the pane's screen next (epoch ms, a whole one), or null when it printed nothing since
+ * the last read. Rounded up: a quiet edge places the last output a fraction of a ms back (its
+ * `quietMs` is on a monotonic clock), and a timer for a fractional deadline fires up to 1 ms before
+ * it, finds nothing due, and wakes the engine again for it.
+ */
 export function nextScreenRead(pane: PaneOutput, cadence: ScreenCadence = SCREEN_CADENCE): number | null {
   if (pane.firstUnread === null) return null;
   const maxWait = pane.firstUnread + cadence.maxWaitMs;
   const due = pane.printing === true ? maxWait : Math.min(pane.lastOutput + cadence.settleMs, maxWait);
-  return pane.lastRead === null ? due : Math.max(due, pane.lastRead + cadence.minGapMs);
+  return Math.ceil(pane.lastRead === null ? due : Math.max(due, pane.lastRead + cadence.minGapMs));
 }
 
 /**

@@ -15,6 +15,8 @@ describe('nextScreenRead', () => {
     ['printing, read just now: min gap still holds', { lastOutput: 1_000, firstUnread: 1_000, lastRead: 2_900, printing: true }, 3_150],
     ['printing, nothing unread: nothing to read', { lastOutput: 1_000, firstUnread: null, lastRead: 1_200, printing: true }, null],
     ['quiet again (not printing): settle after its last output', { lastOutput: 1_000, firstUnread: 1_000, lastRead: null, printing: false }, 1_150],
+    ['a last output a fraction of a ms back (a quiet edge): the next whole ms', { lastOutput: 1_000 - 90.4, firstUnread: 1_000 - 90.4, lastRead: null }, 1_060],
+    ['a fractional first unread output: max wait at the next whole ms', { lastOutput: 2_000, firstUnread: 999.2, lastRead: null, printing: true }, 3_000],
   ])('%s', (_, pane, expected) => {
     expect(nextScreenRead(pane, c)).toBe(expected);
   });
