@@ -9,6 +9,7 @@ import { quietWhenReaderGoes } from './closedPipe.js';
 import { describeError } from './errorReport.js';
 import type { Command, CommandIO, Launcher } from './commands/io.js';
 import { asksHelp, usageOf } from './usage.js';
+import { VERSION } from './version.js';
 
 type Loader = () => Promise<Command>;
 
@@ -35,6 +36,7 @@ const COMMANDS: Record<string, { load: Loader; summary: string }> = {
   drill: { load: async () => (await import('./commands/drill.js')).drill, summary: 'the rehearsal: lead and lanes hand off in a temporary repo [--keep]' },
   'git-guard': { load: async () => (await import('./commands/gitGuard.js')).gitGuard, summary: "(internal) swarm's git hooks in panes: pushes, tags and base updates by the current lead only" },
   sim: { load: async () => (await import('./commands/sim.js')).sim, summary: '(internal) the simulated agent of the sim kind, run in a pane' },
+  'host-relay': { load: async () => (await import('./commands/hostRelay.js')).hostRelay, summary: "(internal) a lane host's end of the plan folder's relay, run by the engine over ssh" },
 };
 
 /** Commands of the SPEC this build does not have yet: named in the help, and told apart from a typo. */
@@ -84,7 +86,7 @@ async function main(argv: string[]): Promise<number> {
     return name ? 0 : 2;
   }
   if (name === '--version' || name === '-V') {
-    io.stdout('swarm 0.1.0\n');
+    io.stdout(`swarm ${VERSION}\n`);
     return 0;
   }
   const command = COMMANDS[name];

@@ -28,6 +28,7 @@ const USAGES: Record<string, readonly string[]> = {
   attach: ['usage: swarm attach [file]', "attach this terminal to the swarm's tmux session"],
   drill: ['usage: swarm drill [--keep]', 'the rehearsal: a lead and lanes hand off in a temporary repository; --keep leaves it'],
   'git-guard': ['usage: swarm git-guard pre-push|reference-transaction <plan> [hook args]   (the hook\'s lines on stdin)', "(internal) what swarm's git hooks in .swarm/git-hooks/ run for a push, a tag or an update of base: in a pane"],
+  'host-relay': ['usage: swarm host-relay <plan>   (frames on stdin and stdout)', "(internal) a lane host's end of the relay that carries the plan folder's files to and from the engine (SPEC 10.9); the engine runs it over ssh"],
   sim: ['usage: swarm sim', '(internal) the simulated agent of the sim kind, run in a pane; SWARM_ROLE chooses lane or lead'],
 };
 

@@ -15,11 +15,12 @@ import { readStat } from './procStatFile.js';
 /**
  * Record an agent (the engine, once its pane is there): by its spool (`spools/<spool>.json`: who
  * writes there, for the engine and the report), and by its pane process when the host gave one
- * (`<pid>-<start>.json`: how its commands find it by ancestry).
+ * (`<pid>-<start>.json`: how its commands find it by ancestry). `where`: the machine its pane runs
+ * on (another host's, SPEC 10.9, whose copy of the plan's files its commands read); default this one.
  */
-export function recordAgent(plan: string, agent: Omit<AgentRecord, 'spool' | 'host' | 'pidns'>): AgentRecord {
-  const pidns = pidNamespace();
-  const record: AgentRecord = { ...agent, spool: spoolName(agent.run, agent.lane, agent.generation), host: hostname(), ...(pidns === null ? {} : { pidns }) };
+export function recordAgent(plan: string, agent: Omit<AgentRecord, 'spool' | 'host' | 'pidns'>, where: { host: string; pidns: string | null } = { host: hostname(), pidns: pidNamespace() }): AgentRecord {
+  const { host, pidns } = where;
+  const record: AgentRecord = { ...agent, spool: spoolName(agent.run, agent.lane, agent.generation), host, ...(pidns === null ? {} : { pidns }) };
   const dir = planPaths(plan).agentsDir;
   const text = `${JSON.stringify(record)}\n`;
   writeFileAtomic(join(dir, 'spools', `${record.spool}.json`), text, 0o644, { durable: false });

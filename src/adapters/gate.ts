@@ -61,11 +61,19 @@ export function findGate(run: string): ProcessId | null {
   return null;
 }
 
+/**
+ * A gate of a lane on another host (SPEC 10.9): the argv that runs it in its checkout there (`ssh …`),
+ * and a folder of this machine to start that in. The ssh process is the gate here: its end is the
+ * gate's, its exit status the command's, and it is what a later engine finds and ends.
+ */
+export interface GateThere { argv: string[]; cwd: string }
+
 /** Start `command` in `cwd` as the leader of a process group of its own; `run` names it in its environment. */
-export function startGate(command: string, cwd: string, env: NodeJS.ProcessEnv, run: string, timeoutMs = 10 * 60_000): RunningGate {
+export function startGate(command: string, cwd: string, env: NodeJS.ProcessEnv, run: string, timeoutMs = 10 * 60_000, there: GateThere | null = null): RunningGate {
   if (!endOnExit) process.once('exit', () => { for (const pid of running) signalGroup(pid, 'SIGTERM'); });
   endOnExit = true;
-  const child = childProcess().spawn('sh', ['-c', command], { cwd, env: { ...env, [GATE_VARIABLE]: run }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [file, ...args] = (there?.argv ?? ['sh', '-c', command]) as [string, ...string[]];
+  const child = childProcess().spawn(file, args, { cwd: there?.cwd ?? cwd, env: { ...env, [GATE_VARIABLE]: run }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const pid = child.pid;
   const stat = pid === undefined ? null : readStat(pid); // not reaped before this turn ends: still the gate's
   if (pid !== undefined) running.add(pid);

@@ -4,6 +4,9 @@
  */
 
 import type { SessionFound } from '../core/plan/sessionOwner.js';
+import type { ProcessId } from '../core/process/procStat.js';
+import type { GateThere } from './gate.js';
+import type { GitState } from './git.js';
 
 /** What the engine asks a host to start: one agent, launched directly as the pane's command. */
 export interface PaneSpec {
@@ -34,6 +37,12 @@ export interface PaneInfo {
   /** The signal that ended it, once dead, where the host can tell. */
   deadSignal?: number;
   pid: number | null;
+  /**
+   * For a pane of another host (SPEC 10.9): its process as that host's /proc knows it, and that host's
+   * name and pid namespace, for the agent's record there. Absent for this machine's panes (read here).
+   */
+  process?: ProcessId | null;
+  where?: { host: string; pidns: string | null };
 }
 
 export type HostEvent =
@@ -53,7 +62,12 @@ export type HostEvent =
   /** The pane is gone with no death told (closed from outside: `tmux kill-pane`); its agent went with it. */
   | { type: 'gone'; paneId: string }
   /** The host connection was lost (tmux server gone). */
-  | { type: 'lost'; reason: string };
+  | { type: 'lost'; reason: string }
+  /**
+   * The connection to another host (SPEC 10.9) changed: `lost` (tried again, RECONNECT_AT_MS),
+   * `back`, or `gone` (not back after three tries: its panes are told gone, that host's lanes only).
+   */
+  | { type: 'connection'; host: string; state: 'lost' | 'back' | 'gone'; reason: string };
 
 /**
  * The session a host works in, where other swarms can reach it (a tmux server): whose it is
@@ -99,6 +113,19 @@ export interface PaneHost {
    * a restart finds it as the lead's. Idempotent.
    */
   relabel(paneId: string, as: { lane: string; generation: number; account: string; role: 'lead' | 'lane' }): Promise<void>;
+  /**
+   * Where agents run on several hosts (SPEC 10.9): the environment agent `agent` starts from, its
+   * host's own (null, or absent: swarm's), and `publish`, which makes the plan's files its agent
+   * reads current on its host (its record, written once its pane started).
+   */
+  agentEnv?(agent: string): NodeJS.ProcessEnv | null;
+  publish?(agent: string): Promise<void>;
+  /** Why agent `agent`'s host cannot be reached now (another host, SPEC 10.9), else null. */
+  hostDown?(agent: string): string | null;
+  /** How a lane's `done_when` runs in its checkout on its host (adapters/gate.ts); null for this machine's (run here). */
+  gateThere?(agent: string, checkout: string, command: string, run: string): GateThere | null;
+  /** A checkout's git state read on agent `agent`'s host; null for this machine's (read here). */
+  gitState?(agent: string, checkout: string): Promise<GitState | null>;
   onEvent(listener: (event: HostEvent) => void): () => void;
   /** Stop listening; panes keep running where the host allows it (tmux). */
   detach(): Promise<void>;

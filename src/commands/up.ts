@@ -27,7 +27,6 @@ import { findOnPath } from '../adapters/which.js';
 import type { SwarmStore } from '../ui/store.js';
 import type { CommandIO } from './io.js';
 import { argsProblem } from './argsProblem.js';
-import { refuseRemoteLanes } from '../core/host/remoteLanes.js';
 
 const USAGE = 'usage: swarm up [file] [--headless | --detach] [--until-done] [--timeout D] [--force]';
 
@@ -68,7 +67,6 @@ export async function up(io: CommandIO): Promise<number> {
     return afterAttach(loadConfig(file, { cwd: io.cwd, env: io.env, checkKinds: false }), io.launcher.attached, { env: io.env, say: io.stdout });
   }
   const config = loadConfig(file, { cwd: io.cwd, env: io.env });
-  refuseRemoteLanes(config);
   requirePlanFile(config.plan);
   refuseFromAgent(config.plan, 'up');
   // A lead.json that is no lead record stops up here (exit 3, the file named), before any tmux server or session exists.

@@ -70,7 +70,7 @@ function successionLine(config: SwarmConfig): string {
 /** Each lane on another host (SPEC 10.9): valid, checked by doctor, not run by this build. */
 function hostLines(config: SwarmConfig): string {
   return config.lanes.filter((l) => l.host !== undefined)
-    .map((l) => `  lane ${l.name} runs on host ${l.host} (${l.checkout} there): swarm doctor checks the host; swarm up does not run lanes on other hosts yet\n`).join('');
+    .map((l) => `  lane ${l.name} runs on host ${l.host} (${l.checkout} there): swarm doctor checks the host, swarm up reaches it over ssh\n`).join('');
 }
 
 /** Where each `ak_profile` resolved to (the account's profile folder), one line an account. */

@@ -122,7 +122,7 @@ export async function startMissing(engine: Engine, panes: Awaited<ReturnType<Pan
     const event = adopted
       ? ({ type: 'spawned', generation: 1, account, paneId: adopted.paneId } as const)
       : await spawn(engine, lane, 1, account, '');
-    if (adopted) recordPane(engine, { lane: want.name, role: want.role, generation: 1, account }, adopted.pid);
+    if (adopted) recordPane(engine, { lane: want.name, role: want.role, generation: 1, account }, adopted);
     if (event.type === 'spawned') {
       engine.dispatch(want.name, { type: 'started', generation: 1, account, paneId: event.paneId });
       if (want.role === 'lane') updateLeadRecord(config.plan, (current) => (current ? { ok: true, record: recordLane(current, want.name, isoNow(engine.clock)) } : { ok: false, code: 'no_record', message: 'no lead record' }));
@@ -186,13 +186,13 @@ export async function spawn(engine: Engine, lane: LaneState, generation: number,
     const existing = await livePane(engine, name, generation);
     // The pane's own account, not the one asked for: the machine refuses a pane on an account not leased to it.
     if (existing) {
-      recordPane(engine, { lane: name, role: lane.role, generation, account: existing.account || accountId }, existing.pid);
+      recordPane(engine, { lane: name, role: lane.role, generation, account: existing.account || accountId }, existing);
       return { type: 'spawned', generation, account: existing.account || accountId, paneId: existing.paneId };
     }
     if (lane.role === 'lead' && generation > 1 && lane.handoff?.degraded) name = claimTakeover(engine, name);
-    const spec = agentPane(startOf(engine, lane, name, generation, account, { packet: packet || null, brief: packet ? briefFor(engine, packet) : null }), engine.env);
+    const spec = agentPane(startOf(engine, lane, name, generation, account, { packet: packet || null, brief: packet ? briefFor(engine, packet) : null }), engine.host.agentEnv?.(name) ?? engine.env);
     const info = await engine.host.spawn(spec);
-    recordPane(engine, { lane: name, role: lane.role, generation, account: accountId }, info.pid);
+    recordPane(engine, { lane: name, role: lane.role, generation, account: accountId }, info);
     return { type: 'spawned', generation, account: accountId, paneId: info.paneId };
   } catch (error) {
     if (planFilesFault(error)) throw error; // the plan's files refuse (the prompt file): tried again, no account burnt
@@ -216,13 +216,13 @@ export async function resumePane(engine: Engine, lane: LaneState, effect: Extrac
   try {
     const existing = await livePane(engine, name, generation);
     if (existing) {
-      recordPane(engine, { lane: name, role: lane.role, generation, account: effect.account, ...leadsAt }, existing.pid);
+      recordPane(engine, { lane: name, role: lane.role, generation, account: effect.account, ...leadsAt }, existing);
       return { type: 'resume_spawned', generation, paneId: existing.paneId };
     }
     const resume = { sessionId: effect.sessionId, pointer: resumePointer({ swarm: config.name, name, generation }) };
-    const spec = agentPane(startOf(engine, lane, name, generation, account, { packet: null, brief: null, resume }), engine.env);
+    const spec = agentPane(startOf(engine, lane, name, generation, account, { packet: null, brief: null, resume }), engine.host.agentEnv?.(name) ?? engine.env);
     const info = await engine.host.spawn(spec);
-    recordPane(engine, { lane: name, role: lane.role, generation, account: effect.account, ...leadsAt }, info.pid);
+    recordPane(engine, { lane: name, role: lane.role, generation, account: effect.account, ...leadsAt }, info);
     return { type: 'resume_spawned', generation, paneId: info.paneId };
   } catch (error) {
     if (planFilesFault(error)) throw error; // the plan's files refuse: tried again
@@ -252,19 +252,25 @@ async function hostLossTold(engine: Engine): Promise<void> {
  * (a full disk) is kept and written at the next look at the spools (`recordLeft`): the pane is
  * started all the same, and its first commands wait for the record a moment, then are told to retry.
  */
-export function recordPane(engine: Engine, agent: { lane: string; role: 'lead' | 'lane' | 'reviewer'; generation: number; account: string; epoch?: number }, pid: number | null): void {
-  const record = { ...agent, run: runOf(engine.state), pane: pid === null ? null : processNow(pid) };
+export function recordPane(engine: Engine, agent: { lane: string; role: 'lead' | 'lane' | 'reviewer'; generation: number; account: string; epoch?: number }, pane: Pick<PaneInfo, 'pid' | 'process' | 'where'> | null): void {
+  // A pane of another host (SPEC 10.9) comes with its process as that host knows it; this machine's is read here.
+  const there = pane?.where;
+  const process = there !== undefined ? (pane?.process ?? null) : pane?.pid == null ? null : processNow(pane.pid);
+  const record = { ...agent, run: runOf(engine.state), pane: process };
   // The lease names its agent: it stays held while the agent runs, even once this engine is gone (SPEC 10.4).
+  // Only a process of this machine can be looked at by a later engine: another host's agent leaves its lease the engine's.
   const laneName = engine.laneOfAgent(agent.lane) ?? agent.lane;
-  if (record.pane !== null) leaseAgent(engine.leases, { account: agent.account, lane: laneName, generation: agent.generation }, { pid: record.pane.pid, start: record.pane.startTicks });
+  if (record.pane !== null && there === undefined) leaseAgent(engine.leases, { account: agent.account, lane: laneName, generation: agent.generation }, { pid: record.pane.pid, start: record.pane.startTicks });
   const left = unrecorded(engine);
   left.delete(`${agent.lane}-g${agent.generation}`);
   try {
-    recordAgent(engine.config.plan, record);
+    recordAgent(engine.config.plan, record, there);
   } catch (error) {
     if (!planFilesFault(error)) throw error;
     left.set(`${agent.lane}-g${agent.generation}`, record);
   }
+  // Its commands there find it by the copy of its record on its host.
+  if (there !== undefined) void engine.host.publish?.(agent.lane).catch(() => undefined);
 }
 
 const left = new WeakMap<Engine, Map<string, Parameters<typeof recordAgent>[1]>>();

@@ -104,7 +104,7 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
       engine.deliver(engine.leadMailbox(), SWARM, effect.text);
       return;
     case 'validate_packet': {
-      const reasons = checkPacket(engine, lane, effect.packet);
+      const reasons = await checkPacket(engine, lane, effect.packet);
       engine.dispatch(laneName, { type: 'packet_checked', packet: effect.packet, reasons });
       return;
     }
@@ -180,7 +180,9 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
         const found = earlier.process === null ? 'gone' : await endGate(earlier.process);
         engine.journal({ type: 'observation', event: 'gate_ended', lane: lane.name, generation: lane.generation, run: earlier.id, pid: earlier.process?.pid ?? null, found });
       }
-      const gate = startGate(effect.command, engine.checkoutOf(lane.name), process.env, run(effect.id));
+      const checkout = engine.checkoutOf(lane.name);
+      const there = engine.host.gateThere?.(lane.name, checkout, effect.command, run(effect.id)) ?? null;
+      const gate = startGate(effect.command, checkout, process.env, run(effect.id), undefined, there);
       faultPoint(engine, 'after:run_gate'); // the gate started, its process not yet recorded
       if (gate.process) engine.dispatch(laneName, { type: 'gate_process', id: effect.id, ...gate.process });
       void gate.result.then((result) => engine.dispatch(laneName, { type: 'gate', id: effect.id, ...result }));
@@ -191,10 +193,12 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
   }
 }
 
-function checkPacket(engine: EffectsEngine, lane: LaneState, packet: string): string[] {
+/** The packet against its lane's checkout: on its host, for a lane on another one (SPEC 10.9). */
+async function checkPacket(engine: EffectsEngine, lane: LaneState, packet: string): Promise<string[]> {
   const plan = engine.config.plan;
   const { facts, text } = readPacketFile(plan, packet);
-  const git = gitState(engine.checkoutOf(lane.name), plan);
+  const checkout = engine.checkoutOf(lane.name);
+  const git = (await engine.host.gitState?.(lane.name, checkout)) ?? gitState(checkout, plan);
   return validatePacket(text, facts, {
     plan: basename(plan),
     lane: engine.agentName(lane),
@@ -207,6 +211,10 @@ function checkPacket(engine: EffectsEngine, lane: LaneState, packet: string): st
 
 /** Pick and lease an account for the lane's next generation; an existing lease for it is reused. */
 function pickAccount(engine: EffectsEngine, lane: LaneState, exclude: string[], spentAccount: string | null): LaneEvent {
+  // A lane on another host that cannot be reached (SPEC 10.9): its successor waits for the host, asking
+  // again as for an account held elsewhere, and no account is tried and blamed for the host's absence.
+  const down = engine.host.hostDown?.(lane.name) ?? null;
+  if (down !== null) return { type: 'lease', account: null, resetsAt: null, why: down, heldElsewhere: true };
   const store = engine.leases;
   const generation = (lane.handoff?.from.generation ?? lane.generation) + 1;
   const leases = readLeases(store).filter((l) => l.plan === store.plan);

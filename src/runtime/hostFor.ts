@@ -44,9 +44,32 @@ export function backendFor(config: Pick<SwarmConfig, 'backend'>, env: NodeJS.Pro
 }
 
 export async function hostFor(config: SwarmConfig, env: NodeJS.ProcessEnv): Promise<PaneHost> {
+  const local = await localHostFor(config, env);
+  const used = new Set(config.lanes.flatMap((lane) => (lane.host === undefined ? [] : [lane.host])));
+  if (used.size === 0) return local;
+  return hostSetFor(config, env, local, used);
+}
+
+async function localHostFor(config: SwarmConfig, env: NodeJS.ProcessEnv): Promise<PaneHost> {
   if (backendFor(config, env) === 'tmux') return tmuxHostFor(config, env);
   const { PtyHost } = await import('../adapters/pty/host.js');
   return new PtyHost({ session: sessionName(config) });
+}
+
+/**
+ * Lanes on other hosts (SPEC 10.9): this machine's host and one RemoteHost for each host a lane names.
+ * An agent's host is its lane's: a reviewer (`<lane>.review`) runs where its lane's checkout is.
+ */
+async function hostSetFor(config: SwarmConfig, env: NodeJS.ProcessEnv, local: PaneHost, used: ReadonlySet<string>): Promise<PaneHost> {
+  const [{ RemoteHost }, { HostSet }, { reviewedLane }] = await Promise.all([
+    import('../adapters/remote/host.js'), import('../adapters/remote/hostSet.js'), import('../machine/review.js'),
+  ]);
+  const socket = tmuxSocket(env);
+  const remotes = new Map((config.hosts ?? []).filter((spec) => used.has(spec.name)).map((spec) => [spec.name, new RemoteHost({
+    name: spec.name, spec, plan: config.plan, socket, session: sessionName(config), env,
+  })] as const));
+  const lanes = new Map(config.lanes.map((lane) => [lane.name, lane.host ?? null]));
+  return new HostSet(local, remotes, (agent) => lanes.get(reviewedLane(agent) ?? agent) ?? null);
 }
 
 /** The plan's tmux host, whatever the backend setting (`swarm attach`). */

@@ -62,6 +62,6 @@ export async function adoptPane(engine: Engine, effect: Extract<Effect, { type: 
   });
   if (effect.account !== null) moveLease(engine.leases, effect.account, effect.from, { lane: lead, generation: effect.generation });
   const pane = (await engine.host.list().catch(() => [])).find((p) => p.paneId === effect.paneId);
-  recordPane(engine, { lane: effect.agent, role: 'lead', generation: effect.generation, account, epoch }, pane?.pid ?? null);
+  recordPane(engine, { lane: effect.agent, role: 'lead', generation: effect.generation, account, epoch }, pane ?? null);
   engine.journal({ type: 'observation', event: 'pane_adopted', lane: effect.agent, generation: effect.generation, paneId: effect.paneId, from: `${effect.from.lane} g${effect.from.generation}`, account: effect.account, epoch });
 }

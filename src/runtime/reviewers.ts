@@ -83,7 +83,7 @@ export async function spawnReviewer(engine: Engine, lane: LaneState, effect: Ext
   try {
     const existing = (await engine.host.list()).find((p) => p.lane === name && p.generation === seq && !p.dead);
     if (existing) {
-      recordPane(engine, { lane: name, role: 'reviewer', generation: seq, account: existing.account || effect.account }, existing.pid);
+      recordPane(engine, { lane: name, role: 'reviewer', generation: seq, account: existing.account || effect.account }, existing);
       return { type: 'reviewer_spawned', seq, paneId: existing.paneId };
     }
     const checkout = engine.checkoutOf(lane.name);
@@ -103,9 +103,9 @@ export async function spawnReviewer(engine: Engine, lane: LaneState, effect: Ext
       packet: null,
       brief: null,
       reviewOf: lane.name,
-    }, engine.env);
+    }, engine.host.agentEnv?.(name) ?? engine.env);
     const info = await engine.host.spawn(spec);
-    recordPane(engine, { lane: name, role: 'reviewer', generation: seq, account: effect.account }, info.pid);
+    recordPane(engine, { lane: name, role: 'reviewer', generation: seq, account: effect.account }, info);
     return { type: 'reviewer_spawned', seq, paneId: info.paneId };
   } catch (error) {
     if (planFilesFault(error)) throw error;
@@ -150,6 +150,6 @@ export function resumeReviewer(engine: Engine, laneName: string, panes: Awaited<
   const mine = panes.filter((p) => p.lane === name);
   const r = review.reviewer;
   const running = r === null ? undefined : mine.find((p) => p.paneId === r.paneId && p.generation === r.seq && !p.dead);
-  if (r !== null && running !== undefined) recordPane(engine, { lane: name, role: 'reviewer', generation: r.seq, account: r.account }, running.pid);
+  if (r !== null && running !== undefined) recordPane(engine, { lane: name, role: 'reviewer', generation: r.seq, account: r.account }, running);
   engine.dispatch(laneName, { type: 'review_resume', panes: mine.map((p) => ({ generation: p.generation, paneId: p.paneId, dead: p.dead, ...(p.dead ? { status: p.deadStatus } : {}) })) });
 }

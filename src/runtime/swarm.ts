@@ -9,7 +9,7 @@ import { claim } from '../core/lead/epochs.js';
 import type { InboxRecord } from '../core/protocol/inbox.js';
 import { planPaths } from '../core/plan/paths.js';
 import { MismatchError, planFilesFault, PlanFilesError } from '../errors.js';
-import type { PaneHost, PaneInfo } from '../adapters/host.js';
+import type { HostEvent, PaneHost, PaneInfo } from '../adapters/host.js';
 import { lastWords } from '../core/screens/screens.js';
 import type { ResumedPane } from '../machine/types.js';
 import { appendLine, ensureDir } from '../adapters/files.js';
@@ -196,7 +196,11 @@ async function run(engine: Engine, options: SwarmOptions, unlock: () => void, co
     readInbox: () => void inbox.drain(),
   }, intent);
 
-  const unsubscribe = engine.host.onEvent((event) => (event.type === 'lost' ? stopOnHostLost(engine, event.reason) : watchPanes.handle(event)));
+  const unsubscribe = engine.host.onEvent((event) => {
+    if (event.type === 'lost') stopOnHostLost(engine, event.reason);
+    else if (event.type === 'connection') connectionChanged(engine, event);
+    else watchPanes.handle(event);
+  });
   try {
     await begin(engine, inbox, hostGone);
     inboxWatcher = watchSpools(config.plan, runOf(engine.state), () => void inbox.drain(), (spool) => inbox.spoolChanged(spool));
@@ -282,7 +286,7 @@ async function begin(engine: Engine, inbox: ReturnType<typeof inboxReader>, host
     const lane = engine.state.lanes[name]!;
     // A promoted agent leading in its pane is recorded again with the epoch it leads at.
     const leadsAt = (g: number) => (lane.promotedFrom && g === lane.generation ? { epoch: lane.promotedFrom.epoch } : {});
-    for (const p of mine) if (!p.dead) recordPane(engine, { lane: p.lane, role: lane.role, generation: p.generation, account: p.account, ...leadsAt(p.generation) }, p.pid);
+    for (const p of mine) if (!p.dead) recordPane(engine, { lane: p.lane, role: lane.role, generation: p.generation, account: p.account, ...leadsAt(p.generation) }, p);
     engine.dispatch(name, { type: 'resume', panes: await Promise.all(mine.map((p) => resumedPane(engine.host, p))), ...(hostGone ? { hostGone } : {}) });
     resumeReviewer(engine, name, panes);
   }
@@ -330,4 +334,14 @@ async function resumedPane(host: PaneHost, p: PaneInfo): Promise<ResumedPane> {
   if (!p.dead) return pane;
   const tail = await host.capture(p.paneId, 200).then(lastWords, () => '');
   return { ...pane, status: p.deadStatus, ...(p.deadSignal === undefined ? {} : { signal: p.deadSignal }), tail };
+}
+
+/**
+ * Another host's connection (SPEC 10.9), journaled: `host_unreachable` when it went (tried again),
+ * `host_reconnected` when it came back, `host_lost` with the host when it did not (its lanes' panes
+ * are told gone by the host, each lane then lost as any).
+ */
+function connectionChanged(engine: Engine, event: Extract<HostEvent, { type: 'connection' }>): void {
+  const name = event.state === 'lost' ? 'host_unreachable' : event.state === 'back' ? 'host_reconnected' : 'host_lost';
+  engine.journal({ type: 'observation', event: name, lane: null, host: event.host, reason: event.reason });
 }

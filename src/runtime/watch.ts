@@ -65,7 +65,7 @@ export class PaneWatch {
   constructor(private readonly engine: WatchedEngine, private readonly onRead: (lane: string, paneId: string, screen: string) => void = () => undefined) {}
 
   handle(event: HostEvent): void {
-    if (event.type === 'lost') return; // the run's to handle (runEnd.ts)
+    if (event.type === 'lost' || event.type === 'connection') return; // the run's to handle (runEnd.ts, swarm.ts)
     const owner = this.owner(event.paneId);
     if (!owner) {
       // An agent can die before its pane is recorded as the lane's: kept, and told once it is (poke).

@@ -2,7 +2,7 @@
  * Lanes on other hosts, the first slice (SPEC 10.9): `swarm doctor` checks a lane's host over a real
  * ssh connection — an sshd started here on 127.0.0.1, in a mount namespace of its own, so the
  * "remote" checkout and tools exist only there — while `swarm validate` accepts the file and
- * `swarm up` refuses it (exit 2) before anything starts. ~/.ssh is never read or written.
+ * `swarm up`'s preflight refuses a host doctor finds wanting. ~/.ssh is never read or written.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -81,7 +81,7 @@ describe('a lane on another host (a real sshd in a mount namespace of its own)',
     const run = await cli(['validate']);
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/^swarm\.yaml: ok — swarm "hosts", plan plan, lead lead@s1, 2 lanes/);
-    expect(run.stdout).toContain(`  lane lane-b runs on host box (${remoteCheckout} there): swarm doctor checks the host; swarm up does not run lanes on other hosts yet`);
+    expect(run.stdout).toContain(`  lane lane-b runs on host box (${remoteCheckout} there): swarm doctor checks the host, swarm up reaches it over ssh`);
     expect(run.code).toBe(0);
   });
 
@@ -128,13 +128,13 @@ describe('a lane on another host (a real sshd in a mount namespace of its own)',
     expect(run.code).toBe(1);
   });
 
-  it('swarm up refuses (exit 2) before anything starts, and says what to do', async () => {
-    const before = readdirSync(join(work.dir, 'plan')).sort();
+  it('swarm up checks the host first (its preflight): a host without swarm refuses the start (exit 4), nothing started', async () => {
     const run = await cli(['up', '--headless']);
-    expect(run.stderr).toContain('swarm up: running lanes on other hosts is not built yet (SPEC 10.9 is in progress; `swarm doctor` checks the hosts today), and swarm.yaml has a lane there: lane-b on host box; nothing was started');
-    expect(run.stderr).toContain('remove its host: and give it a local checkout');
-    expect(run.code).toBe(2);
-    expect(readdirSync(join(work.dir, 'plan')).sort()).toEqual(before);
+    expect(run.stderr).toContain('swarm up: the preflight found');
+    expect(run.stderr).toContain('host box: swarm not found');
+    expect(run.code).toBe(4);
+    expect(existsSync(join(work.dir, 'plan', '.swarm', 'state.json'))).toBe(false);
+    expect(existsSync(join(work.dir, 'plan', 'journal.jsonl'))).toBe(false);
   });
 
   it('ssh wrote nothing to ~/.ssh', () => {

@@ -5,7 +5,7 @@
  */
 import { execa } from 'execa';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, ROOT, git, initRepo, tempDir, writeTree } from './swarm.js';
 import { waitFor } from './waitFor.js';
@@ -26,6 +26,8 @@ export interface LaneOptions {
   after?: string[];
   /** `review:` (SPEC 10.6): the YAML of its value, e.g. `true` or `{ command: "sh review.sh" }`. */
   review?: string;
+  /** `host:` (SPEC 10.9), with the lane's absolute checkout there (made by the test on the host; no worktree here). */
+  host?: { name: string; checkout: string };
 }
 
 export interface SwarmOptions {
@@ -42,6 +44,8 @@ export interface SwarmOptions {
   passEnv?: string[];
   /** The timeouts line, e.g. `{ accept: 20s, ask: 2s }`. */
   timeouts?: string;
+  /** The folder the swarm's temporary folder is made in (default the system's): a host's private folder, tests/helpers/sshd.ts. */
+  root?: string;
 }
 
 export interface TestSwarm {
@@ -79,8 +83,13 @@ function command(env: Record<string, string> | undefined): string {
   return [...assignments, 'exec', process.execPath, AGENT].join(' ');
 }
 
+function tempDirIn(root: string): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(root, 'swarm-e2e-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }) };
+}
+
 export function makeSwarm(options: SwarmOptions): TestSwarm {
-  const { dir, cleanup: removeDir } = tempDir('swarm-e2e-');
+  const { dir, cleanup: removeDir } = options.root === undefined ? tempDir('swarm-e2e-') : tempDirIn(options.root);
   const plan = join(dir, 'repo', 'plans', 'p');
   const repo = join(dir, 'repo');
   writeTree(repo, {
@@ -90,7 +99,7 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
   });
   initRepo(repo);
   const folder = (lane: LaneOptions): string => lane.checkout ?? `wt-${lane.name}`;
-  for (const lane of options.lanes) git(repo, 'worktree', 'add', '-q', '-b', `lane/${lane.name}`, join(dir, folder(lane)));
+  for (const lane of options.lanes) if (!lane.host) git(repo, 'worktree', 'add', '-q', '-b', `lane/${lane.name}`, join(dir, folder(lane)));
 
   const kind = options.kind ?? 'command';
   // A claude or codex account declared without a profile gets a ready one (signed in, the checkouts
@@ -111,7 +120,8 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
     'lanes:',
     ...options.lanes.flatMap((lane) => [
       `  - name: ${lane.name}`,
-      `    checkout: ${JSON.stringify(`../${folder(lane)}`)}`,
+      `    checkout: ${JSON.stringify(lane.host ? lane.host.checkout : `../${folder(lane)}`)}`,
+      ...(lane.host ? [`    host: ${lane.host.name}`] : []),
       `    task: "e2e task of ${lane.name}"`,
       ...(lane.account ? [`    account: ${lane.account}`] : []),
       ...(lane.command === null ? [] : [`    command: "${(lane.command ?? command(lane.agent)).replace(/"/g, '\\"')}"`]),

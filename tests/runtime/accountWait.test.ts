@@ -79,3 +79,38 @@ describe('a successor waits for an account another swarm holds', () => {
     expect(s.events('waiting_for_account')).toHaveLength(1);
   });
 });
+
+/** A pane host whose lane-a runs on another host (SPEC 10.9) that cannot be reached while `why` is set. */
+class HostDown extends FakeHost {
+  why: string | null = 'host box is unreachable: connection refused';
+  hostDown(agent: string): string | null {
+    return agent === 'lane-a' ? this.why : null;
+  }
+}
+
+describe("a successor whose lane's host cannot be reached", () => {
+  it('waits for the host, blaming no account, and starts once the host is back', async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', account: 'a1' }], accounts, timeouts: TIMEOUTS }));
+    const scripts = { 'lane-a g1': ['ready' as const, 'handoff' as const], 'lane-a g2': ['done' as const] };
+    const clock = new HandClock();
+    const host = new HostDown(scripts);
+    const swarm = await startInProcess(s, host, clock);
+    await s.waitEvent('waiting_for_account');
+    expect(s.events('waiting_for_account')).toMatchObject([{ lane: 'lane-a', for_generation: 2, why: 'host box is unreachable: connection refused' }]);
+    // Each ask (a pick, counted in the saved state) finds the host still away.
+    const picks = () => loadState(planPaths(s.plan).state)?.lanes['lane-a']?.handoff?.picks ?? 0;
+    const first = picks();
+    for (let i = 1; i <= 2; i += 1) {
+      clock.advance(ACCOUNT_RETRY_MS);
+      await waitFor(() => picks() >= first + i && loadState(planPaths(s.plan).state)?.lanes['lane-a']?.phase === 'waiting', { what: `ask ${i} answered` });
+    }
+    expect(s.events('lease_acquired').filter((e) => e.lane === 'lane-a' && e.for_generation === 2)).toEqual([]);
+    expect(s.events('successor_spawned')).toEqual([]);
+    host.why = null; // the host is back
+    clock.advance(ACCOUNT_RETRY_MS);
+    await s.waitEvent('successor_spawned');
+    const outcome = await finishInProcess(s, swarm, host, clock);
+    expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
+    expect(s.events('waiting_for_account')).toHaveLength(1);
+  });
+});

@@ -7,7 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readSync } from 'node:fs';
 import { SwarmError, excerpt } from '../../errors.js';
 import { continuePane, controlAttach, pauseAfter, subscribeDeaths, tmuxJoin } from './argv.js';
-import { tmuxEnv, tmuxMissing } from './runner.js';
+import { tmuxEnv, tmuxMissing, type Via } from './runner.js';
 import { ControlParser, type ControlMessage } from './controlParser.js';
 import { restAfterLook } from '../../core/screens/pipeRest.js';
 
@@ -48,6 +48,8 @@ export interface ControlOptions {
   /** A client this many seconds behind on a pane gets `%pause` instead of being dropped. */
   pauseAfterSeconds?: number;
   connectTimeoutMs?: number;
+  /** The server is another host's: the client runs through this (`ssh … -- 'tmux … -C attach …'`). */
+  via?: Via;
 }
 
 interface Pending { argv: readonly string[]; resolve(lines: string[]): void; reject(error: Error): void }
@@ -110,7 +112,9 @@ export class ControlClient {
 
   /** Attach to the session, ask for flood control and death reports, and resolve once ready. */
   static async connect(options: ControlOptions, handlers: ControlHandlers): Promise<ControlClient> {
-    const child = spawn(options.bin ?? 'tmux', ['-u', '-L', options.socket, ...controlAttach(options.session)], { env: tmuxEnv(), stdio: 'pipe' });
+    const tmuxArgv = [options.bin ?? 'tmux', '-u', '-L', options.socket, ...controlAttach(options.session)];
+    const [file, ...args] = (options.via ? options.via(tmuxArgv) : tmuxArgv) as [string, ...string[]];
+    const child = spawn(file, args, { env: tmuxEnv(), stdio: 'pipe' });
     const client = new ControlClient(child, handlers);
     const attached = new Promise<void>((resolve, reject) => { client.ready = { resolve, reject }; });
     const timer = setTimeout(() => client.ready?.reject(new SwarmError(`tmux control client did not attach to ${options.session}`)), options.connectTimeoutMs ?? 5000);

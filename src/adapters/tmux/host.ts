@@ -18,7 +18,7 @@ import * as tmux from './argv.js';
 import { ControlClient, ControlClosedError } from './control.js';
 import { followDeathFile, type DeathFollower } from './deathFile.js';
 import { localPane, paneRef, parseServer, serverIdentity } from './paneRef.js';
-import { isGoneError, runTmux } from './runner.js';
+import { isGoneError, runTmux, type Via } from './runner.js';
 import { newScopedSession, type ScopeOptions, type ServerStart } from './serverScope.js';
 import { refuseForeign, sessionOwnership, stampOwner } from './sessionOwner.js';
 import { OutputWaiters, TypingQueues } from './typing.js';
@@ -38,6 +38,12 @@ export interface TmuxHostOptions {
   bin?: string;
   /** Where the systemd facts are read (serverScope.ts; tests point it at a folder of their own); default this machine's. */
   scope?: ScopeOptions;
+  /**
+   * The server is on another host (SPEC 10.9): every tmux command and the control connection run
+   * through this (`ssh … -- 'tmux …'`). Its pane-died hook then writes `paneDeathFile` on that host,
+   * and the host relay (adapters/hostRelay.ts) copies it here, where it is followed as a local one is.
+   */
+  via?: Via;
 }
 
 const RECONNECTS = 3;
@@ -100,8 +106,8 @@ export class TmuxHost implements PaneHost {
       // Made and stamped in one command list: no moment in which the session is nobody's.
       const stamp = this.options.plan === undefined ? [] : [';', ...stampOwner(session, this.options.plan)];
       // The command that creates the server, if none runs yet, runs in a systemd user scope where that outlives a logout (SPEC 10.8).
-      const { bin, scope } = this.options;
-      this.serverStart = await newScopedSession(this.options.socket, session, [...tmux.newSession(session), ...stamp], { ...(bin ? { bin } : {}), ...(scope ? { scope } : {}) })
+      const { bin, scope, via } = this.options;
+      this.serverStart = await newScopedSession(this.options.socket, session, [...tmux.newSession(session), ...stamp], { ...(bin ? { bin } : {}), ...(scope ? { scope } : {}), ...(via ? { via } : {}) })
         .catch(async (error: unknown) => {
           if (!(await this.run(tmux.hasSession(session)).then(() => true, () => false))) throw error;
           if (this.ownership && this.options.plan !== undefined) await refuseForeign(this.ownership, this.options.plan); // another swarm made it meanwhile
@@ -161,11 +167,12 @@ export class TmuxHost implements PaneHost {
     await this.run(tmux.relabelPane(paneId, as));
   }
 
-  /** Send a signal to the pane's process (the agent itself: panes run `exec <argv>`). */
+  /** Send a signal to the pane's process (the agent itself: panes run `exec <argv>`); on another host, by the server there. */
   async signal(ref: string, signal: NodeJS.Signals): Promise<boolean> {
     const paneId = await this.local(ref);
     const pane = paneId === null ? undefined : (await this.listLocal()).find((p) => p.paneId === paneId);
     if (!pane?.pid || pane.dead) return false;
+    if (this.options.via) return this.exec(['run-shell', `kill -s ${signal.replace(/^SIG/, '')} ${pane.pid}`]).then(() => true, () => false);
     try {
       process.kill(pane.pid, signal);
       return true;
@@ -252,7 +259,8 @@ export class TmuxHost implements PaneHost {
   }
 
   private async connect(): Promise<void> {
-    this.control = await ControlClient.connect({ socket: this.options.socket, session: this.options.session, ...(this.options.bin ? { bin: this.options.bin } : {}) }, {
+    const { bin, via } = this.options;
+    this.control = await ControlClient.connect({ socket: this.options.socket, session: this.options.session, ...(bin ? { bin } : {}), ...(via ? { via } : {}) }, {
       onRead: (printed) => this.read(printed),
       onSubscription: (name, paneId, value) => {
         if (name === tmux.DEATH_SUBSCRIPTION && paneId !== null) this.deathValue(paneId, value);
@@ -340,7 +348,7 @@ export class TmuxHost implements PaneHost {
   /** Events name panes as the engine knows them (paneRef.ts): a local id (`%3`) is this server's. */
   private emit(event: HostEvent): void {
     const server = this.server ?? '';
-    if (event.type !== 'lost' && !event.paneId.includes('/')) event = { ...event, paneId: paneRef(event.paneId, server) };
+    if ('paneId' in event && !event.paneId.includes('/')) event = { ...event, paneId: paneRef(event.paneId, server) };
     for (const listener of [...this.listeners]) listener(event);
   }
 
@@ -356,7 +364,9 @@ export class TmuxHost implements PaneHost {
     return again ? sent.catch((error: unknown) => (error instanceof ControlClosedError ? this.run(argv) : Promise.reject(error))) : sent;
   }
 
+  /** `path`: a new pane's PATH, given to the tmux client here; another host's client has its own (the pane's `-e` carries it). */
   private run(argv: readonly string[], path?: string): Promise<string[]> {
-    return runTmux(this.options.socket, argv, { ...(this.options.bin ? { bin: this.options.bin } : {}), ...(path === undefined ? {} : { path }) });
+    const { bin, via } = this.options;
+    return runTmux(this.options.socket, argv, { ...(bin ? { bin } : {}), ...(via ? { via } : { ...(path === undefined ? {} : { path }) }) });
   }
 }

@@ -33,15 +33,22 @@ export function isGoneError(error: unknown): boolean {
 }
 
 /**
+ * How a tmux command reaches its server: as given (this machine), or wrapped whole into another
+ * program's argv — `ssh … -- 'tmux -u -L … args'` for a server on another host (SPEC 10.9).
+ */
+export type Via = (tmuxArgv: readonly string[]) => string[];
+
+/**
  * Run `tmux -L <socket> <args…>` and resolve with its stdout lines. `path`: the PATH of a pane this
  * command makes (tmux gives a new pane the PATH of a client attached to no session, over `-e PATH=`). A missing tmux binary is a
  * DependencyError (exit 4); any other failure is a SwarmError naming the command and tmux's answer.
  * `prefix`: a program tmux runs under (`systemd-run … --`, adapters/tmux/serverScope.ts), whose own
- * absence is a SwarmError naming it, not "tmux not found".
+ * absence is a SwarmError naming it, not "tmux not found"; `via`: the server is another host's (`ssh`).
  */
-export async function runTmux(socket: string, args: readonly string[], options: { bin?: string; timeoutMs?: number; path?: string; prefix?: readonly string[] } = {}): Promise<string[]> {
+export async function runTmux(socket: string, args: readonly string[], options: { bin?: string; timeoutMs?: number; path?: string; prefix?: readonly string[]; via?: Via } = {}): Promise<string[]> {
   const bin = options.bin ?? 'tmux';
-  const [file, ...argv] = [...(options.prefix ?? []), bin, '-u', '-L', socket, ...args] as [string, ...string[]];
+  const tmuxArgv = [...(options.prefix ?? []), bin, '-u', '-L', socket, ...args];
+  const [file, ...argv] = (options.via ? options.via(tmuxArgv) : tmuxArgv) as [string, ...string[]];
   try {
     const result = await execa(file, argv, {
       env: { ...tmuxEnv(), ...(options.path === undefined ? {} : { PATH: options.path }) }, extendEnv: false, stdin: 'ignore', timeout: options.timeoutMs ?? 15_000,

@@ -13,7 +13,7 @@ import { scopeUnit, serverScope, type ScopeFacts } from '../../core/host/serverS
 import { excerpt } from '../../errors.js';
 import { findOnPath } from '../which.js';
 import { hasSession, listSessions } from './argv.js';
-import { runTmux } from './runner.js';
+import { runTmux, type Via } from './runner.js';
 
 export interface ScopeOptions {
   /** The folder `run/systemd/system` and `var/lib/systemd/linger/` are looked for in; default `/`. */
@@ -52,13 +52,14 @@ export async function scopeFacts(session: string, options: ScopeOptions = {}): P
  * fails and made no session, plainly again. A failure that left the session there (another swarm made
  * it meanwhile) is thrown, for the caller to judge as it would a plain one.
  */
-export async function newScopedSession(socket: string, session: string, args: readonly string[], options: { bin?: string; scope?: ScopeOptions } = {}): Promise<ServerStart> {
-  const bin = options.bin === undefined ? {} : { bin: options.bin };
+export async function newScopedSession(socket: string, session: string, args: readonly string[], options: { bin?: string; scope?: ScopeOptions; via?: Via } = {}): Promise<ServerStart> {
+  const bin = { ...(options.bin === undefined ? {} : { bin: options.bin }), ...(options.via === undefined ? {} : { via: options.via }) };
   const plain = async (note: string | null): Promise<ServerStart> => {
     await runTmux(socket, args, bin);
     return { scoped: false, note };
   };
   if (await runTmux(socket, listSessions(), bin).then(() => true, () => false)) return plain(null); // a server runs: it is not made here
+  if (options.via !== undefined) return plain(null); // another host's server: its systemd is not this machine's to ask
   const { argvPrefix } = serverScope(await scopeFacts(session, options.scope));
   if (argvPrefix === null) return plain(null);
   try {
