@@ -46,6 +46,9 @@ const CLOSE_GRACE_MS = 2000;
 /** Entries of the engine's `have` a frame: far below MAX_LINE with paths at their longest. */
 const HAVE_BATCH = 200;
 
+/** The relay could not be started because ssh did not reach the host (exit 255 before its hello). */
+export class HostUnreachable extends SwarmError {}
+
 export class HostRelay {
   private hostFacts: RelayFacts | null = null;
   private readonly tree: PlanTree;
@@ -291,7 +294,9 @@ export class HostRelay {
     if (this.failure !== null) reason = before ? `${this.failure}${said}` : this.failure;
     else if (before) reason = `the host relay ended before its hello (${exit})${said}`;
     else reason = this.closing ? 'closed' : `the host relay ended (${exit})${said}`;
-    const error = new SwarmError(reason);
+    // ssh's own failure (255: no connection, refused, timed out, a host key or login refused) before the
+    // relay spoke: the host is not reached, which a later try may change; anything else is the host's setup.
+    const error = before && code === 255 ? new HostUnreachable(reason) : new SwarmError(reason);
     for (const waiting of this.pending.values()) waiting.reject(error);
     this.pending.clear();
     if (this.hello !== null) {

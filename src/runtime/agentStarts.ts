@@ -104,6 +104,12 @@ export async function startMissing(engine: Engine, panes: Awaited<ReturnType<Pan
     const lane = engine.state.lanes[want.name]!;
     if (!unstarted(lane)) continue; // started, or after a failed start: tried again
     const adopted = panes.find((p) => p.lane === want.name && p.generation === 1 && !p.dead);
+    // A lane on another host that cannot be reached (SPEC 10.9) waits for it, as for an account held elsewhere.
+    const down = adopted ? null : (engine.host.hostDown?.(want.name) ?? null);
+    if (down !== null) {
+      engine.dispatch(want.name, { type: 'account_held', generation: 1, why: down });
+      continue;
+    }
     const picked = adopted?.account ?? want.account ?? firstAccount(engine, want.name, want.kind ?? null);
     if (typeof picked === 'object' && picked?.heldElsewhere === true) {
       engine.dispatch(want.name, { type: 'account_held', generation: 1, why: picked.why });

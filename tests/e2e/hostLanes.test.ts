@@ -192,4 +192,24 @@ describe('the connection to the host', () => {
     expect(s.events('waiting_for_account').filter((e) => e.lane === 'lane-b')).toMatchObject([{ for_generation: 2, why: expect.stringMatching(/^host box is unreachable: /) }]);
     expect(s.events('lease_acquired').filter((e) => e.lane === 'lane-b')).toEqual([]);
   }, 120_000);
+
+  it('unreachable from the start (swarm up --force): the lane here runs and is done, the lane there waits for its host', async () => {
+    await sshd.halt(); // the host gone from the network (already, after the test above)
+    const s = (t = makeSwarm({
+      root: sshd.privateDir,
+      lanes: [
+        { name: 'lane-a', agent: { AGENT_G1: 'ready,done' } },
+        { name: 'lane-b', host: { name: 'box', checkout: join(sshd.privateDir, 'wf') }, agent: { AGENT_G1: 'ready,done' } },
+      ],
+      extra: hostsYaml(),
+    }));
+    const run = s.up(['--force', '--timeout', '90s']);
+    await waitFor(() => s.events('lane_result').some((e) => e.lane === 'lane-a') && s.events('waiting_for_account').some((e) => e.lane === 'lane-b'), { what: 'lane-a done and lane-b waiting', timeout: 45_000 });
+    run.kill('SIGTERM');
+    await run;
+    expect(s.events('waiting_for_account').filter((e) => e.lane === 'lane-b')).toMatchObject([{ for_generation: 1, why: expect.stringMatching(/^host box is unreachable: .*Connection refused/) }]);
+    expect(s.events('host_unreachable')).toMatchObject([{ host: 'box' }]);
+    expect(s.events('lane_started').map((e) => e.lane)).toEqual(['lead', 'lane-a']);
+    expect(s.events('lane_result').filter((e) => e.lane === 'lane-a')).toMatchObject([{ result: 'done' }]);
+  }, 120_000);
 });

@@ -82,18 +82,37 @@ describe('a successor waits for an account another swarm holds', () => {
 
 /** A pane host whose lane-a runs on another host (SPEC 10.9) that cannot be reached while `why` is set. */
 class HostDown extends FakeHost {
-  why: string | null = 'host box is unreachable: connection refused';
+  why: string | null = null;
   hostDown(agent: string): string | null {
     return agent === 'lane-a' ? this.why : null;
   }
 }
 
-describe("a successor whose lane's host cannot be reached", () => {
-  it('waits for the host, blaming no account, and starts once the host is back', async () => {
+describe("a lane whose host cannot be reached", () => {
+  it('waits at its first start, and starts once the host is back', async () => {
     const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', account: 'a1' }], accounts, timeouts: TIMEOUTS }));
-    const scripts = { 'lane-a g1': ['ready' as const, 'handoff' as const], 'lane-a g2': ['done' as const] };
     const clock = new HandClock();
-    const host = new HostDown(scripts);
+    const host = new HostDown({ 'lane-a g1': ['ready' as const, 'done' as const] });
+    host.why = 'host box is unreachable: connection refused';
+    const swarm = await startInProcess(s, host, clock);
+    await s.waitEvent('waiting_for_account');
+    expect(s.events('waiting_for_account')).toMatchObject([{ lane: 'lane-a', for_generation: 1, why: 'host box is unreachable: connection refused' }]);
+    expect(s.events('lane_started').map((e) => e.lane)).toEqual(['lead']);
+    host.why = null;
+    clock.advance(ACCOUNT_RETRY_MS);
+    const outcome = await finishInProcess(s, swarm, host, clock);
+    expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
+    expect(s.events('lane_started').map((e) => e.lane)).toEqual(['lead', 'lane-a']);
+  });
+
+
+  it("its successor waits for the host, blaming no account, and starts once the host is back", async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', account: 'a1' }], accounts, timeouts: TIMEOUTS }));
+    // lane-a's host goes away as its agent hands off (its successor is to start there).
+    const away = async (): Promise<void> => { host.why = 'host box is unreachable: connection refused'; };
+    const scripts = { 'lane-a g1': ['ready' as const, away, 'handoff' as const], 'lane-a g2': ['done' as const] };
+    const clock = new HandClock();
+    const host: HostDown = new HostDown(scripts);
     const swarm = await startInProcess(s, host, clock);
     await s.waitEvent('waiting_for_account');
     expect(s.events('waiting_for_account')).toMatchObject([{ lane: 'lane-a', for_generation: 2, why: 'host box is unreachable: connection refused' }]);

@@ -25,9 +25,17 @@ describe('a review across a restart (in-process, fake host)', () => {
   it('the reviewer in flight is kept: its verdict after the restart ends the lane, one reviewer, its lease kept then released', async () => {
     const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', account: 'a2', review: '{ command: "true" }' }], timeouts: TIMEOUTS }));
     let go = false;
+    // Both fake hosts carry the reviewer's pane (the second from the first's snapshot) and both run its
+    // script: one agent in truth, so only the first copy past the restart gives the verdict (a second
+    // verdict, read under load after the lane was done, was journaled ignored and failed the test).
+    let verdictGiven = false;
     const scripts: Scripts = {
       'lane-a g1': ['ready', 'done'],
-      'lane-a.review g1': [async () => { await waitFor(() => go || null, { what: 'the restart', timeout: 20_000 }); }, 'approved'],
+      'lane-a.review g1': [async () => {
+        await waitFor(() => go || null, { what: 'the restart', timeout: 20_000 });
+        if (verdictGiven) throw new Error('the copy of the reviewer on the host the first engine left: not the agent');
+        verdictGiven = true;
+      }, 'approved'],
     };
     const config = loadConfig(s.file, { env: s.env, cwd: dirname(s.file) });
     const first = new FakeHost(scripts);

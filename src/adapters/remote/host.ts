@@ -23,7 +23,7 @@ import { readTextIfExists, writeFileAtomic } from '../files.js';
 import { GATE_VARIABLE, type GateThere } from '../gate.js';
 import type { GitState } from '../git.js';
 import type { HostEvent, PaneInfo, PaneSpec } from '../host.js';
-import { HostRelay, type RelayFacts } from '../hostRelay.js';
+import { HostRelay, HostUnreachable, type RelayFacts } from '../hostRelay.js';
 import { runSsh } from '../ssh.js';
 import { TmuxHost } from '../tmux/host.js';
 
@@ -96,10 +96,19 @@ export class RemoteHost {
     return () => this.listeners.delete(listener);
   }
 
-  /** Connect (relay, then tmux), or throw naming the host and what ssh said. */
+  /**
+   * Connect (relay, then tmux). A host ssh does not reach is tried again as after a loss (its lanes
+   * wait for it: one host down must not keep the others' lanes from running); any other failure — no
+   * swarm there, a plan folder it cannot make, another protocol — is thrown, naming the host.
+   */
   async start(): Promise<void> {
     this.stopped = false;
-    await this.connect();
+    try {
+      await this.connect();
+    } catch (error) {
+      if (!(error instanceof SwarmError && error.cause instanceof HostUnreachable)) throw error;
+      void this.lost(error.message);
+    }
   }
 
   private async connect(): Promise<void> {
