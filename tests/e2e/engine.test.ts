@@ -149,7 +149,7 @@ describe('swarm up on tmux', () => {
     const s = swarmOf({
       lead: { AGENT_G1: 'ready', AGENT_G2: '' },
       succession: ['lead-b'],
-      lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,asklead,asklead,sleep6000,done' } }],
+      lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,asklead,asklead,sleep4500,done' } }], // at work past the takeover (~2.5 s: two 2 s asks)
       timeouts: '{ accept: 20s, packet: 5s, stall: 10m, ask: 2s, release: 1s }',
     });
     const run = await s.up(['--timeout', '60s']);

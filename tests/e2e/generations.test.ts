@@ -30,8 +30,9 @@ describe.each([
     const s = (t = makeSwarm({
       kind: 'claude',
       timeouts: SHORT_STALL,
-      // g2 redraws a status line every 2 s for 24 s (four stall periods), then draws a permission dialog and waits there.
-      lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,handoff', AGENT_G2: 'stream', AGENT_STREAM_HZ: '0.5', AGENT_BLOCK_MS_lane_a: '24000', AGENT_STAMP: '1' } }],
+      // g2 redraws a status line every 2 s for 14 s (over two stall periods, and over one after the
+      // restart), then draws a permission dialog and waits there.
+      lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,handoff', AGENT_G2: 'stream', AGENT_STREAM_HZ: '0.5', AGENT_BLOCK_MS_lane_a: '14000', AGENT_STAMP: '1' } }],
     }));
     let run = s.up(['--timeout', '60s']);
     if (restarted) {
@@ -71,7 +72,7 @@ describe('a pane closed from tmux (kill-pane, as prefix+x does)', () => {
     const s = (t = makeSwarm({
       lead: { AGENT_G1: 'ready', AGENT_G2: '' },
       succession: ['lead-b'],
-      lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,sleep6000,done' } }],
+      lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,sleep4000,done' } }], // at work past the takeover (~1.5 s)
     }));
     const run = s.up(['--timeout', '60s']);
     await waitFor(() => s.agentLog().includes('lead g1 ready'), { what: 'the lead at work' });

@@ -212,7 +212,7 @@ describe('recovery after kill -9 of swarm up (tmux)', () => {
     const s = (t = makeSwarm({
       lead: { AGENT_G1: 'ready,handover', AGENT_PAUSE_G2: '4000', AGENT_G2: 'ready' },
       succession: ['lead-b'],
-      lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,sleep9000,done' } }],
+      lanes: [{ name: 'lane-a', agent: { AGENT_G1: 'ready,sleep7000,done' } }], // at work past lead-b's acceptance (~4.5 s)
     }));
     const first = s.up();
     await s.waitEvent('successor_spawned');
