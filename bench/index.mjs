@@ -2,8 +2,11 @@
 // npm run bench [-- --json] — every benchmark in one run, side by side on the same machine:
 // cold start of the agents' commands (run.mjs), handoff turnaround and idle CPU vs a polling watcher
 // (engine.mjs), screen detection vs a 1-second poller (detect.mjs), agents that never stop drawing
-// (streaming.mjs), what the ledger adds to the engine (ledger.mjs), 16 lanes' sessions resumed after their tmux server died (resume.mjs), time to start 32 and 64 lanes, `swarm up` to the first dashboard frame
-// and its memory on a terminal (start.mjs), dashboard frames, heap and engine RSS (ui.mjs), the report of a generated night (report.mjs). Each part prints its own table; with --json
+// (streaming.mjs), what the ledger adds to the engine (ledger.mjs), 16 lanes' sessions resumed after
+// their tmux server died (resume.mjs), a handoff and 8 streaming lanes on another host (a real sshd)
+// against the same here (hosts.mjs), time to start 32 and 64 lanes, `swarm up` to the first dashboard
+// frame and its memory on a terminal (start.mjs), dashboard frames, heap and engine RSS (ui.mjs), the
+// report of a generated night (report.mjs). Each part prints its own table; with --json
 // their figures are collected (bench/lib.mjs `result`) and printed as one JSON object instead, the
 // parts' tables going to stderr.
 import { spawnSync, execFileSync } from 'node:child_process';
@@ -12,7 +15,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const PARTS = ['run.mjs', 'engine.mjs', 'detect.mjs', 'streaming.mjs', 'ledger.mjs', 'resume.mjs', 'start.mjs', 'ui.mjs', 'report.mjs', 'init.mjs'];
+const PARTS = ['run.mjs', 'engine.mjs', 'detect.mjs', 'streaming.mjs', 'ledger.mjs', 'resume.mjs', 'hosts.mjs', 'start.mjs', 'ui.mjs', 'report.mjs', 'init.mjs'];
 const json = process.argv.includes('--json');
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'swarm-bench-json-'));

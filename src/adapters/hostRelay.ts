@@ -142,6 +142,13 @@ export class HostRelay {
     return frame.state;
   }
 
+  /** `tmux -u ARGS` run there, without an ssh session of its own: its exit code and output. */
+  async tmux(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const frame = await this.ask((id) => [{ t: 'tmux', id, args: [...args] }]);
+    if (frame.t !== 'ran') throw new SwarmError('the host relay gave no answer to a tmux command');
+    return { code: frame.code, stdout: frame.stdout, stderr: frame.stderr };
+  }
+
   /** End the relay: its input closed, then SIGTERM after 2 s, SIGKILL after 2 s more. */
   async close(): Promise<void> {
     this.closing = true;
@@ -224,6 +231,7 @@ export class HostRelay {
       case 'wrote':
       case 'proc':
       case 'git':
+      case 'ran':
         this.pending.get(frame.id)?.resolve(frame);
         this.pending.delete(frame.id);
         return;

@@ -18,6 +18,7 @@ import { gitState } from './git.js';
 import { readStat } from './procStatFile.js';
 import { PlanTree } from './planTree.js';
 import { followPlan, type Follower } from './relayFollow.js';
+import { runTmuxHere } from './tmux/runner.js';
 
 interface ServeOptions {
   /** P: absolute, the same path as the engine's plan folder. */
@@ -131,6 +132,9 @@ export function serveRelay(options: ServeOptions): Promise<number> {
         }
         case 'git':
           void send(gitAnswer(frame.id, frame.checkout, plan));
+          return;
+        case 'tmux':
+          runTmuxHere(frame.args).then((ran) => send({ t: 'ran', id: frame.id, ...ran }));
           return;
         case 'resend':
           follower?.resend(frame.path, frame.from);

@@ -164,7 +164,7 @@ async function carryOut(engine: EffectsEngine, laneName: string, lane: LaneState
       engine.dispatch({ type: 'account_freed', account: effect.account });
       return;
     case 'write_degraded':
-      engine.dispatch(laneName, { type: 'degraded_written', packet: writeDegradedPacket(engine, lane, effect) });
+      engine.dispatch(laneName, { type: 'degraded_written', packet: await writeDegradedPacket(engine, lane, effect) });
       return;
     case 'escalate':
       void runNotifyCommand(engine, { event: 'escalation', lane: lane.name, generation: lane.generation, class: effect.class, what: effect.what });
@@ -254,10 +254,13 @@ function pickAccount(engine: EffectsEngine, lane: LaneState, exclude: string[], 
   return { type: 'lease', account: null, resetsAt: null, why: 'every eligible account was leased by another holder' };
 }
 
-function writeDegradedPacket(engine: EffectsEngine, lane: LaneState, effect: Extract<Effect, { type: 'write_degraded' }>): string {
+async function writeDegradedPacket(engine: EffectsEngine, lane: LaneState, effect: Extract<Effect, { type: 'write_degraded' }>): Promise<string> {
   const plan = engine.config.plan;
   const checkout = engine.checkoutOf(lane.name);
-  const git = gitState(checkout, plan);
+  // A lane on another host (SPEC 10.9): its checkout's state read there, while the host answers (a host
+  // that is down is not waited for: the packet then names the checkout alone, as one outside a repository).
+  const there = (engine.host.hostDown?.(lane.name) ?? null) === null ? await engine.host.gitState?.(lane.name, checkout).catch(() => null) : null;
+  const git = there ?? gitState(checkout, plan);
   const lead = engine.leadRecord();
   const packet = degradedPacket({
     plan: basename(plan),

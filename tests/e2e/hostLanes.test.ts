@@ -8,9 +8,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sharedSocket } from '../../src/adapters/remote/host.js';
 import { parseMailbox } from '../../src/core/protocol/mailbox.js';
 import { CLI } from '../helpers/swarm.js';
 import { startSshd, type Sshd } from '../helpers/sshd.js';
@@ -51,8 +51,8 @@ afterAll(async () => {
  * The ssh processes this test's swarm started to reach the sshd: its shared connection (the master,
  * found by asking ssh on swarm's ControlPath) and every session over it.
  */
-function swarmSsh(): number[] {
-  const control = join(tmpdir(), `swarm-ssh-${process.getuid?.() ?? 'u'}`, '%C');
+function swarmSsh(plan: string): number[] {
+  const control = sharedSocket(plan);
   const check = spawnSync('ssh', ['-o', `ControlPath=${control}`, '-p', String(sshd.port), '-O', 'check', '--', sshd.host.ssh], { encoding: 'utf8', timeout: 5000 });
   const master = /pid=(\d+)/.exec(check.stderr)?.[1];
   const sessions = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).flatMap((pid) => {
@@ -114,6 +114,25 @@ describe('a lane on another host', () => {
   }, 120_000);
 });
 
+describe('an agent there that dies', () => {
+  it("gets a degraded packet naming its checkout there (read there), which its successor there accepts; plan done", async () => {
+    const checkout = hostCheckout('wg');
+    const s = (t = makeSwarm({
+      root: sshd.privateDir,
+      lanes: [{ name: 'lane-b', host: { name: 'box', checkout }, agent: { AGENT_G1: 'ready,sleep500,crash', AGENT_G2: 'done' } }],
+      extra: hostsYaml(),
+    }));
+    const result = await s.up(['--timeout', '90s']);
+    expect(result.all).toContain('plan done');
+    expect(result.exitCode).toBe(0);
+    const degraded = s.events('degraded_handoff').filter((e) => e.lane === 'lane-b');
+    expect(degraded).toHaveLength(1);
+    const packet = readFileSync(String(s.events('packet_accepted').find((e) => e.lane === 'lane-b')!.packet), 'utf8');
+    expect(packet).toContain('branch: lane/wg');
+    expect(packet).toMatch(/head: [0-9a-f]{40}/);
+  }, 120_000);
+});
+
 describe('a restart', () => {
   it('swarm up killed (-9) and started again re-adopts the lane running on the host: same agent, its records read on, plan done', async () => {
     const checkout = hostCheckout('we');
@@ -149,7 +168,7 @@ describe('the connection to the host', () => {
     const run = s.up(['--timeout', '90s']);
     // lane-b's first report came through the relay: the connection carries records.
     await waitFor(() => existsSync(join(s.plan, '.swarm', 'spool', 'r1', 'lane-b-g1', 'records.jsonl')), { what: "lane-b's first record copied here", timeout: 30_000 });
-    const killed = swarmSsh();
+    const killed = swarmSsh(s.plan);
     expect(killed.length).toBeGreaterThan(1); // the shared connection and its sessions
     for (const pid of killed) process.kill(pid, 'SIGKILL');
     const result = await run;
@@ -176,7 +195,7 @@ describe('the connection to the host', () => {
     await waitFor(() => existsSync(join(s.plan, '.swarm', 'spool', 'r1', 'lane-b-g1', 'records.jsonl')), { what: "lane-b's first record copied here", timeout: 30_000 });
     // The host gone from the network: no new connection is taken, the open one is cut (its tmux server and agents run on).
     await sshd.halt();
-    for (const pid of swarmSsh()) process.kill(pid, 'SIGKILL');
+    for (const pid of swarmSsh(s.plan)) process.kill(pid, 'SIGKILL');
     const lost = await s.waitEvent('host_lost', 1, 45_000);
     expect(lost).toMatchObject([{ host: 'box', lane: null }]);
     // lane-a, at work all along here, finishes; lane-b's successor waits: nothing more will happen, so the run is ended here.

@@ -8,7 +8,7 @@
  * not back, every pane of the host is told gone — that host's lanes are lost, no others — and the
  * host is tried again whenever something is to start there.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -40,11 +40,15 @@ export interface RemoteHostOptions {
   env: NodeJS.ProcessEnv;
 }
 
-/** Where the host's shared ssh connection listens: a short path (a unix socket path has ~100 bytes), private to this user. */
-function sharedSocket(): string {
+/**
+ * Where a swarm's shared ssh connection to a host listens: a short path (a unix socket path has ~100
+ * bytes), private to this user, one per plan and destination (`%C`), so two swarms reaching one host
+ * never share a master the first of them would close as it ends.
+ */
+export function sharedSocket(plan: string): string {
   const dir = join(tmpdir(), `swarm-ssh-${process.getuid?.() ?? 'u'}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return join(dir, '%C');
+  return join(dir, `${createHash('sha256').update(plan).digest('hex').slice(0, 8)}-%C`);
 }
 
 /** The plan's token a relay finds in its own plan folder only when that folder is this one (ssh to this machine). */
@@ -60,7 +64,7 @@ function planToken(plan: string): string {
 export class RemoteHost {
   readonly tmux: TmuxHost;
   private relay: HostRelay | null = null;
-  private readonly shared = sharedSocket();
+  private readonly shared: string;
   private readonly listeners = new Set<(event: HostEvent) => void>();
   /** What was copied to the host, by plan-relative path: `size:mtime`, so a sync copies what changed. */
   private readonly pushed = new Map<string, string>();
@@ -75,8 +79,12 @@ export class RemoteHost {
   private reconnecting: Promise<boolean> | null = null;
 
   constructor(private readonly options: RemoteHostOptions) {
+    this.shared = sharedSocket(options.plan);
     const via = (argv: readonly string[]): string[] => this.sshArgv(remoteCommand(argv));
-    this.tmux = new TmuxHost({ socket: `${options.socket}-${options.name}`, session: options.session, paneDeathFile: join(planPaths(options.plan).swarmDir, `panes-${options.name}.jsonl`), via });
+    this.tmux = new TmuxHost({
+      socket: `${options.socket}-${options.name}`, session: options.session, paneDeathFile: join(planPaths(options.plan).swarmDir, `panes-${options.name}.jsonl`), via,
+      there: () => (this.relay === null ? null : (args) => this.tmuxThere(args)),
+    });
     this.tmux.onEvent((event) => this.hostEvent(event));
   }
 
@@ -132,6 +140,18 @@ export class RemoteHost {
     }
     await this.tmux.start();
     this.downWhy = null;
+  }
+
+  /**
+   * One tmux command run by the host's relay (no ssh session, so no shell rc: ~2 ms, not ~80): its
+   * output lines, or a SwarmError with tmux's own words (so `isGoneError` reads it as a local one).
+   */
+  private async tmuxThere(args: readonly string[]): Promise<string[]> {
+    const relay = this.relay;
+    if (relay === null) throw new SwarmError(`host ${this.options.name}: tmux ${args[2] ?? ''}: the host relay is not connected`);
+    const ran = await relay.tmux(args);
+    if (ran.code !== 0) throw new SwarmError(`tmux ${args[2] ?? ''}: ${ran.stderr.trim() || `exit ${ran.code ?? 'signal'}`} (on host ${this.options.name})`);
+    return ran.stdout === '' ? [] : ran.stdout.replace(/\n$/, '').split('\n');
   }
 
   /** Why the host cannot be reached now, else null. */

@@ -44,6 +44,11 @@ export interface TmuxHostOptions {
    * and the host relay (adapters/hostRelay.ts) copies it here, where it is followed as a local one is.
    */
   via?: Via;
+  /**
+   * With `via`: a runner of one tmux command there that needs no ssh session of its own (the host
+   * relay's, adapters/hostRelay.ts), when it is connected; else null and the command goes by `via`.
+   */
+  there?: () => ((args: readonly string[]) => Promise<string[]>) | null;
 }
 
 const RECONNECTS = 3;
@@ -366,6 +371,8 @@ export class TmuxHost implements PaneHost {
 
   /** `path`: a new pane's PATH, given to the tmux client here; another host's client has its own (the pane's `-e` carries it). */
   private run(argv: readonly string[], path?: string): Promise<string[]> {
+    const there = this.options.there?.() ?? null;
+    if (there !== null) return there(['-L', this.options.socket, ...argv]);
     const { bin, via } = this.options;
     return runTmux(this.options.socket, argv, { ...(bin ? { bin } : {}), ...(via ? { via } : { ...(path === undefined ? {} : { path }) }) });
   }

@@ -86,3 +86,14 @@ function toSwarmError(error: unknown, bin: string, args: readonly string[]): Swa
   }
   return new SwarmError(`${bin} ${args[0] ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 }
+
+/**
+ * `tmux -u ARGS` for another engine (the host relay runs its engine's tmux commands there: SPEC 10.9),
+ * its socket among ARGS: never a throw, its exit code (null: it did not run, or ran out of time) and
+ * output as they came. This process's environment less TMUX, with a terminal name.
+ */
+export async function runTmuxHere(args: readonly string[], timeoutMs = 15_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const result = await execa('tmux', ['-u', ...args], { env: tmuxEnv(), extendEnv: false, stdin: 'ignore', reject: false, timeout: timeoutMs, stripFinalNewline: false });
+  const stderr = String(result.stderr ?? '');
+  return { code: result.timedOut || result.exitCode === undefined ? null : result.exitCode, stdout: String(result.stdout ?? ''), stderr: result.code === 'ENOENT' ? `${stderr}tmux not found` : stderr };
+}

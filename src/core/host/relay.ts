@@ -54,6 +54,11 @@ export type ToHost =
   | { t: 'stat'; id: number; pid: number }
   /** The git state of a checkout there (an absolute path), for the engine's packet checks. */
   | { t: 'git'; id: number; checkout: string }
+  /**
+   * One tmux command run there (`tmux -u ARGS`, no shell): the host's tmux commands that are not the
+   * control connection's, without an ssh session each (a session runs the user's shell rc: ~80 ms).
+   */
+  | { t: 'tmux'; id: number; args: string[] }
   /** The engine's copy of an appended file ends at `from`: send it again from there. */
   | { t: 'resend'; path: string; from: number };
 
@@ -68,6 +73,8 @@ export type ToEngine =
   | { t: 'proc'; id: number; proc: HostProcess | null }
   /** A checkout's git state, or why it could not be told. */
   | { t: 'git'; id: number; state: HostGitState | null; error: string | null }
+  /** A tmux command's end: its exit code (null: it did not run, or was ended), what it printed. */
+  | { t: 'ran'; id: number; code: number | null; stdout: string; stderr: string }
   /** The relay refused a line of the engine's and ends. */
   | { t: 'problem'; message: string };
 
@@ -207,6 +214,8 @@ export function parseToHost(o: Record<string, unknown>): ToHost | string {
       return nat(o.id) && nat(o.pid) ? { t: 'stat', id: o.id, pid: o.pid } : 'a stat without id and pid';
     case 'git':
       return nat(o.id) && str(o.checkout) && o.checkout.startsWith('/') ? { t: 'git', id: o.id, checkout: o.checkout } : 'a git without id and an absolute checkout';
+    case 'tmux':
+      return nat(o.id) && Array.isArray(o.args) && o.args.length > 0 && o.args.every(str) ? { t: 'tmux', id: o.id, args: o.args as string[] } : 'a tmux without id and args';
     case 'resend':
       return str(o.path) && nat(o.from) ? { t: 'resend', path: o.path, from: o.from } : 'a resend without path and from';
     default:
@@ -249,6 +258,9 @@ export function parseToEngine(o: Record<string, unknown>): ToEngine | string {
       return nat(o.id) && state !== undefined && (o.error === null || str(o.error)) && (state === null) === (o.error !== null)
         ? { t: 'git', id: o.id, state, error: o.error as string | null } : 'a git without id, and a state or an error';
     }
+    case 'ran':
+      return nat(o.id) && (o.code === null || (typeof o.code === 'number' && Number.isInteger(o.code))) && str(o.stdout) && str(o.stderr)
+        ? { t: 'ran', id: o.id, code: o.code as number | null, stdout: o.stdout, stderr: o.stderr } : 'a ran without id, code, stdout and stderr';
     case 'problem':
       return str(o.message) ? { t: 'problem', message: o.message } : 'a problem without a message';
     default:

@@ -24,6 +24,7 @@ const TO_HOST: ToHost[] = [
   { t: 'write', id: 8, path: 'PLAN.md', at: 0, data: new Uint8Array(0), last: true, mode: 0o644 },
   { t: 'stat', id: 9, pid: 4242 },
   { t: 'git', id: 10, checkout: '/srv/lane b' },
+  { t: 'tmux', id: 13, args: ['-L', 'swarm-box', 'split-window', '-e', 'X=a b\n"c"', ';', 'select-pane'] },
   { t: 'resend', path: '.swarm/spool/r1/a-g1/records.jsonl', from: 17 },
 ];
 
@@ -38,6 +39,8 @@ const TO_ENGINE: ToEngine[] = [
   { t: 'proc', id: 10, proc: null },
   { t: 'git', id: 11, state: { repo: '/srv/a', branch: 'main', head: 'ab'.repeat(20), pushed: null, uncommitted: ['a b.txt', 'ü'] }, error: null },
   { t: 'git', id: 12, state: null, error: 'spawnSync git ENOENT' },
+  { t: 'ran', id: 13, code: 0, stdout: '%3 123 @1\n', stderr: '' },
+  { t: 'ran', id: 14, code: null, stdout: '', stderr: 'spawn tmux ENOENT' },
   { t: 'problem', message: 'a second hello' },
 ];
 
@@ -130,6 +133,9 @@ describe('parseToHost and parseToEngine: each field checked', () => {
     ['stat of a pid as a string', { t: 'stat', id: 1, pid: '12' }],
     ['resend without from', { t: 'resend', path: 'a.jsonl' }],
     ['git of a relative checkout', { t: 'git', id: 1, checkout: 'srv/a' }],
+    ['tmux without args', { t: 'tmux', id: 1, args: [] }],
+    ['tmux with an arg that is no string', { t: 'tmux', id: 1, args: ['-L', 3] }],
+    ['tmux with args as one string', { t: 'tmux', id: 1, args: 'kill-server' }],
   ])('to the host: %s', (_what, value) => {
     expect(typeof parseToHost(value)).toBe('string');
   });
@@ -151,6 +157,8 @@ describe('parseToHost and parseToEngine: each field checked', () => {
     ['problem without a message', { t: 'problem' }],
     ['git with both a state and an error', { t: 'git', id: 1, state: { repo: null, branch: null, head: null, pushed: null, uncommitted: [] }, error: 'x' }],
     ['git with neither', { t: 'git', id: 1, state: null, error: null }],
+    ['ran with a fractional code', { t: 'ran', id: 1, code: 1.5, stdout: '', stderr: '' }],
+    ['ran without stderr', { t: 'ran', id: 1, code: 0, stdout: '' }],
     ['git with an uncommitted path that is no string', { t: 'git', id: 1, state: { repo: null, branch: null, head: null, pushed: null, uncommitted: [1] }, error: null }],
   ])('to the engine: %s', (_what, value) => {
     expect(typeof parseToEngine(value)).toBe('string');
