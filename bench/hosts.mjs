@@ -30,7 +30,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { AGENT, CLI, ROOT, makeRepo, onCpuNs, quantile, result, sleep, waitFor } from './lib.mjs';
+import { AGENT, CLI, ROOT, alive, makeRepo, onCpuNs, quantile, result, sleep, waitFor } from './lib.mjs';
 import { SSHD, startSshd } from './sshd.mjs';
 
 const { remoteCommand, shQuote: q, sshArgv } = await import(join(ROOT, 'dist', 'core', 'host', 'ssh.js'));
@@ -121,14 +121,6 @@ function tmuxPid(socket) {
   return pid > 0 ? pid : null;
 }
 
-const alive = (pid) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Every process's argv and parent, by pid. */
 function processes() {

@@ -59,7 +59,8 @@ export function makeSwarm(name, lanes, agentEnv, extra = '', { kind = 'command',
   return { dir, repo, socket, env, plan: join(repo, 'plans', 'p') };
 }
 
-const alive = (pid) => {
+/** Whether process `pid` still runs (signal 0). */
+export const alive = (pid) => {
   try {
     process.kill(pid, 0);
     return true;

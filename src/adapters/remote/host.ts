@@ -260,7 +260,7 @@ export class RemoteHost {
   }
 
   /**
-   * A lane's `done_when` run in its checkout here, over ssh: the remote shell changes into the
+   * A lane's `done_when` run in its checkout there, over ssh: the remote shell changes into the
    * checkout and runs the command with `sh -c` (SWARM_GATE naming its run there as here).
    */
   gateThere(checkout: string, command: string, run: string): GateThere {
@@ -275,6 +275,7 @@ export class RemoteHost {
     if (this.downWhy === null) return;
     try {
       await this.connect();
+      this.emit({ type: 'connection', host: this.options.name, state: 'back', reason: 'reached again' });
     } catch (error) {
       throw new SwarmError(`host ${this.options.name} is unreachable: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
@@ -356,21 +357,20 @@ export class RemoteHost {
   }
 
   /** Stop listening; the host's panes and server keep running (as tmux's do here). */
-  async detach(): Promise<void> {
-    this.stopped = true;
-    this.stopRetry();
-    await this.tmux.detach().catch(() => undefined);
-    const relay = this.relay;
-    this.relay = null;
-    await relay?.close().catch(() => undefined);
-    await this.endShared();
+  detach(): Promise<void> {
+    return this.end(() => this.tmux.detach());
   }
 
   /** End every pane and the host's tmux server (swarm down). */
-  async destroy(): Promise<void> {
+  destroy(): Promise<void> {
+    return this.end(() => this.tmux.destroy());
+  }
+
+  /** The host let go: no more tries, the tmux side (`tmux`) first, then the relay and the shared connection. */
+  private async end(tmux: () => Promise<void>): Promise<void> {
     this.stopped = true;
     this.stopRetry();
-    await this.tmux.destroy().catch(() => undefined);
+    await tmux().catch(() => undefined);
     const relay = this.relay;
     this.relay = null;
     await relay?.close().catch(() => undefined);
