@@ -129,7 +129,7 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
       ...(lane.after ? [`    after: [${lane.after.join(', ')}]`] : []),
       ...(lane.review ? [`    review: ${lane.review}`] : []),
     ]),
-    `timeouts: ${options.timeouts ?? '{ accept: 20s, packet: 5s, stall: 10m, ask: 30s, release: 1s }'}`,
+    `timeouts: ${options.timeouts ?? '{ accept: 20s, packet: 5s, stall: 10m, ask: 30s, release: 300ms }'}`,
     `pass_env: [${['AGENT_KEYS', ...(options.passEnv ?? [])].join(', ')}]`,
     options.extra ?? '',
   ].join('\n');
