@@ -23,6 +23,14 @@ export function writePacketFile(plan: string, name: string, text: string): strin
 }
 
 /**
+ * The engine's own packet written again in place (a degraded packet completed once its lane's host
+ * answers: runtime/effects.ts refreshDegraded), atomically, 0600 as packets are.
+ */
+export function rewritePacketFile(path: string, text: string): void {
+  writeFileAtomic(resolve(path), text, 0o600);
+}
+
+/**
  * A sandboxed agent's packet (SPEC 10.3: it may write only its spool): into `<spool>/packets/` (0700)
  * as 0600; the engine publishes it into the handoff folder when the agent reports it (publishPacket).
  */

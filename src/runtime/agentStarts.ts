@@ -20,7 +20,7 @@ import { updateLeadRecord } from '../adapters/leadStore.js';
 import { acquireLease, adoptLease, holderFacts, leaseAgent, leasePath, planLeases, readLeases, releaseKey } from '../adapters/leaseFiles.js';
 import { processNow, recordAgent } from '../adapters/agentRegistry.js';
 import { agentPane, type AgentStart } from './agents.js';
-import { briefFor, faultPoint } from './effects.js';
+import { briefFor, faultPoint, refreshDegraded } from './effects.js';
 import { isoNow } from './clock.js';
 import type { Engine } from './engine.js';
 import { claimTakeover, leadSuccessorName } from './leadSuccession.js';
@@ -196,6 +196,7 @@ export async function spawn(engine: Engine, lane: LaneState, generation: number,
       return { type: 'spawned', generation, account: existing.account || accountId, paneId: existing.paneId };
     }
     if (lane.role === 'lead' && generation > 1 && lane.handoff?.degraded) name = claimTakeover(engine, name);
+    if (packet) await refreshDegraded(engine, lane, packet); // a host lane's packet written while its host was down
     const spec = agentPane(startOf(engine, lane, name, generation, account, { packet: packet || null, brief: packet ? briefFor(engine, packet) : null }), engine.host.agentEnv?.(name) ?? engine.env);
     const info = await engine.host.spawn(spec);
     recordPane(engine, { lane: name, role: lane.role, generation, account: accountId }, info);

