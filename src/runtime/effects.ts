@@ -19,6 +19,7 @@ import { runOf } from '../core/swarm/runs.js';
 import { writePaneLog } from '../adapters/paneLogs.js';
 import { planContractOf } from '../adapters/planFile.js';
 import { gitState, type GitState } from '../adapters/git.js';
+import { checkoutState } from './checkoutState.js';
 import { endGate, findGate, gateRun, startGate } from '../adapters/gate.js';
 import { acquireLease, readLeases, releaseLease, type LeaseStore } from '../adapters/leaseFiles.js';
 import { packetFileName, readPacketFile, recordAcceptance, rewritePacketFile, writePacketFile } from '../adapters/packetFile.js';
@@ -198,14 +199,10 @@ async function checkPacket(engine: EffectsEngine, lane: LaneState, packet: strin
   const plan = engine.config.plan;
   const { facts, text } = readPacketFile(plan, packet);
   const checkout = engine.checkoutOf(lane.name);
-  let there: GitState | null;
-  try {
-    there = (await engine.host.gitState?.(lane.name, checkout)) ?? null;
-  } catch (error) {
-    // Its host went between the report and the check: the packet cannot be checked, so it is not taken.
-    return [`where: the checkout ${checkout} could not be read on its host (${error instanceof Error ? error.message : String(error)})`];
-  }
-  const git = there ?? gitState(checkout, plan);
+  const at = await checkoutState(engine, lane, { waitForHost: true });
+  // Its host went between the report and the check: the packet cannot be checked, so it is not taken.
+  if (at.kind === 'down' || at.kind === 'unreadable') return [`where: the checkout ${checkout} could not be read on its host (${at.why})`];
+  const git = at.kind === 'there' ? at.git : gitState(checkout, plan);
   return validatePacket(text, facts, {
     plan: basename(plan),
     lane: engine.agentName(lane),
@@ -265,11 +262,11 @@ async function writeDegradedPacket(engine: EffectsEngine, lane: LaneState, effec
   const plan = engine.config.plan;
   const checkout = engine.checkoutOf(lane.name);
   // A lane on another host (SPEC 10.9): its checkout's state read there, while the host answers. A host
-  // that is down is not waited for, nor its checkout's path read here: the packet names the checkout
-  // alone, and its state is read there when the host is back, before its successor starts (refreshDegraded).
-  const down = engine.host.hostDown?.(lane.name) ?? null;
-  const there = down === null ? await engine.host.gitState?.(lane.name, checkout).catch(() => null) : null;
-  const git = there ?? (down === null ? gitState(checkout, plan) : UNREAD);
+  // that is down is not waited for, nor is a checkout its host could not read read here (the path is
+  // the host's): the packet names the checkout alone, and its state is read there before its successor
+  // starts (refreshDegraded).
+  const at = await checkoutState(engine, lane, { waitForHost: false });
+  const git = at.kind === 'there' ? at.git : at.kind === 'here' ? gitState(checkout, plan) : UNREAD;
   const lead = engine.leadRecord();
   const packet = degradedPacket({
     plan: basename(plan),
@@ -302,8 +299,9 @@ export async function refreshDegraded(engine: EffectsEngine, lane: LaneState, pa
   const plan = engine.config.plan;
   const parsed = parsePacket(readPacketFile(plan, packetPath).text);
   if (!parsed.ok || parsed.packet.where.branch !== null || parsed.packet.where.head !== null) return;
-  const git = await engine.host.gitState(lane.name, engine.checkoutOf(lane.name)).catch(() => null);
-  if (git === null || git.repo === null) return;
+  const at = await checkoutState(engine, lane, { waitForHost: true });
+  if (at.kind !== 'there' || at.git.repo === null) return;
+  const { git } = at;
   const where = { ...parsed.packet.where, repo: git.repo, branch: git.branch, head: git.head, pushed: git.pushed, uncommitted: git.uncommitted };
   rewritePacketFile(packetPath, serializePacket({ ...parsed.packet, where }));
 }

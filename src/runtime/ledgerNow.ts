@@ -9,13 +9,12 @@
 import { attributed } from '../core/authority/agents.js';
 import type { Ledger } from '../core/ledger/ledger.js';
 import { reduceUsage } from '../core/ledger/reduce.js';
-import { figuresOf } from '../core/ledger/ledger.js';
 import type { UsageSeen } from '../core/swarm/events.js';
 import { runOf } from '../core/swarm/runs.js';
-import { reviewedLane } from '../machine/review.js';
 import { recordedAgents } from '../adapters/agentRegistry.js';
 import { readUsage, runSpools, usageFile, usageSize } from '../adapters/spool.js';
 import type { EngineState } from './engineState.js';
+import { seenUnder } from './spend.js';
 
 export function ledgerNow(plan: string, state: EngineState): Ledger | undefined {
   const agents = new Map(recordedAgents(plan).map((a) => [a.spool, a]));
@@ -27,13 +26,10 @@ export function ledgerNow(plan: string, state: EngineState): Ledger | undefined 
     if (agent === undefined || (usageSize(file) ?? 0) <= from) continue;
     for (const record of readUsage(file, from).records) {
       const r = attributed(record, agent);
-      if (r.kind !== 'usage' || r.generation === null) continue;
-      // Under its lane (any lead agent under the lead lane), a reviewer under `<lane>.review`, as the engine's look.
-      const lane = r.role === 'reviewer' ? (reviewedLane(r.from) === null ? null : r.from) : r.role === 'lead' ? state.leadName : state.lanes[r.from] !== undefined ? r.from : null;
-      if (lane === null) continue;
-      const session = typeof r.session_id === 'string' ? r.session_id : '';
-      const turns = typeof r.turns === 'number' ? r.turns : null;
-      seen.push({ agent: lane, generation: r.generation, account: r.account, session, figures: figuresOf(r.cost_usd, r.tokens), turns });
+      if (r.kind !== 'usage') continue;
+      // Under its lane (any lead agent under the lead lane), as the engine's look; on the account its record names.
+      const one = seenUnder(r, (from) => (r.role === 'lead' ? state.leadName : state.lanes[from] !== undefined ? from : null), () => r.account);
+      if (one !== null) seen.push(one);
     }
   }
   // A generation not in the ledger yet gets no vendor here (status shows spend, not vendors).

@@ -89,10 +89,20 @@ class HostDown extends FakeHost {
   }
   /** Whether lane-a's checkout cannot be read there (its host down) while `why` is set. */
   unreadable = false;
+  /** lane-a's checkout cannot be read there this many times more, the host up (it went and came back meanwhile). */
+  failsOnce = 0;
+  /** The calls that read lane-a's checkout, each with what `onRead` said then. */
+  readonly reads: string[] = [];
+  onRead: () => string = () => '';
   /** lane-a's checkout read "there" (the test's worktree). */
   async gitState(agent: string, checkout: string): Promise<GitState | null> {
     if (agent !== 'lane-a') return null;
     if (this.unreadable && this.why !== null) throw new Error(this.why);
+    if (this.failsOnce > 0) {
+      this.failsOnce -= 1;
+      throw new Error('host box: the connection dropped');
+    }
+    this.reads.push(this.onRead());
     return gitState(checkout, null);
   }
 }
@@ -133,6 +143,26 @@ describe("a lane whose host cannot be reached", () => {
     const outcome = await finishInProcess(s, swarm, host, clock);
     expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
     expect(readFileSync(packet, 'utf8')).toContain('branch: lane/lane-a');
+    expect(s.events('packet_accepted')).toMatchObject([{ lane: 'lane-a', generation: 2 }]);
+  });
+
+  it("lost while its host answers but cannot read its checkout: the packet names the checkout alone (never read here), completed there before its successor starts", async () => {
+    const s = (t = makeSwarm({ lanes: [{ name: 'lane-a', account: 'a1' }], accounts, timeouts: TIMEOUTS }));
+    const drop = async (): Promise<void> => { host.failsOnce = 1; };
+    const host: HostDown = new HostDown({ 'lane-a g1': ['ready' as const, drop, 'vanish' as const], 'lane-a g2': ['done' as const] });
+    const packetNow = (): string => {
+      const packet = s.events('handoff_reported').at(-1)?.packet;
+      return packet === undefined ? '' : readFileSync(String(packet), 'utf8');
+    };
+    host.onRead = packetNow;
+    const clock = new HandClock();
+    const swarm = await startInProcess(s, host, clock);
+    await s.waitEvent('successor_spawned');
+    // The first read there after the loss is the refresh: the packet then named no branch (not this machine's reading).
+    expect(host.reads.find((text) => text !== '')).toMatch(/branch: null/);
+    const outcome = await finishInProcess(s, swarm, host, clock);
+    expect(outcome).toMatchObject({ code: 0, why: 'plan done' });
+    expect(packetNow()).toContain('branch: lane/lane-a');
     expect(s.events('packet_accepted')).toMatchObject([{ lane: 'lane-a', generation: 2 }]);
   });
 

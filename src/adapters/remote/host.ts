@@ -9,11 +9,10 @@
  * host is tried again whenever something is to start there.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { planPaths } from '../../core/plan/paths.js';
-import { PUSHED_ROOTS, isPushed } from '../../core/host/pushed.js';
 import { LOST_RETRY_MS, nextReconnect } from '../../core/host/reconnect.js';
 import { remoteCommand, sharedExitArgv, sshArgv, sshShown, CONNECT_TIMEOUT_S } from '../../core/host/ssh.js';
 import type { HostSpec } from '../../core/config/types.js';
@@ -26,6 +25,7 @@ import type { HostEvent, PaneInfo, PaneSpec } from '../host.js';
 import { HostRelay, HostUnreachable, type RelayFacts } from '../hostRelay.js';
 import { runSsh } from '../ssh.js';
 import { TmuxHost } from '../tmux/host.js';
+import { PlanSync } from './sync.js';
 
 export interface RemoteHostOptions {
   /** Its name in swarm.yaml's `hosts:`. */
@@ -66,9 +66,7 @@ export class RemoteHost {
   private relay: HostRelay | null = null;
   private readonly shared: string;
   private readonly listeners = new Set<(event: HostEvent) => void>();
-  /** What was copied to the host, by plan-relative path: `size:mtime`, so a sync copies what changed. */
-  private readonly pushed = new Map<string, string>();
-  private syncing: Promise<void> = Promise.resolve();
+  private readonly copies: PlanSync;
   /** Panes of the host thought alive: told gone when the host is lost, or when a reconnect finds them gone. */
   private readonly live = new Set<string>();
   private stopped = false;
@@ -80,6 +78,7 @@ export class RemoteHost {
 
   constructor(private readonly options: RemoteHostOptions) {
     this.shared = sharedSocket(options.plan);
+    this.copies = new PlanSync(options.plan, () => this.relay);
     const via = (argv: readonly string[]): string[] => this.sshArgv(remoteCommand(argv));
     this.tmux = new TmuxHost({
       socket: `${options.socket}-${options.name}`, session: options.session, paneDeathFile: join(planPaths(options.plan).swarmDir, `panes-${options.name}.jsonl`), via,
@@ -135,7 +134,7 @@ export class RemoteHost {
       }).catch((error: unknown) => {
         throw new SwarmError(`host ${this.options.name} (${sshShown(this.options.spec)}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       });
-      this.pushed.clear(); // a new relay may be a host that lost its files: everything is copied again
+      this.copies.forget();
       this.known = this.relay.facts;
     }
     await this.tmux.start();
@@ -209,47 +208,9 @@ export class RemoteHost {
     await this.tmux.relabel(ref, as);
   }
 
-  /**
-   * Copy to the host what of the plan's files its agents read and changed since the last copy
-   * (core/host/pushed.ts). One at a time: a sync asked while one runs follows it.
-   */
+  /** Copy to the host what of the plan's files its agents read and changed since the last copy (remote/sync.ts). */
   sync(): Promise<void> {
-    const next = this.syncing.then(() => this.syncNow());
-    this.syncing = next.catch(() => undefined);
-    return next;
-  }
-
-  private async syncNow(): Promise<void> {
-    const relay = this.relay;
-    if (relay === null || relay.facts.shared) return;
-    const plan = this.options.plan;
-    const files: { path: string; data: Buffer; mode: number; sig: string }[] = [];
-    const visit = (path: string): void => {
-      let stat;
-      try {
-        stat = lstatSync(path);
-      } catch {
-        return;
-      }
-      if (stat.isDirectory()) {
-        for (const name of readdirSync(path)) visit(join(path, name));
-        return;
-      }
-      if (!stat.isFile()) return; // a link is never followed: only the engine's own files travel
-      const rel = relative(plan, path);
-      if (!isPushed(rel) || rel.endsWith('.tmp')) return; // an agent's packet came from there; a writer's temporary file is not done
-      const sig = `${stat.size}:${stat.mtimeMs}`;
-      if (this.pushed.get(rel) === sig) return;
-      try {
-        files.push({ path: rel, data: readFileSync(path), mode: stat.mode & 0o777, sig });
-      } catch {
-        // gone meanwhile: the next sync sees it or not
-      }
-    };
-    for (const root of PUSHED_ROOTS) visit(join(plan, root));
-    if (files.length === 0) return;
-    await relay.push(files.map(({ path, data, mode }) => ({ path, data, mode })));
-    for (const file of files) this.pushed.set(file.path, file.sig);
+    return this.copies.sync();
   }
 
   /** A checkout's git state, read there by the host's own swarm (the same reading as adapters/git.ts `gitState`). */
@@ -326,9 +287,7 @@ export class RemoteHost {
 
   private async reconnect(reason: string): Promise<boolean> {
     const from = Date.now(); // real time: a wait on the network, not an engine deadline
-    await this.relay?.close().catch(() => undefined);
-    this.relay = null;
-    await this.tmux.detach().catch(() => undefined);
+    await this.letGo(() => this.tmux.detach());
     for (let tried = 0; ; tried += 1) {
       const at = nextReconnect(tried);
       if (at === null || this.stopped) {
@@ -366,15 +325,23 @@ export class RemoteHost {
     return this.end(() => this.tmux.destroy());
   }
 
-  /** The host let go: no more tries, the tmux side (`tmux`) first, then the relay and the shared connection. */
+  /** The host let go: no more tries, its connections closed, then the shared ssh connection. */
   private async end(tmux: () => Promise<void>): Promise<void> {
     this.stopped = true;
     this.stopRetry();
+    await this.letGo(tmux);
+    await this.endShared();
+  }
+
+  /**
+   * Close the connections to the host: the tmux side (`tmux`: detach, or destroy) first, while its
+   * commands can still go by the relay, then the relay. A failure to close is no one's concern: both are given up.
+   */
+  private async letGo(tmux: () => Promise<void>): Promise<void> {
     await tmux().catch(() => undefined);
     const relay = this.relay;
     this.relay = null;
     await relay?.close().catch(() => undefined);
-    await this.endShared();
   }
 
   private stopRetry(): void {
