@@ -9,10 +9,12 @@
 //     from the screen drawn to swarm's escalation, p50 / p95 / max. The last few do so in a successor's
 //     pane (g2: their first agent hands off at once), which must be seen like a first agent's.
 // Targets: at 64 lanes screen → blocked p50 ≤ 300 ms and p95 ≤ 600 ms with the engine ≤ 2 % of a core;
-// at 16 lanes of one status line the engine ≤ 1 %. Opt-in: BENCH_STREAM_STEADY_S=90, a second window
-// that long after they stream (V8 compiles the hot paths in the first minute: the steady state, what
-// agents streaming for hours cost); BENCH_STREAM_FLOOR=1, the tmux server's CPU with the same panes and
-// nothing watching them, first (what swarm adds to it).
+// at 16 lanes of one status line the engine ≤ 1 %. With 64 lanes, a second window BENCH_STREAM_STEADY_S
+// (default 60; 0: none; for fewer lanes, default none) after they stream: V8 compiles the hot paths in
+// the first minute, so this is what agents streaming for hours cost. BENCH_STREAM_FLOOR (default 1; 0:
+// none): the tmux server's CPU with the same panes and nothing watching them, first (what swarm adds).
+// "drawn": the redraws a second the dialog lanes' agents got out over their life, of 12: fewer when
+// tmux, its writes to swarm blocked, stopped reading their panes.
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,8 +23,9 @@ import { AGENT, CLI, cleanup, makeSwarm, onCpuNs, quantile, result, sleep, waitF
 
 const WINDOW_S = Number(process.env.BENCH_STREAM_S ?? 10);
 const WARM_S = Number(process.env.BENCH_STREAM_WARM_S ?? 10);
-const STEADY_S = Number(process.env.BENCH_STREAM_STEADY_S ?? 0);
-const FLOOR = process.env.BENCH_STREAM_FLOOR === '1';
+/** The steady window's start for `n` lanes (0: none). */
+const steadyS = (n) => Number(process.env.BENCH_STREAM_STEADY_S ?? (n >= 64 ? 60 : 0));
+const FLOOR = process.env.BENCH_STREAM_FLOOR !== '0';
 const SIZES = (process.env.BENCH_STREAM_LANES ?? '4,16,64').split(',').map(Number);
 const ROWS = (process.env.BENCH_STREAM_ROWS ?? '1,20').split(',').map(Number);
 /** How many lanes draw a dialog (half, at most 16), and how many of those, the last, in a successor's pane. */
@@ -69,6 +72,7 @@ async function watched(n, rows) {
   const blockers = lanes.slice(0, blockersOf(n));
   const successors = successorsOf(blockers.length);
   // The dialogs come once the windows are over: the lanes started up to a few seconds before the last (slack).
+  const STEADY_S = steadyS(n);
   const dialogsS = Math.max(WARM_S, STEADY_S) + WINDOW_S + 2 + n / 8;
   const key = (lane) => lane.replace(/-/g, '_');
   const blockAt = Object.fromEntries(blockers.map((lane, i) => [`AGENT_BLOCK_MS_${key(lane)}`, String(dialogsS * 1000 + i * STAGGER_MS)]));
@@ -100,11 +104,18 @@ async function watched(n, rows) {
       const m = /^(\d+) (lane-\d+ g\d+) permission-shown$/.exec(line);
       if (m) shown.set(m[2], Number(m[1]));
     }
+    // The redraws the dialog lanes' agents got out, a second, over their life: 12 unless tmux held their panes back.
+    const fps = [];
+    for (const line of log().split('\n')) {
+      const m = /^lane-\d+ g\d+ frames (\d+) (\d+)$/.exec(line);
+      if (m && Number(m[2]) > 0) fps.push((1000 * Number(m[1])) / Number(m[2]));
+    }
     const latency = (e) => Date.parse(e.ts) - shown.get(`${e.lane} g${e.generation}`);
     const found = escalated();
     const ms = found.map(latency).filter((v) => Number.isFinite(v));
     return {
       ...first, engineSteadyPct: steady?.enginePct ?? null, serverSteadyPct: steady?.serverPct ?? null,
+      drawnHz: fps.length > 0 ? quantile(fps, 0.5) : null, drawnMinHz: fps.length > 0 ? Math.min(...fps) : null,
       blockP50Ms: quantile(ms, 0.5), blockP95Ms: quantile(ms, 0.95), blockMaxMs: Math.max(...ms), blocks: ms.length,
       successorBlocks: found.filter((e) => e.generation === 2 && Number.isFinite(latency(e))).length, successors,
     };
@@ -121,14 +132,17 @@ for (const r of ROWS) {
   }
 }
 result('streaming', {
-  window_s: WINDOW_S, warm_s: WARM_S, steady_s: STEADY_S, hz: 12, rows,
+  window_s: WINDOW_S, warm_s: WARM_S, steady_s: Object.fromEntries(SIZES.map((n) => [n, steadyS(n)])), hz: 12, rows,
   targets: { at_64_lanes: { block_p50_ms: 300, block_p95_ms: 600, engine_pct: 2 }, at_16_lanes_1_row: { engine_pct: 1 } },
 });
 const f = (v) => (v === null ? '      —' : v.toFixed(2).padStart(7));
-console.log(`\nlanes redrawing 12×/s, each redraw \`rows\` lines; % of one core over a ${WINDOW_S} s window ${WARM_S} s after they all stream${STEADY_S > 0 ? ` (steady: ${STEADY_S} s after)` : ''}`);
+const STEADY = Math.max(...SIZES.map(steadyS));
+console.log(`\nlanes redrawing 12×/s, each redraw \`rows\` lines; % of one core over a ${WINDOW_S} s window ${WARM_S} s after they all stream${STEADY > 0 ? ` (steady: ${STEADY} s after, ${SIZES.filter((n) => steadyS(n) > 0).join(', ')} lanes)` : ''}`);
 console.log('(targets: 64 lanes screen → blocked p50 ≤ 300 ms, p95 ≤ 600 ms, engine ≤ 2 %; 16 lanes of 1 row engine ≤ 1 %)');
-console.log(`lanes  rows   engine     tmux  (floor)${STEADY_S > 0 ? '   steady: engine     tmux' : ''}   screen → blocked p50 / p95 / max (dialogs seen, by g2)   load ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
+console.log('(drawn: the redraws a second the dialog lanes\' agents got out, p50 / min, of 12: fewer when tmux held their panes back)');
+console.log(`lanes  rows   engine     tmux  (floor)${STEADY > 0 ? '   steady: engine     tmux' : ''}   drawn Hz   screen → blocked p50 / p95 / max (dialogs seen, by g2)   load ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
 for (const r of rows) {
-  const steady = STEADY_S > 0 ? `           ${f(r.engineSteadyPct)}  ${f(r.serverSteadyPct)}` : '';
-  console.log(`${String(r.lanes).padStart(5)}  ${String(r.rows).padStart(4)}  ${f(r.enginePct)}  ${f(r.serverPct)}  ${f(r.serverFloorPct)}${steady}   ${r.blockP50Ms} / ${r.blockP95Ms} / ${r.blockMaxMs} ms (${r.blocks}, ${r.successorBlocks}/${r.successors} by g2)`);
+  const steady = STEADY > 0 ? `           ${f(r.engineSteadyPct)}  ${f(r.serverSteadyPct)}` : '';
+  const hz = r.drawnHz === null ? '     —     ' : `${r.drawnHz.toFixed(1).padStart(5)} / ${r.drawnMinHz.toFixed(1).padStart(4)}`;
+  console.log(`${String(r.lanes).padStart(5)}  ${String(r.rows).padStart(4)}  ${f(r.enginePct)}  ${f(r.serverPct)}  ${f(r.serverFloorPct)}${steady}   ${hz}   ${r.blockP50Ms} / ${r.blockP95Ms} / ${r.blockMaxMs} ms (${r.blocks}, ${r.successorBlocks}/${r.successors} by g2)`);
 }

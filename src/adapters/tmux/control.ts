@@ -5,14 +5,15 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { SwarmError, excerpt } from '../../errors.js';
 import { continuePane, controlAttach, pauseAfter, subscribeDeaths, tmuxJoin } from './argv.js';
 import { tmuxEnv, tmuxMissing, type Via } from './runner.js';
 import { ControlParser, type ControlMessage } from './controlParser.js';
-import { restAfterLook } from '../../core/screens/pipeRest.js';
+import { REST_MS, restAfterLook, restMs } from '../../core/screens/pipeRest.js';
 
-/** How long the control pipe rests while panes print (see the constructor); over core/screens/outputEdges.ts `quietMs`. */
-export const READ_COALESCE_MS = 100;
+/** How long the control pipe rests while panes print lightly (see the constructor); over core/screens/outputEdges.ts `quietMs`. */
+export const READ_COALESCE_MS = REST_MS;
 /** Where a rest's waiting output is read into (drain); the parser copies what it keeps. */
 const DRAIN = Buffer.alloc(64 * 1024);
 
@@ -30,7 +31,7 @@ function pipeHandle(child: ChildProcessWithoutNullStreams): PipeHandle | null {
 export interface ControlHandlers {
   /**
    * One read of the connection: the panes that printed in it (none for a look that found nothing).
-   * Returns whether some pane is printing still: the client then looks again in READ_COALESCE_MS,
+   * Returns whether some pane is printing still: the client then looks again after a rest (at most READ_COALESCE_MS),
    * whatever comes meanwhile (core/screens/outputEdges.ts needs a look to see a pane stop).
    */
   onRead(printed: ReadonlySet<string>): boolean;
@@ -73,9 +74,10 @@ export class ControlClient {
   private resting = false;
   /** When to look at the connection again while some pane prints. */
   private look: NodeJS.Timeout | null = null;
-  /** The panes' output taken in since the last look, and between the last two (core/screens/pipeRest.ts). */
+  /** The panes' output taken in since the last look, when that was, and the rest after it (core/screens/pipeRest.ts). */
   private taken = 0;
-  private lookBytes = 0;
+  private lookedAt = 0;
+  private restFor = REST_MS;
   private corked = false;
   private readonly done: Promise<void>;
 
@@ -83,11 +85,11 @@ export class ControlClient {
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
     // Reads coalesce while agents print: while some pane is printing and no command waits for its
-    // reply, the pipe is not read, and the client looks again every READ_COALESCE_MS, so output
-    // that never stops costs ~10 reads a second, not one per redraw (tmux's writes wait in the pipe
-    // meanwhile). A command sent meanwhile ends the rest at once: replies are never delayed; and a
-    // look that found the pipe half full skips the rest till the next look (core/screens/pipeRest.ts:
-    // the pipe, not the panes, would set the pace, and tmux would hold the panes back). Node
+    // reply, the pipe is not read, and the client looks again after a rest, so output that never
+    // stops costs ~10 reads a second, not one per redraw (tmux's writes wait in the pipe meanwhile).
+    // A command sent meanwhile ends the rest at once: replies are never delayed. A rest is sized to
+    // the rate the panes print (core/screens/pipeRest.ts: 10–100 ms), so the pipe never fills: the
+    // pipe, not the panes, would set the pace, and tmux would hold the panes back. Node
     // has no public way to stop reading a child's pipe (pause() only stops 'data' events; libuv
     // keeps reading into the stream's buffer), so this uses the pipe handle's readStop/readStart,
     // and only looks (without resting) where they are missing. A look reads what waited straight
@@ -167,24 +169,31 @@ export class ControlClient {
   /**
    * A read was taken (`pipeOk`: the pipe can rest, nothing ended or failed in it): tell the handler
    * what printed, and while some pane prints, rest the pipe unless core/screens/pipeRest.ts says
-   * not, and look again in READ_COALESCE_MS.
+   * not, and look again after the rest it sized at the last look.
    */
   private afterRead(pipeOk: boolean): void {
     const printing = this.handlers.onRead(this.printed) && !this.closed;
     this.printed.clear();
-    if (pipeOk && restAfterLook({ printing, pending: this.pending.length, closing: this.closing, lookBytes: this.lookBytes })) this.rest();
+    if (pipeOk && restAfterLook({ printing, pending: this.pending.length, closing: this.closing })) this.rest();
     else this.unrest();
-    if (printing) this.look ??= setTimeout(() => this.lookBack(), READ_COALESCE_MS);
-    else {
+    if (printing) {
+      if (this.look === null) {
+        if (this.lookedAt === 0) this.lookedAt = performance.now(); // a new spell of printing is judged by its own looks
+        this.look = setTimeout(() => this.lookBack(), this.restFor);
+      }
+    } else {
       this.stopLooking();
-      this.taken = this.lookBytes = 0; // a new spell of printing is judged by its own looks
+      this.taken = this.lookedAt = 0;
+      this.restFor = REST_MS;
     }
   }
 
   private lookBack(): void {
     this.look = null;
     const pipeOk = this.resting ? this.drain() : true;
-    this.lookBytes = this.taken;
+    const now = performance.now();
+    this.restFor = restMs(this.taken, now - this.lookedAt);
+    this.lookedAt = now;
     this.taken = 0;
     this.afterRead(pipeOk);
   }
