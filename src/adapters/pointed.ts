@@ -12,19 +12,25 @@ function base(plan: string, agent: string): string {
   return join(planPaths(plan).swarmDir, 'pointed', basename(mailboxPath(plan, agent), '.md'));
 }
 
+export type EngineCounts = Omit<PointedCounts, 'stopped'>;
+
 export function readPointed(plan: string, agent: string): PointedCounts {
+  return { ...readEngineCounts(plan, agent), stopped: readStopPointed(plan, agent) };
+}
+
+/** The engine's own counts, as last written. */
+export function readEngineCounts(plan: string, agent: string): EngineCounts {
   const own = readTextIfExists(`${base(plan, agent)}.json`);
-  return {
-    delivered: countField(own, 'delivered'),
-    typed: countField(own, 'typed'),
-    stopped: countField(readTextIfExists(`${base(plan, agent)}.stop.json`), 'pointed'),
-    turns: countField(own, 'turns'),
-    typedTurns: countField(own, 'typed_turns'),
-  };
+  return { delivered: countField(own, 'delivered'), typed: countField(own, 'typed'), turns: countField(own, 'turns'), typedTurns: countField(own, 'typed_turns') };
+}
+
+/** The Stop hook's count. */
+export function readStopPointed(plan: string, agent: string): number {
+  return countField(readTextIfExists(`${base(plan, agent)}.stop.json`), 'pointed');
 }
 
 /** The engine's counts. */
-export function writeEngineCounts(plan: string, agent: string, counts: Omit<PointedCounts, 'stopped'>): void {
+export function writeEngineCounts(plan: string, agent: string, counts: EngineCounts): void {
   writeFileAtomic(`${base(plan, agent)}.json`, engineCountsText(counts), 0o644, { durable: false });
 }
 

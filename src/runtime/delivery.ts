@@ -13,12 +13,12 @@ import { reviewedLane } from '../machine/review.js';
 import { mailboxPath } from '../core/plan/paths.js';
 import { isIdle, matchScreen } from '../core/screens/screens.js';
 import { stripAnsi } from '../core/protocol/protocol.js';
-import { freshCount, turnEndedSinceTyped } from '../core/protocol/pointed.js';
+import { freshCount, turnEndedSinceTyped, type PointedCounts } from '../core/protocol/pointed.js';
 import type { KindSpec } from '../core/config/kindFile.js';
 import type { LaneState } from '../machine/types.js';
 import { pointerLine } from '../adapters/mailbox.js';
 import { loadKind } from '../adapters/kinds.js';
-import { readPointed, writeEngineCounts } from '../adapters/pointed.js';
+import { readEngineCounts, readStopPointed, writeEngineCounts, type EngineCounts } from '../adapters/pointed.js';
 import type { Kinds } from '../kinds/index.js';
 import type { SwarmConfig } from '../core/config/config.js';
 import type { PaneHost } from '../adapters/host.js';
@@ -40,36 +40,56 @@ const BLOCKING = new Set(['permission', 'bypass', 'login', 'consent', 'payment']
 
 export class Deliveries {
   private readonly busy = new Set<string>();
+  /**
+   * The engine's own counts by agent: read from their file once, then kept as written (the engine is
+   * their one writer), so a poke at each screen read costs no file read unless a message waits.
+   */
+  private readonly own = new Map<string, EngineCounts>();
 
   constructor(private readonly engine: DeliveriesEngine) {}
 
+  private engineCounts(agent: string): EngineCounts {
+    let counts = this.own.get(agent);
+    if (counts === undefined) {
+      counts = readEngineCounts(this.engine.config.plan, agent);
+      this.own.set(agent, counts);
+    }
+    return counts;
+  }
+
+  /** The engine's counts and the Stop hook's, read now (the hook writes from the agent's own process). */
+  private pointed(agent: string): PointedCounts {
+    return { ...this.engineCounts(agent), stopped: readStopPointed(this.engine.config.plan, agent) };
+  }
+
+  /** Keep the engine's counts, and write them; not written, they stay in memory and the next change writes them again. */
+  private saveCounts(agent: string, counts: EngineCounts): void {
+    this.own.set(agent, counts);
+    try {
+      writeEngineCounts(this.engine.config.plan, agent, counts);
+    } catch {
+      // kept in memory: the next delivery or turn end writes them
+    }
+  }
+
   /** A message was appended for `agent`: count it and try to point the agent at it. */
   queue(agent: string): void {
-    const plan = this.engine.config.plan;
-    const counts = readPointed(plan, agent);
-    const delivered = Math.max(counts.delivered, counts.typed, counts.stopped) + 1;
-    try {
-      writeEngineCounts(plan, agent, { ...counts, delivered });
-    } catch {
-      // the count stays in memory; the next delivery writes it again
-    }
+    const { stopped, ...counts } = this.pointed(agent);
+    this.saveCounts(agent, { ...counts, delivered: Math.max(counts.delivered, counts.typed, stopped) + 1 });
     void this.attempt(agent);
   }
 
   /** The agent's pane changed (its turn may have ended): try again if anything waits. */
   poke(agent: string): void {
-    if (freshCount(readPointed(this.engine.config.plan, agent)) > 0) void this.attempt(agent);
+    // Nothing the engine has not typed a line for: nothing waits, whatever the Stop hook counted.
+    const own = this.engineCounts(agent);
+    if (own.delivered > own.typed && freshCount(this.pointed(agent)) > 0) void this.attempt(agent);
   }
 
   /** The agent's own turn-end signal (Codex notify): a positive idle signal for the next attempt. */
   turnEnd(agent: string): void {
-    const plan = this.engine.config.plan;
-    const counts = readPointed(plan, agent);
-    try {
-      writeEngineCounts(plan, agent, { ...counts, turns: counts.turns + 1 });
-    } catch {
-      // not written: the next turn end counts again
-    }
+    const counts = this.engineCounts(agent);
+    this.saveCounts(agent, { ...counts, turns: counts.turns + 1 });
     this.poke(agent);
   }
 
@@ -99,14 +119,14 @@ export class Deliveries {
       if (shown && BLOCKING.has(shown.screen)) return;
       if (!this.idle(kind, account.env, lane, agent, screen, shown !== null, current)) return;
       const plan = engine.config.plan;
-      const counts = readPointed(plan, agent);
+      const counts = this.pointed(agent);
       const count = freshCount(counts);
       if (count === 0) return;
       const landed = await engine.host.typeLine(paneId, pointerLine(count, mailboxPath(plan, agent)));
       if (!landed) return;
       // The line covers what was waiting when it was typed; what came meanwhile (a message, a turn end)
       // is read again, not overwritten with the counts from before the line.
-      writeEngineCounts(plan, agent, { ...readPointed(plan, agent), typed: counts.delivered, typedTurns: counts.turns });
+      this.saveCounts(agent, { ...this.engineCounts(agent), typed: counts.delivered, typedTurns: counts.turns });
     } catch {
       // the pane went away; the next pane of this agent is pointed instead
     } finally {
@@ -125,7 +145,7 @@ export class Deliveries {
         if (idle !== null) return idle && !screenShown; // a usage-limit menu is never typed into
       }
     }
-    if (kind.signals.notify === true && !turnEndedSinceTyped(readPointed(this.engine.config.plan, agent))) return false;
+    if (kind.signals.notify === true && !turnEndedSinceTyped(this.engineCounts(agent))) return false;
     return isIdle(kind, screen);
   }
 }

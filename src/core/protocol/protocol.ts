@@ -65,12 +65,17 @@ const SEQUENCES = [
   String.raw`(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]`,
   String.raw`\x1b[ -/]*[0-~]`,
 ];
-const ANSI = new RegExp([...SEQUENCES, String.raw`[\x00-\x08\x0b-\x1f\x7f-\x9f]`].join('|'), 'g');
+const STRAY = String.raw`[\x00-\x08\x0b-\x1f\x7f-\x9f]`;
+const ANSI = new RegExp([...SEQUENCES, STRAY].join('|'), 'g');
 const SEQUENCE = new RegExp(SEQUENCES.join('|'), 'g');
+
+/** Any character a sequence starts with (ESC, CSI) or that is stripped alone: none, nothing to strip. */
+const CONTROL = new RegExp(STRAY);
 
 /** Remove terminal escape sequences and stray control characters, keeping `\n` and `\t`. */
 export function stripAnsi(text: string): string {
-  return text.replace(ANSI, '');
+  // A screen read is plain text already (capture-pane without -e): one scan, no copy.
+  return CONTROL.test(text) ? text.replace(ANSI, '') : text;
 }
 
 /** Remove terminal escape sequences only: a stray control character is left for the caller to show. */

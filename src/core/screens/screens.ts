@@ -46,11 +46,19 @@ interface Hit {
 
 /** The last screenful of a pane's tail, one cleaned line each: no escapes or box borders, straight quotes, single spaces. */
 export function screenLines(tail: string, count = SCREENFUL): string[] {
-  return stripAnsi(tail.replace(/\r\n?/g, '\n'))
-    .split('\n')
-    .map((line) => line.replace(/[\u2500-\u257f]/g, ' ').replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/\s+/g, ' ').trim())
-    .filter((line) => line !== '')
-    .slice(-count);
+  // Whole-text passes, then the lines from the last: a screen read costs a few scans, not a few per line.
+  const lines = stripAnsi(tail.replace(/\r\n?/g, '\n'))
+    .replace(/[\u2500-\u257f]/g, ' ')
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/[^\S\n]+/g, ' ')
+    .split('\n');
+  const kept: string[] = [];
+  for (let i = lines.length - 1; i >= 0 && kept.length < count; i -= 1) {
+    const line = lines[i]!.trim();
+    if (line !== '') kept.push(line);
+  }
+  return kept.reverse();
 }
 
 /**
