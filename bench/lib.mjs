@@ -55,7 +55,8 @@ export function makeSwarm(name, lanes, agentEnv, extra = '', { kind = 'command',
   if (Object.keys(panes).length > 0) mkdirSync(join(repo, 'panes'));
   for (const [name, text] of Object.entries(panes)) writeFileSync(join(repo, 'panes', `${name}.yaml`), text);
   const socket = `swarm-bench-${process.pid}-${name}`;
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, SWARM_TMUX_SOCKET: socket, AGENT_LOG: join(dir, 'agents.log'), AGENT_STAMP: '1' };
+  // Its own lease folder (SPEC 10.4): a bench never leases in, nor leaves leases in, the user's ~/.local/state.
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, SWARM_TMUX_SOCKET: socket, SWARM_STATE_DIR: join(dir, 'state'), AGENT_LOG: join(dir, 'agents.log'), AGENT_STAMP: '1' };
   return { dir, repo, socket, env, plan: join(repo, 'plans', 'p') };
 }
 

@@ -224,7 +224,7 @@ function makeSwarm() {
   ].join('\n');
   writeFileSync(join(repo, 'swarm.yaml'), `${yaml}\n`);
   const socket = `swarm-bench-ui-${process.pid}`;
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, SWARM_TMUX_SOCKET: socket, TERM: 'xterm-256color', LANG: 'C.UTF-8' };
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, SWARM_TMUX_SOCKET: socket, SWARM_STATE_DIR: join(dir, 'state'), TERM: 'xterm-256color', LANG: 'C.UTF-8' };
   return { dir, repo, socket, env, plan: join(repo, 'plans', 'p'), file: join(repo, 'swarm.yaml') };
 }
 

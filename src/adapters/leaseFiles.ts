@@ -102,7 +102,12 @@ function machineLeases(dir: string): { path: string; text: string; lease: Lease 
 export function readLeases(store: LeaseStore): Lease[] {
   const ids = new Map<string, string[]>();
   for (const [id, key] of store.keys) ids.set(key, [...(ids.get(key) ?? []), id]);
-  return machineLeases(store.dir).flatMap(({ lease }) => (ids.get(lease.key ?? '') ?? []).map((account) => ({ ...lease, account })));
+  // Only the files of this swarm's keys (a lease's file is named by its key): the machine's folder may
+  // hold any number of other swarms' leases, live or left by a crash, and this is read at every pick.
+  return [...ids].flatMap(([key, accounts]) => {
+    const parsed = parseLease(readTextIfExists(machinePath(store, key)) ?? '');
+    return parsed.ok && parsed.lease.key === key ? accounts.map((account) => ({ ...parsed.lease, account })) : [];
+  });
 }
 
 /** The leases this swarm's plan holds, on any account (also one no longer in swarm.yaml). */
