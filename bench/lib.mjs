@@ -2,7 +2,7 @@
 // a plan, one worktree per lane and a swarm.yaml of scripted command agents on a private tmux socket;
 // waiting with a deadline; quantiles; a process's CPU from /proc (clock ticks, or ns on a CPU).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +56,8 @@ export function makeSwarm(name, lanes, agentEnv, extra = '', { kind = 'command',
   for (const [name, text] of Object.entries(panes)) writeFileSync(join(repo, 'panes', `${name}.yaml`), text);
   const socket = `swarm-bench-${process.pid}-${name}`;
   // Its own lease folder (SPEC 10.4): a bench never leases in, nor leaves leases in, the user's ~/.local/state.
+  // BENCH_OTHER_LEASES=<folder>: other swarms' leases copied into it first (a machine where crashes left many).
+  if (process.env.BENCH_OTHER_LEASES) cpSync(process.env.BENCH_OTHER_LEASES, join(dir, 'state', 'leases'), { recursive: true });
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, SWARM_TMUX_SOCKET: socket, SWARM_STATE_DIR: join(dir, 'state'), AGENT_LOG: join(dir, 'agents.log'), AGENT_STAMP: '1' };
   return { dir, repo, socket, env, plan: join(repo, 'plans', 'p') };
 }
