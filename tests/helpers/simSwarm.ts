@@ -4,12 +4,12 @@
  * `swarm up --headless` as a real child process on a private tmux socket that is killed afterwards.
  */
 import { execa } from 'execa';
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeSimRepo, type SimRepo, type SimSwarmSpec } from '../../src/drill/repo.js';
 import { CLI, tempDir } from './swarm.js';
 import { endProcessesUnder } from './swarmUp.js';
+import { killTestServer } from './tmuxServer.js';
 
 export type Entry = Record<string, unknown> & { event: string; lane: string | null; generation: number | null; epoch: number | null };
 
@@ -52,11 +52,7 @@ export function makeSimSwarm(spec: SimSwarmSpec): SimSwarm {
       return existsSync(abs) ? readFileSync(abs, 'utf8') : null;
     },
     cleanup: () => {
-      try {
-        execFileSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
-      } catch {
-        // no server left
-      }
+      killTestServer(socket);
       // A sim agent that outlived its server for a moment writes on into the folder being removed
       // (its run's quota files: ENOTEMPTY): end what this test started there, then remove it.
       endProcessesUnder(dir);

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, ROOT, git, initRepo, tempDir, writeTree } from './swarm.js';
+import { killTestServer } from './tmuxServer.js';
 import { waitFor } from './waitFor.js';
 
 export const AGENT = join(ROOT, 'tests', 'fixtures', 'agents', 'lane.mjs');
@@ -183,11 +184,7 @@ export function makeSwarm(options: SwarmOptions): TestSwarm {
     cleanup: async () => {
       for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
       await Promise.allSettled(children);
-      try {
-        execFileSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
-      } catch {
-        // no server left
-      }
+      killTestServer(socket);
       // A pane's process that outlived its server (it ignored the hang-up) would write on into the
       // folder being removed (ENOTEMPTY): end what this test started there, then remove it.
       endProcessesUnder(dir);
