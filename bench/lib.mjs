@@ -88,7 +88,7 @@ export function cleanup(s, child, graceful = false) {
   const server = Number(spawnSync('tmux', ['-L', s.socket, 'display', '-p', '#{pid}'], { encoding: 'utf8' }).stdout.trim());
   spawnSync('tmux', ['-L', s.socket, 'kill-server'], { stdio: 'ignore' });
   for (let i = 0; server > 0 && alive(server) && i < 100; i += 1) pause(100);
-  rmSync(join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid?.() ?? 0}`, s.socket), { force: true }); // tmux 3.3a leaves it
+  rmSync(join(process.env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`, s.socket), { force: true }); // tmux 3.3a leaves it
   rmSync(s.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }
 

@@ -285,7 +285,7 @@ async function writeDegradedPacket(engine: EffectsEngine, lane: LaneState, effec
   return writePacketFile(plan, name, serializePacket(packet));
 }
 
-/** A checkout whose state could not be read (its host down). */
+/** A checkout whose state could not be read (its host down, or its host could not read it). */
 const UNREAD: GitState = { repo: null, branch: null, head: null, pushed: null, uncommitted: [] };
 
 /**

@@ -17,6 +17,9 @@ export const READ_COALESCE_MS = REST_MS;
 /** Where a rest's waiting output is read into (drain); the parser copies what it keeps. */
 const DRAIN = Buffer.alloc(64 * 1024);
 
+/** About what a reply took in the pipe: its lines, and its `%begin`/`%end` lines (~30 bytes each). */
+const replyBytes = (lines: readonly string[]): number => lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 60);
+
 interface PipeHandle { readStop(): number; readStart(): number; readonly fd: number }
 
 /** The libuv pipe under a child's stdout, when Node exposes its read switch and descriptor (see ControlClient). */
@@ -86,10 +89,11 @@ export class ControlClient {
     child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
     // Reads coalesce while agents print: while some pane is printing and no command waits for its
     // reply, the pipe is not read, and the client looks again after a rest, so output that never
-    // stops costs ~10 reads a second, not one per redraw (tmux's writes wait in the pipe meanwhile).
-    // A command sent meanwhile ends the rest at once: replies are never delayed. A rest is sized to
-    // the rate the panes print (core/screens/pipeRest.ts: 10–100 ms), so the pipe never fills: the
-    // pipe, not the panes, would set the pace, and tmux would hold the panes back. Node
+    // stops costs 10 to 100 reads a second, not one per redraw (tmux's writes wait in the pipe
+    // meanwhile). A command sent meanwhile ends the rest at once: replies are never delayed. A rest
+    // is sized to the rate the panes print (core/screens/pipeRest.ts: 10–100 ms), so the pipe does
+    // not fill (but in a spell's first rest, or past ~1.6 MB/s): the pipe, not the panes, would set
+    // the pace, and tmux would hold the panes back. Node
     // has no public way to stop reading a child's pipe (pause() only stops 'data' events; libuv
     // keeps reading into the stream's buffer), so this uses the pipe handle's readStop/readStart,
     // and only looks (without resting) where they are missing. A look reads what waited straight
@@ -158,11 +162,15 @@ export class ControlClient {
 
   /** Parse a chunk: the panes that printed join `printed`, other messages are acted on. */
   private consume(chunk: Buffer): void {
-    // A chunk read while replies are awaited is theirs as much as the panes' (a batch of screen reads): not counted.
-    if (this.pending.length === 0) this.taken += chunk.length;
+    // Every byte counts toward the panes' rate but the replies' own (a batch of screen reads): a
+    // command sent in a rest has the pipe read at once, and that backlog is the panes' output.
+    this.taken += chunk.length;
     for (const message of this.parser.push(chunk, this.printed)) {
       if (message.kind === 'output') this.printed.add(message.paneId);
-      else this.dispatch(message);
+      else {
+        if (message.kind === 'reply') this.taken = Math.max(0, this.taken - replyBytes(message.lines));
+        this.dispatch(message);
+      }
     }
   }
 

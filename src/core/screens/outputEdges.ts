@@ -2,17 +2,17 @@
  * What a host tells of a pane's output while agents never stop drawing: not every
  * redraw, only its edges. A pane starts printing (`printing`), goes on printing (`printing` again
  * every `heartbeatMs`, so whoever listens still learns it is at work), and stops (`quiet`, with how
- * long it has been quiet already). The tmux host reads its control connection in rests of 100 ms
- * while panes print (adapters/tmux/control.ts); each read names the panes that printed in it, and
+ * long it has been quiet already). The tmux host reads its control connection in rests of 10–100 ms
+ * while panes print (adapters/tmux/control.ts, core/screens/pipeRest.ts); each read names the panes that printed in it, and
  * a pane missing from a read `quietMs` or more after it was last seen has stopped. So sixteen
  * agents redrawing twelve times a second cost the engine 32 events a second, not 190.
  */
 
 export interface OutputEdgeTiming {
   /**
-   * Not seen for this long at a read: quiet. A little under the reader's rest, so one look that
-   * finds nothing is enough; well over a redraw's gap, so a read between looks (a command's reply)
-   * does not find a printing pane quiet.
+   * Not seen for this long at a read: quiet. A little under the reader's light rest (100 ms), so one
+   * look that finds nothing is enough; over a redraw's gap (12 a second: 83 ms), so a read between
+   * looks (a command's reply, a flood's short rests) does not find a printing pane quiet.
    */
   readonly quietMs: number;
   /** A pane printing all along is told again this often. */

@@ -1,7 +1,7 @@
 /**
  * How the tmux control pipe is read while panes print (adapters/tmux/control.ts). The client stops
- * reading the pipe and looks at it now and then, reading what waited in one go, so a flood costs a
- * few reads a second, not one per redraw: tmux's writes wait in the pipe meanwhile. That only holds
+ * reading the pipe and looks at it now and then, reading what waited in one go, so a flood costs 10
+ * to 100 reads a second, not one per redraw: tmux's writes wait in the pipe meanwhile. That only holds
  * while what the panes print in a rest fits in the pipe: when it does not, tmux, its writes blocked,
  * stops reading the panes behind (their agents' writes block), and a dialog reaches its screen
  * seconds after it was drawn (64 agents each redrawing twenty coloured lines 12 times a second,
@@ -45,5 +45,6 @@ export function restAfterLook(look: Look): boolean {
 export function restMs(bytes: number, elapsedMs: number): number {
   if (!(bytes > 0) || !(elapsedMs > 0)) return REST_MS;
   const ms = Math.floor((LOOK_BYTES * elapsedMs) / bytes);
+  if (Number.isNaN(ms)) return REST_MS; // both infinite
   return Math.max(MIN_REST_MS, Math.min(REST_MS, ms));
 }
