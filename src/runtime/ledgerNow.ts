@@ -28,7 +28,7 @@ export function ledgerNow(plan: string, state: EngineState): Ledger | undefined 
       const r = attributed(record, agent);
       if (r.kind !== 'usage') continue;
       // Under its lane (any lead agent under the lead lane), as the engine's look; on the account its record names.
-      const one = seenUnder(r, (from) => (r.role === 'lead' ? state.leadName : state.lanes[from] !== undefined ? from : null), () => r.account);
+      const one = seenUnder(r, (name) => (r.role === 'lead' ? state.leadName : state.lanes[name] !== undefined ? name : null), () => r.account);
       if (one !== null) seen.push(one);
     }
   }

@@ -12,8 +12,6 @@ import { tmuxEnv, tmuxMissing, type Via } from './runner.js';
 import { ControlParser, type ControlMessage } from './controlParser.js';
 import { REST_MS, restAfterLook, restMs } from '../../core/screens/pipeRest.js';
 
-/** How long the control pipe rests while panes print lightly (see the constructor); over core/screens/outputEdges.ts `quietMs`. */
-export const READ_COALESCE_MS = REST_MS;
 /** Where a rest's waiting output is read into (drain); the parser copies what it keeps. */
 const DRAIN = Buffer.alloc(64 * 1024);
 
@@ -34,7 +32,7 @@ function pipeHandle(child: ChildProcessWithoutNullStreams): PipeHandle | null {
 export interface ControlHandlers {
   /**
    * One read of the connection: the panes that printed in it (none for a look that found nothing).
-   * Returns whether some pane is printing still: the client then looks again after a rest (at most READ_COALESCE_MS),
+   * Returns whether some pane is printing still: the client then looks again after a rest (at most pipeRest.ts REST_MS),
    * whatever comes meanwhile (core/screens/outputEdges.ts needs a look to see a pane stop).
    */
   onRead(printed: ReadonlySet<string>): boolean;

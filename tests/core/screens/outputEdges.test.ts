@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { READ_COALESCE_MS } from '../../../src/adapters/tmux/control.js';
+import { REST_MS } from '../../../src/core/screens/pipeRest.js';
 import { OUTPUT_EDGES, OutputEdges, type OutputEdge } from '../../../src/core/screens/outputEdges.js';
 
 const printing = (paneId: string): OutputEdge => ({ type: 'printing', paneId });
@@ -16,7 +16,7 @@ function run(reads: [number, string[]][]): Record<number, readonly OutputEdge[]>
 
 describe('OutputEdges', () => {
   it('uses a quiet time under the control client rest and a heartbeat within the stall clock floor', () => {
-    expect(OUTPUT_EDGES.quietMs).toBeLessThan(READ_COALESCE_MS); // one look that finds nothing is enough
+    expect(OUTPUT_EDGES.quietMs).toBeLessThan(REST_MS); // one look that finds nothing is enough
     // and over a 12-a-second redraw's gap (83 ms), so a read between looks (a reply) finds no printing pane quiet
     expect(OUTPUT_EDGES.quietMs).toBeGreaterThan(1_000 / 12);
     expect(OUTPUT_EDGES.heartbeatMs).toBeLessThan(1_000);
